@@ -1,0 +1,33 @@
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace dra::cli {
+
+// Process exit codes shared by every command (documented in the README).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,  // the command ran and found a failure (or could not finish)
+  kExitUsage = 2,    // bad flags or arguments
+};
+
+struct CommandIo {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// One subcommand of the dra-controller binary.
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual std::string_view Name() const = 0;
+  virtual std::string_view Summary() const = 0;
+  // Full help text printed for `dra-controller NAME --help`.
+  virtual std::string Help() const = 0;
+  virtual int Run(std::span<const std::string> args, CommandIo io) = 0;
+};
+
+}  // namespace dra::cli

@@ -1,0 +1,22 @@
+#include "controller/cli/VersionCommand.h"
+
+#include "controller/BuildInfo.h"
+
+namespace dra::cli {
+
+std::string VersionCommand::Help() const {
+  return "Print the version of dra-controller and the Kubernetes version it targets.\n\n"
+         "Usage:\n  dra-controller version\n";
+}
+
+int VersionCommand::Run(std::span<const std::string> args, CommandIo io) {
+  if (!args.empty()) {
+    io.err << "error: version takes no arguments (got \"" << args[0] << "\")\n";
+    return kExitUsage;
+  }
+  io.out << "dra-controller " << build::kVersion << " (Kubernetes " << build::kTargetKubernetes
+         << ", resource.k8s.io/v1)\n";
+  return kExitOk;
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,14 @@
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/cli/CommandLine.h"
+#include "controller/cli/VersionCommand.h"
+
+int main(int argc, char** argv) {
+  dra::cli::CommandLine cli;
+  cli.Register(std::make_unique<dra::cli::VersionCommand>());
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return cli.Run(args, {std::cout, std::cerr});
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# The local test control plane: real etcd, kube-apiserver, kube-scheduler and
+# kube-controller-manager (v1.37.2) on free loopback ports.
+#
+#   cluster.sh up      build (cached) and start everything, wait until healthy
+#   cluster.sh down    stop what `up` started, by PID, and delete its state
+#   cluster.sh status  show each component's PID, port and health
+#
+# CLUSTER_DIR (default: <repo>/.cluster) holds kubeconfig, env, pki/, logs/, pids/.
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+
+CLUSTER_DIR="${CLUSTER_DIR:-${REPO_ROOT}/.cluster}"
+COMPONENTS=(etcd kube-apiserver kube-scheduler kube-controller-manager)
+KCM_CONTROLLERS="serviceaccount-controller,serviceaccount-token-controller,namespace-controller"
+KCM_CONTROLLERS+=",garbage-collector-controller,resourceclaim-controller"
+KCM_CONTROLLERS+=",device-taint-eviction-controller,clusterrole-aggregation-controller"
+KCM_CONTROLLERS+=",root-ca-certificate-publisher-controller"
+READY_TIMEOUT="${READY_TIMEOUT:-90}"
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+free_port() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 40000))
+    [[ " ${TAKEN_PORTS:-} " == *" $p "* ]] && continue
+    port_in_use "$p" && continue
+    TAKEN_PORTS+=" $p"
+    echo "$p"
+    return
+  done
+}
+
+pid_of() { cat "${CLUSTER_DIR}/pids/$1.pid" 2>/dev/null || true; }
+alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; }
+
+start() {
+  local name="$1"; shift
+  setsid "${K8S_BIN_DIR}/${name}" "$@" >"${CLUSTER_DIR}/logs/${name}.log" 2>&1 < /dev/null &
+  echo $! > "${CLUSTER_DIR}/pids/${name}.pid"
+}
+
+# wait_until DESCRIPTION COMPONENT COMMAND...: polls COMMAND until it succeeds,
+# failing early when COMPONENT has died and late after READY_TIMEOUT seconds.
+wait_until() {
+  local what="$1" component="$2"; shift 2
+  local deadline=$((SECONDS + READY_TIMEOUT))
+  until "$@" >/dev/null 2>&1; do
+    alive "$component" || die "$component exited while waiting for $what; see ${CLUSTER_DIR}/logs/$component.log:
+$(tail -n 15 "${CLUSTER_DIR}/logs/$component.log")"
+    ((SECONDS < deadline)) || die "timed out after ${READY_TIMEOUT}s waiting for $what; logs in ${CLUSTER_DIR}/logs"
+    sleep 0.2
+  done
+}
+
+b64() { base64 -w0 < "$1"; }
+
+# write_kubeconfig FILE USER_CERT_BASENAME
+write_kubeconfig() {
+  local pki="${CLUSTER_DIR}/pki"
+  cat > "$1" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: dra-test
+  cluster:
+    server: https://127.0.0.1:${APISERVER_PORT}
+    certificate-authority-data: $(b64 "$pki/ca.crt")
+users:
+- name: $2
+  user:
+    client-certificate-data: $(b64 "$pki/$2.crt")
+    client-key-data: $(b64 "$pki/$2.key")
+contexts:
+- name: dra-test
+  context:
+    cluster: dra-test
+    user: $2
+current-context: dra-test
+KUBECONFIG
+  chmod 600 "$1"
+}
+
+https_ok() { curl -sfk --max-time 2 "https://127.0.0.1:$1/healthz"; }
+kubectl_admin() { "${K8S_BIN_DIR}/kubectl" --kubeconfig "${CLUSTER_DIR}/kubeconfig" "$@"; }
+
+start_etcd() {
+  start etcd --name default --data-dir "${CLUSTER_DIR}/etcd" \
+    --listen-client-urls "http://127.0.0.1:${ETCD_PORT}" \
+    --advertise-client-urls "http://127.0.0.1:${ETCD_PORT}" \
+    --listen-peer-urls "http://127.0.0.1:${ETCD_PEER_PORT}" \
+    --initial-advertise-peer-urls "http://127.0.0.1:${ETCD_PEER_PORT}" \
+    --initial-cluster "default=http://127.0.0.1:${ETCD_PEER_PORT}" \
+    --unsafe-no-fsync --log-level warn
+  wait_until "etcd health" etcd curl -sf "http://127.0.0.1:${ETCD_PORT}/health"
+}
+
+start_apiserver() {
+  local pki="${CLUSTER_DIR}/pki"
+  start kube-apiserver --etcd-servers "http://127.0.0.1:${ETCD_PORT}" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "${APISERVER_PORT}" \
+    --cert-dir "${CLUSTER_DIR}/apiserver-certs" \
+    --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
+    --client-ca-file "$pki/ca.crt" --authorization-mode RBAC \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
+    --service-cluster-ip-range 10.0.0.0/24 --allow-privileged \
+    --endpoint-reconciler-type none --v "${APISERVER_V:-1}"
+  wait_until "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
+}
+
+start_scheduler() {
+  local kc="${CLUSTER_DIR}/scheduler.kubeconfig"
+  write_kubeconfig "$kc" scheduler
+  start kube-scheduler --kubeconfig "$kc" --authentication-kubeconfig "$kc" \
+    --authorization-kubeconfig "$kc" --bind-address 127.0.0.1 \
+    --secure-port "${SCHEDULER_PORT}" --leader-elect=false --v "${SCHEDULER_V:-2}"
+}
+
+start_controller_manager() {
+  local kc="${CLUSTER_DIR}/controller-manager.kubeconfig" pki="${CLUSTER_DIR}/pki"
+  write_kubeconfig "$kc" controller-manager
+  start kube-controller-manager --kubeconfig "$kc" --authentication-kubeconfig "$kc" \
+    --authorization-kubeconfig "$kc" --bind-address 127.0.0.1 \
+    --secure-port "${KCM_PORT}" --leader-elect=false --controllers "${KCM_CONTROLLERS}" \
+    --use-service-account-credentials --service-account-private-key-file "$pki/sa.key" \
+    --root-ca-file "$pki/ca.crt" --v "${KCM_V:-1}"
+}
+
+write_env() {
+  cat > "${CLUSTER_DIR}/env" <<ENV
+# Written by hack/control-plane/cluster.sh up; source it.
+export KUBECONFIG="${CLUSTER_DIR}/kubeconfig"
+export DRA_KUBECTL="${K8S_BIN_DIR}/kubectl"
+export DRA_K8S_BIN_DIR="${K8S_BIN_DIR}"
+export DRA_APISERVER_URL="https://127.0.0.1:${APISERVER_PORT}"
+export DRA_CLUSTER_DIR="${CLUSTER_DIR}"
+export DRA_ETCD_PORT="${ETCD_PORT}"
+export DRA_SCHEDULER_PORT="${SCHEDULER_PORT}"
+export DRA_KCM_PORT="${KCM_PORT}"
+ENV
+}
+
+up() {
+  local c
+  for c in "${COMPONENTS[@]}"; do
+    alive "$c" && die "the control plane in ${CLUSTER_DIR} is already running ($c, PID $(pid_of "$c")); run 'down' first"
+  done
+  command -v curl >/dev/null || die "curl is required (hack/install-deps.sh)"
+  command -v openssl >/dev/null || die "openssl is required (hack/install-deps.sh)"
+  "${REPO_ROOT}/hack/control-plane/build.sh"
+  local start_time=$SECONDS
+  rm -rf "${CLUSTER_DIR}/etcd" "${CLUSTER_DIR}/pids" "${CLUSTER_DIR}/logs"
+  mkdir -p "${CLUSTER_DIR}/pids" "${CLUSTER_DIR}/logs"
+  "${REPO_ROOT}/hack/control-plane/certs.sh" "${CLUSTER_DIR}/pki"
+  ETCD_PORT="$(free_port)"; ETCD_PEER_PORT="$(free_port)"; APISERVER_PORT="$(free_port)"
+  SCHEDULER_PORT="$(free_port)"; KCM_PORT="$(free_port)"
+  write_kubeconfig "${CLUSTER_DIR}/kubeconfig" admin
+  trap 'rc=$?; if ((rc != 0)); then log "start-up failed; stopping what was started"; down; fi' EXIT
+  log "starting etcd on 127.0.0.1:${ETCD_PORT}"; start_etcd
+  log "starting kube-apiserver on https://127.0.0.1:${APISERVER_PORT}"; start_apiserver
+  log "starting kube-scheduler and kube-controller-manager"
+  start_scheduler; start_controller_manager
+  wait_until "kube-scheduler /healthz" kube-scheduler https_ok "${SCHEDULER_PORT}"
+  wait_until "kube-controller-manager /healthz" kube-controller-manager https_ok "${KCM_PORT}"
+  wait_until "the default ServiceAccount" kube-controller-manager kubectl_admin get serviceaccount default -n default
+  trap - EXIT
+  write_env
+  log "control plane ${K8S_VERSION} ready in $((SECONDS - start_time)) s; kubeconfig: ${CLUSTER_DIR}/kubeconfig"
+}
+
+stop_pid() {
+  local name="$1" pid
+  pid="$(pid_of "$name")"
+  [[ -n "$pid" ]] || return 0
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    local deadline=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "${CLUSTER_DIR}/pids/$name.pid"
+}
+
+down() {
+  local i
+  for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_pid "${COMPONENTS[$i]}"; done
+  rm -rf "${CLUSTER_DIR}/etcd" "${CLUSTER_DIR}/env"
+  log "control plane in ${CLUSTER_DIR} stopped (logs kept in ${CLUSTER_DIR}/logs)"
+}
+
+status() {
+  local c rc=0
+  for c in "${COMPONENTS[@]}"; do
+    if alive "$c"; then printf '%-24s running  PID %s\n' "$c" "$(pid_of "$c")"
+    else printf '%-24s stopped\n' "$c"; rc=1; fi
+  done
+  if [[ -f "${CLUSTER_DIR}/env" ]]; then
+    # shellcheck disable=SC1091
+    source "${CLUSTER_DIR}/env"
+    printf 'apiserver                %s\nkubeconfig               %s\n' "$DRA_APISERVER_URL" "$KUBECONFIG"
+    kubectl_admin get --raw /readyz >/dev/null 2>&1 && echo "readyz                   ok" || { echo "readyz                   failing"; rc=1; }
+  fi
+  return $rc
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 up|down|status   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
+esac

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "src/base/Result.h"
+#include "tests/support/Subprocess.h"
+
+namespace dra::testing {
+
+// The control plane started by hack/control-plane/cluster.sh, reached through
+// the env it writes (KUBECONFIG, DRA_KUBECTL). Used by integration tests to
+// arrange and inspect cluster state with the real kubectl.
+class TestCluster {
+ public:
+  static kube::Result<TestCluster> FromEnvironment();
+
+  const std::string& kubeconfig() const { return kubeconfig_; }
+
+  // Runs kubectl; a non-zero exit becomes an error carrying its stderr.
+  kube::Result<ProcessOutput> Kubectl(const std::vector<std::string>& args,
+                                      const std::string& stdin_data = "") const;
+  // `kubectl ARGS -o json`, parsed.
+  kube::Result<nlohmann::json> GetJson(const std::vector<std::string>& args) const;
+  kube::Status Apply(const std::string& manifest) const;
+  kube::Status Create(const std::string& manifest) const;
+
+  // Creates a namespace named PREFIX-<random> that is ready for Pods (its
+  // default ServiceAccount exists).
+  kube::Result<std::string> CreateTestNamespace(const std::string& prefix) const;
+  // Force-deletes the namespace's Pods (no kubelet will ever confirm their
+  // termination) and then the namespace, without waiting.
+  void DeleteTestNamespace(const std::string& ns) const;
+
+  // Runs a script from the repository with KUBECONFIG pointing at this cluster.
+  kube::Result<ProcessOutput> RunRepoScript(const std::string& relative_path,
+                                            const std::vector<std::string>& args) const;
+
+ private:
+  TestCluster(std::string kubeconfig, std::string kubectl)
+      : kubeconfig_(std::move(kubeconfig)), kubectl_(std::move(kubectl)) {}
+
+  std::string kubeconfig_;
+  std::string kubectl_;
+};
+
+}  // namespace dra::testing
