@@ -12,7 +12,7 @@ namespace kube {
 template <typename T>
 class Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : data_(std::move(status)) {  // NOLINT: implicit by design
     assert(!std::get<Status>(data_).ok() && "a Result holding a Status must hold an error");
   }
@@ -39,3 +39,12 @@ class Result {
 };
 
 }  // namespace kube
+
+// Evaluates `expr` (a Result); returns its Status from the enclosing function
+// on error, otherwise moves the value into `lhs`.
+#define KUBE_ASSIGN_OR_RETURN(lhs, expr)                  \
+  do {                                                    \
+    auto kube_result_ = (expr);                           \
+    if (!kube_result_.ok()) return kube_result_.status(); \
+    lhs = std::move(*kube_result_);                       \
+  } while (0)

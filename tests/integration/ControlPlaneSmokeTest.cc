@@ -30,7 +30,8 @@ json PodManifest(const std::string& name, const std::string& ns) {
           {"metadata", {{"name", name}, {"namespace", ns}}},
           {"spec",
            {{"automountServiceAccountToken", false},
-            {"containers", json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}}}};
+            {"containers",
+             json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}}}};
 }
 
 class ControlPlaneSmokeTest : public ::testing::Test {
@@ -87,7 +88,8 @@ TEST_F(ControlPlaneSmokeTest, ExtendedResourcePodGetsImplicitClaimFromScheduler)
       "extendedResourceClaimStatus on gpu-pod", 60s,
       [&] {
         status = Get({"get", "pod", "gpu-pod", "-n", ns_});
-        return status.contains("/status/extendedResourceClaimStatus/resourceClaimName"_json_pointer) &&
+        return status.contains(
+                   "/status/extendedResourceClaimStatus/resourceClaimName"_json_pointer) &&
                !status.value("/spec/nodeName"_json_pointer, std::string()).empty();
       },
       [&] { return status.value("status", json()).dump(); });
@@ -101,9 +103,11 @@ TEST_F(ControlPlaneSmokeTest, ExtendedResourcePodGetsImplicitClaimFromScheduler)
   std::string request = ercs["requestMappings"][0]["requestName"];
 
   json claim = Get({"get", "resourceclaim", claim_name, "-n", ns_});
-  EXPECT_EQ(claim.value("/metadata/annotations/resource.kubernetes.io~1extended-resource-claim"_json_pointer,
-                        std::string()),
-            "true");
+  EXPECT_EQ(
+      claim.value(
+          "/metadata/annotations/resource.kubernetes.io~1extended-resource-claim"_json_pointer,
+          std::string()),
+      "true");
   const json& owner = claim["metadata"]["ownerReferences"][0];
   EXPECT_EQ(owner["kind"], "Pod");
   EXPECT_EQ(owner["uid"], status["metadata"]["uid"]);
@@ -135,7 +139,8 @@ TEST_F(ControlPlaneSmokeTest, CelCapacitySelectorClaimLandsOnBigGpuNode) {
                                              "compareTo(quantity(\"64Gi\")) >= 0"}}}}})}}}}})}}}}}};
   ASSERT_TRUE(cluster_->Create(claim.dump()).ok());
   json pod = PodManifest("big-gpu-pod", ns_);
-  pod["spec"]["resourceClaims"] = json::array({{{"name", "gpu"}, {"resourceClaimName", "big-gpu"}}});
+  pod["spec"]["resourceClaims"] =
+      json::array({{{"name", "gpu"}, {"resourceClaimName", "big-gpu"}}});
   pod["spec"]["containers"][0]["resources"] = {{"claims", json::array({{{"name", "gpu"}}})}};
   ASSERT_TRUE(cluster_->Create(pod.dump()).ok());
 

@@ -90,8 +90,8 @@ kube::Result<ProcessOutput> Subprocess::Run(const std::vector<std::string>& argv
   ProcessOutput result;
   result.exit_code = WaitWithDeadline(pid, timeout, &timed_out);
   if (timed_out) {
-    return kube::Status(kube::StatusCode::kTimeout,
-                        argv[0] + " did not finish within " + std::to_string(timeout.count()) + "s");
+    return kube::Status(kube::StatusCode::kTimeout, argv[0] + " did not finish within " +
+                                                        std::to_string(timeout.count()) + "s");
   }
   result.out = out.Read();
   result.err = err.Read();

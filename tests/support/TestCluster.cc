@@ -84,7 +84,8 @@ kube::Result<std::string> TestCluster::CreateTestNamespace(const std::string& pr
 }
 
 void TestCluster::DeleteTestNamespace(const std::string& ns) const {
-  (void)Kubectl({"delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force", "--wait=false"});
+  (void)Kubectl(
+      {"delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force", "--wait=false"});
   (void)Kubectl({"delete", "namespace", ns, "--wait=false"});
 }
 
@@ -96,9 +97,9 @@ kube::Result<ProcessOutput> TestCluster::RunRepoScript(const std::string& relati
   auto result = Subprocess::Run(argv);
   if (!result.ok()) return result.status();
   if (result->exit_code != 0) {
-    return kube::Status(kube::StatusCode::kInternal, relative_path + " exited " +
-                                                         std::to_string(result->exit_code) + ": " +
-                                                         result->err);
+    return kube::Status(
+        kube::StatusCode::kInternal,
+        relative_path + " exited " + std::to_string(result->exit_code) + ": " + result->err);
   }
   return result;
 }

@@ -19,7 +19,8 @@ inline kube::Status WaitFor(const std::string& what, std::chrono::milliseconds t
   auto interval = std::chrono::milliseconds(20);
   while (!condition()) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      std::string msg = "timed out after " + std::to_string(timeout.count()) + "ms waiting for " + what;
+      std::string msg =
+          "timed out after " + std::to_string(timeout.count()) + "ms waiting for " + what;
       if (describe) msg += "; last seen: " + describe();
       return kube::Status(kube::StatusCode::kTimeout, msg);
     }

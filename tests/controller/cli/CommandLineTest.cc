@@ -1,9 +1,9 @@
-#include "controller/cli/CommandLine.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <vector>
+
+#include "controller/cli/CommandLine.h"
 
 namespace dra::cli {
 namespace {

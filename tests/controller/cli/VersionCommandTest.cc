@@ -1,11 +1,10 @@
-#include "controller/cli/VersionCommand.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <vector>
 
 #include "controller/BuildInfo.h"
+#include "controller/cli/VersionCommand.h"
 
 namespace dra::cli {
 namespace {

@@ -1,9 +1,9 @@
-#include "src/base/Result.h"
-
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
+
+#include "src/base/Result.h"
 
 namespace kube {
 namespace {

@@ -1,6 +1,6 @@
-#include "src/base/Status.h"
-
 #include <gtest/gtest.h>
+
+#include "src/base/Status.h"
 
 namespace kube {
 namespace {
@@ -20,13 +20,15 @@ TEST(StatusTest, ErrorCarriesCodeAndMessage) {
 
 TEST(StatusTest, WithContextPrefixesErrorsOnly) {
   Status err(StatusCode::kParseError, "line 3: bad indent");
-  EXPECT_EQ(err.WithContext("loading kubeconfig").message(), "loading kubeconfig: line 3: bad indent");
+  EXPECT_EQ(err.WithContext("loading kubeconfig").message(),
+            "loading kubeconfig: line 3: bad indent");
   EXPECT_EQ(err.WithContext("x").code(), StatusCode::kParseError);
   EXPECT_TRUE(Status::Ok().WithContext("ignored").message().empty());
 }
 
 TEST(StatusTest, EveryCodeHasAName) {
-  for (int c = static_cast<int>(StatusCode::kOk); c <= static_cast<int>(StatusCode::kInternal); ++c) {
+  for (int c = static_cast<int>(StatusCode::kOk); c <= static_cast<int>(StatusCode::kInternal);
+       ++c) {
     EXPECT_NE(StatusCodeName(static_cast<StatusCode>(c)), "Unknown") << c;
   }
 }

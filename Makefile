@@ -1,0 +1,68 @@
+# dra-controller: the two commands a newcomer needs are `make demo` and `make test`.
+SHELL := /bin/bash
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= 2
+CLUSTER_DIR ?= $(CURDIR)/.cluster
+export CLUSTER_DIR
+
+.PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
+        cluster-up cluster-down cluster-status fleet fmt lint clean help
+
+all: build
+
+help:
+	@echo "make demo          install, build, start a local control plane with example GPUs and run the controller"
+	@echo "make test          install, build, run unit and integration tests (control plane started and stopped)"
+	@echo "make build         build/dra-controller and the test binaries"
+	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
+	@echo "make cluster-down  stop it"
+	@echo "make fleet         publish the fake GPU fleet into the running cluster"
+	@echo "make fmt | lint | clean"
+
+deps:
+	@hack/install-deps.sh
+
+k8s-binaries: deps
+	@hack/control-plane/build.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build k8s-binaries
+	@hack/test.sh $(BUILD_DIR)
+
+unit-test: build
+	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
+
+integration-test: build k8s-binaries
+	@hack/test.sh $(BUILD_DIR) integration
+
+demo: build k8s-binaries
+	@hack/demo.sh $(BUILD_DIR)
+
+cluster-up: k8s-binaries
+	@hack/control-plane/cluster.sh up
+
+cluster-down:
+	@hack/control-plane/cluster.sh down
+
+cluster-status:
+	@hack/control-plane/cluster.sh status
+
+fleet:
+	@hack/fake-gpu-fleet.sh apply
+
+fmt:
+	@hack/lint.sh fix
+
+lint: configure
+	@hack/lint.sh check
+
+clean:
+	rm -rf $(BUILD_DIR)

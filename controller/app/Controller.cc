@@ -1,0 +1,141 @@
+#include "controller/app/Controller.h"
+
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+#include <spdlog/spdlog.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "controller/BuildInfo.h"
+#include "src/client/ApiError.h"
+
+namespace dra::app {
+namespace {
+
+constexpr const char* kResourceApi = "/apis/resource.k8s.io/v1";
+const char* const kRequiredResources[] = {"deviceclasses", "resourceslices", "resourceclaims",
+                                          "devicetaintrules"};
+
+kube::Result<nlohmann::json> GetJson(kube::HttpTransport& transport, const std::string& path) {
+  kube::HttpRequest request;
+  request.path = path;
+  auto response = transport.Send(request);
+  if (!response.ok()) return response.status();
+  if (response->status / 100 != 2) return kube::ApiErrorFromResponse(*response, "GET " + path);
+  auto body = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return kube::Status(kube::StatusCode::kParseError, "GET " + path + ": response is not JSON");
+  }
+  return body;
+}
+
+std::chrono::milliseconds Jittered(std::chrono::milliseconds base) {
+  static thread_local std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<double> factor(1.0, 2.0);
+  return std::chrono::milliseconds(static_cast<long>(base.count() * factor(rng)));
+}
+
+}  // namespace
+
+Controller::Controller(kube::RestConfig config, ControllerOptions options)
+    : config_(std::move(config)), options_(std::move(options)) {}
+
+Controller::~Controller() { Stop(); }
+
+kube::Status Controller::Start() {
+  config_.user_agent = std::string("dra-controller/") + build::kVersion;
+  auto transport = kube::HttpTransport::Create(config_);
+  if (!transport.ok()) return transport.status();
+  transport_ = std::move(*transport);
+
+  registry_ = std::make_shared<prometheus::Registry>();
+  prometheus::BuildGauge()
+      .Name("dra_controller_build_info")
+      .Help("Always 1; labels carry the dra-controller version")
+      .Register(*registry_)
+      .Add({{"version", build::kVersion}})
+      .Set(1);
+
+  auto healthz = [] { return kube::EndpointServer::Reply{200, "ok\n"}; };
+  auto readyz = [this] {
+    return ready_ ? kube::EndpointServer::Reply{200, "ok\n"}
+                  : kube::EndpointServer::Reply{503, "not connected to the API server yet\n"};
+  };
+  auto health = kube::EndpointServer::Start(options_.health_probe_bind_address,
+                                            {{"/healthz", healthz}, {"/readyz", readyz}});
+  if (!health.ok()) return health.status().WithContext("--health-probe-bind-address");
+  health_ = std::move(*health);
+  spdlog::info("serving probes on {} (/healthz, /readyz) port={}",
+               options_.health_probe_bind_address, health_->port());
+
+  if (options_.metrics_bind_address != "0") {
+    auto registry = registry_;
+    auto scrape = [registry] {
+      return kube::EndpointServer::Reply{
+          200, prometheus::TextSerializer().Serialize(registry->Collect()),
+          "text/plain; version=0.0.4; charset=utf-8"};
+    };
+    auto metrics =
+        kube::EndpointServer::Start(options_.metrics_bind_address, {{"/metrics", scrape}});
+    if (!metrics.ok()) return metrics.status().WithContext("--metrics-bind-address");
+    metrics_ = std::move(*metrics);
+    spdlog::info("serving metrics on {} (/metrics) port={}", options_.metrics_bind_address,
+                 metrics_->port());
+  }
+  connector_ = std::thread([this] { ConnectLoop(); });
+  return kube::Status::Ok();
+}
+
+void Controller::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  if (connector_.joinable()) connector_.join();
+  metrics_.reset();
+  health_.reset();
+}
+
+bool Controller::WaitOrStop(std::chrono::milliseconds delay) {
+  std::unique_lock lock(mu_);
+  return !stop_cv_.wait_for(lock, delay, [this] { return stopping_; });
+}
+
+void Controller::ConnectLoop() {
+  auto backoff = std::chrono::milliseconds(800);
+  while (true) {
+    kube::Status probed = ProbeApiServer();
+    if (probed.ok()) {
+      ready_ = true;
+      return;
+    }
+    auto delay = Jittered(backoff);
+    spdlog::warn("API server not usable yet, retrying in {} ms: {}", delay.count(),
+                 probed.ToString());
+    if (!WaitOrStop(delay)) return;
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(30000));
+  }
+}
+
+kube::Status Controller::ProbeApiServer() {
+  auto version = GetJson(*transport_, "/version");
+  if (!version.ok()) return version.status();
+  spdlog::info("connected to Kubernetes {} at {} via {}", version->value("gitVersion", "?"),
+               config_.server, config_.source);
+  auto api = GetJson(*transport_, kResourceApi);
+  if (!api.ok()) return api.status().WithContext("DRA API resource.k8s.io/v1 not served");
+  for (const char* wanted : kRequiredResources) {
+    bool served = false;
+    for (const auto& r : api->value("resources", nlohmann::json::array())) {
+      served = served || r.value("name", "") == wanted;
+    }
+    if (!served)
+      spdlog::warn("resource.k8s.io/v1 does not serve {}; features using it stay off", wanted);
+  }
+  return kube::Status::Ok();
+}
+
+}  // namespace dra::app

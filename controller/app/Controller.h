@@ -1,0 +1,60 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "src/base/Status.h"
+#include "src/config/RestConfig.h"
+#include "src/http/EndpointServer.h"
+#include "src/http/HttpTransport.h"
+
+namespace prometheus {
+class Registry;
+}
+
+namespace dra::app {
+
+struct ControllerOptions {
+  std::string metrics_bind_address = ":8080";  // "0" disables the metrics endpoint
+  std::string health_probe_bind_address = ":8081";
+};
+
+// The long-running `dra-controller run` process: serves /healthz, /readyz and
+// /metrics, connects to the API server (retrying with backoff until it
+// answers) and checks that the DRA APIs it needs are served. Ready once
+// connected.
+class Controller {
+ public:
+  Controller(kube::RestConfig config, ControllerOptions options);
+  ~Controller();
+
+  kube::Status Start();
+  void Stop();
+
+  bool ready() const { return ready_; }
+  int health_port() const { return health_ ? health_->port() : 0; }
+  int metrics_port() const { return metrics_ ? metrics_->port() : 0; }
+
+ private:
+  void ConnectLoop();
+  kube::Status ProbeApiServer();
+  bool WaitOrStop(std::chrono::milliseconds delay);
+
+  kube::RestConfig config_;
+  ControllerOptions options_;
+  std::unique_ptr<kube::HttpTransport> transport_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<kube::EndpointServer> health_;
+  std::unique_ptr<kube::EndpointServer> metrics_;
+  std::atomic<bool> ready_{false};
+  std::mutex mu_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;
+  std::thread connector_;
+};
+
+}  // namespace dra::app

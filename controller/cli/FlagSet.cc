@@ -1,0 +1,80 @@
+#include "controller/cli/FlagSet.h"
+
+#include <sstream>
+
+namespace dra::cli {
+
+void FlagSet::String(const std::string& name, std::string default_value, std::string help) {
+  flags_[name] = Flag{default_value, default_value, std::move(help), false, false};
+}
+
+void FlagSet::Bool(const std::string& name, bool default_value, std::string help) {
+  std::string v = default_value ? "true" : "false";
+  flags_[name] = Flag{v, v, std::move(help), true, false};
+}
+
+kube::Status FlagSet::Assign(Flag& flag, const std::string& name, const std::string& value) {
+  if (flag.is_bool && value != "true" && value != "false") {
+    return kube::Status(kube::StatusCode::kInvalidArgument,
+                        "flag --" + name + " takes true or false, got \"" + value + "\"");
+  }
+  flag.value = value;
+  flag.set = true;
+  return kube::Status::Ok();
+}
+
+kube::Status FlagSet::Parse(std::span<const std::string> args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      positional_.insert(positional_.end(), args.begin() + i + 1, args.end());
+      break;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
+      positional_.push_back(arg);
+      continue;
+    }
+    std::string body = arg.substr(2);
+    size_t eq = body.find('=');
+    std::string name = body.substr(0, eq);
+    auto it = flags_.find(name);
+    if (it == flags_.end()) {
+      return kube::Status(kube::StatusCode::kInvalidArgument, "unknown flag --" + name);
+    }
+    Flag& flag = it->second;
+    std::string value;
+    if (eq != std::string::npos) {
+      value = body.substr(eq + 1);
+    } else if (flag.is_bool) {
+      value = "true";
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return kube::Status(kube::StatusCode::kInvalidArgument, "flag --" + name + " needs a value");
+    }
+    kube::Status assigned = Assign(flag, name, value);
+    if (!assigned.ok()) return assigned;
+  }
+  return kube::Status::Ok();
+}
+
+const std::string& FlagSet::Get(const std::string& name) const { return flags_.at(name).value; }
+
+bool FlagSet::GetBool(const std::string& name) const { return flags_.at(name).value == "true"; }
+
+bool FlagSet::WasSet(const std::string& name) const { return flags_.at(name).set; }
+
+std::string FlagSet::Usage() const {
+  std::ostringstream out;
+  out << "Flags:\n";
+  for (const auto& [name, flag] : flags_) {
+    out << "  --" << name << (flag.is_bool ? "" : " string") << "\n      " << flag.help;
+    if (!flag.default_value.empty() && flag.default_value != "false") {
+      out << " (default \"" << flag.default_value << "\")";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace dra::cli

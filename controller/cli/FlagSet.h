@@ -1,0 +1,44 @@
+#pragma once
+
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "src/base/Status.h"
+
+namespace dra::cli {
+
+// GNU-style flags: --name=value, --name value, and --flag / --flag=false for
+// booleans. Everything else is a positional argument.
+class FlagSet {
+ public:
+  void String(const std::string& name, std::string default_value, std::string help);
+  void Bool(const std::string& name, bool default_value, std::string help);
+
+  kube::Status Parse(std::span<const std::string> args);
+
+  const std::string& Get(const std::string& name) const;
+  bool GetBool(const std::string& name) const;
+  bool WasSet(const std::string& name) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+  // "Flags:" section for a command's --help.
+  std::string Usage() const;
+
+ private:
+  struct Flag {
+    std::string value;
+    std::string default_value;
+    std::string help;
+    bool is_bool = false;
+    bool set = false;
+  };
+
+  kube::Status Assign(Flag& flag, const std::string& name, const std::string& value);
+
+  std::map<std::string, Flag> flags_;
+  std::vector<std::string> positional_;
+};
+
+}  // namespace dra::cli

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "controller/cli/Command.h"
+#include "controller/cli/FlagSet.h"
+
+namespace dra::cli {
+
+// `dra-controller run`: the in-cluster controller process. Runs until SIGINT
+// or SIGTERM, then shuts down cleanly and exits 0.
+class RunCommand : public Command {
+ public:
+  RunCommand();
+  std::string_view Name() const override { return "run"; }
+  std::string_view Summary() const override { return "Run the controller until SIGINT/SIGTERM"; }
+  std::string Help() const override;
+  int Run(std::span<const std::string> args, CommandIo io) override;
+
+ private:
+  FlagSet flags_;
+};
+
+}  // namespace dra::cli

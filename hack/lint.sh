@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# lint.sh check: clang-format conformance, the src/ -> controller/ layering
+#                rule, and shell syntax of hack/ scripts.
+# lint.sh fix:   rewrite C++ sources with clang-format.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+cd "$REPO_ROOT"
+
+mapfile -t SOURCES < <(git ls-files -co --exclude-standard -- '*.h' '*.cc' '*.h.in')
+
+check_format() {
+  clang-format --dry-run --Werror "${SOURCES[@]}"
+}
+
+check_layering() {
+  if grep -rnE '#include\s+"controller/' src/; then
+    die "src/ is the DRA-agnostic runtime and must not include controller/ (see above)"
+  fi
+}
+
+check_shell() {
+  local f
+  for f in hack/*.sh hack/*/*.sh .ci/run; do bash -n "$f" || die "shell syntax error in $f"; done
+}
+
+case "${1:-check}" in
+  fix) clang-format -i "${SOURCES[@]}" && log "formatted ${#SOURCES[@]} files" ;;
+  check) check_format && check_layering && check_shell && log "lint clean (${#SOURCES[@]} C++ files)" ;;
+  *) die "usage: lint.sh check|fix" ;;
+esac

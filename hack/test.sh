@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `make test`: unit tests, then integration tests against a real control plane
+# started in a temporary directory (so a running `make demo` cluster is left
+# alone) and stopped again, by PID, whatever the outcome.
+#   test.sh BUILD_DIR [unit|integration|all]
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+BUILD_DIR="$(cd "${1:?usage: test.sh BUILD_DIR [unit|integration|all]}" && pwd)"
+WHAT="${2:-all}"
+JOBS="${JOBS:-2}"
+
+run_unit() {
+  log "unit tests"
+  (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS")
+}
+
+dump_logs() {
+  local f
+  for f in "$CLUSTER_DIR"/logs/*.log; do
+    [[ -f "$f" ]] || continue
+    echo "----- last lines of $f -----" >&2
+    tail -n 20 "$f" >&2
+  done
+}
+
+run_integration() {
+  CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-test-cluster.XXXXXX")"
+  export CLUSTER_DIR
+  trap 'rc=$?; ((rc == 0)) || dump_logs; "$REPO_ROOT/hack/control-plane/cluster.sh" down; rm -rf "$CLUSTER_DIR"; exit $rc' EXIT
+  "$REPO_ROOT/hack/control-plane/cluster.sh" up
+  # shellcheck disable=SC1091
+  source "$CLUSTER_DIR/env"
+  export DRA_REQUIRE_CLUSTER=1
+  log "integration tests against ${DRA_APISERVER_URL}"
+  # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
+  (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1)
+}
+
+case "$WHAT" in
+  unit) run_unit ;;
+  integration) run_integration ;;
+  all) run_unit && run_integration ;;
+  *) die "unknown test set '$WHAT' (unit|integration|all)" ;;
+esac

@@ -1,0 +1,23 @@
+#include "src/base/Logging.h"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace kube {
+
+Status InitLogging(const std::string& level) {
+  auto parsed = spdlog::level::from_str(level);
+  if (parsed == spdlog::level::off && level != "off") {
+    return Status(StatusCode::kInvalidArgument,
+                  "unknown log level \"" + level + "\" (trace, debug, info, warn, error)");
+  }
+  auto logger = spdlog::get("dra-controller");
+  if (!logger) logger = spdlog::stderr_logger_mt("dra-controller");
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ %l %v", spdlog::pattern_time_type::utc);
+  logger->set_level(parsed);
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+  return Status::Ok();
+}
+
+}  // namespace kube

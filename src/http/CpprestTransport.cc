@@ -1,0 +1,174 @@
+#include "src/http/CpprestTransport.h"
+
+#include <cpprest/http_client.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace kube {
+namespace {
+
+namespace http = web::http;
+namespace client = web::http::client;
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Names the failure class so an operator can act on it; cpprest's own
+// category text is often misleading (a timeout reads as a status-line error).
+Status TransportError(const std::string& server, const std::exception& e) {
+  std::string what = e.what();
+  StatusCode code = StatusCode::kUnavailable;
+  std::string hint;
+  if (const auto* he = dynamic_cast<const http::http_exception*>(&e)) {
+    int ec = he->error_code().value();
+    if (ec == ETIMEDOUT || what.find("timed out") != std::string::npos) code = StatusCode::kTimeout;
+    if (ec == ECONNREFUSED)
+      hint = " (connection refused: is the API server running at that address?)";
+  }
+  if (what.find("certificate verify failed") != std::string::npos) {
+    hint =
+        " (TLS: the server certificate is not signed by the configured certificate-authority, "
+        "or its name does not match the server address)";
+  } else if (what.find("handshake") != std::string::npos || what.find("SSL") != std::string::npos) {
+    hint = " (TLS handshake failed: check the CA, the client certificate and key)";
+  }
+  return Status(code, "request to " + server + " failed: " + what + hint);
+}
+
+http::method Method(const std::string& m) {
+  if (m == "GET") return http::methods::GET;
+  if (m == "POST") return http::methods::POST;
+  if (m == "PUT") return http::methods::PUT;
+  if (m == "PATCH") return http::methods::PATCH;
+  if (m == "DELETE") return http::methods::DEL;
+  return m;
+}
+
+HttpResponse Head(const http::http_response& response) {
+  HttpResponse head;
+  head.status = response.status_code();
+  for (const auto& [name, value] : response.headers()) head.headers[Lower(name)] = value;
+  return head;
+}
+
+}  // namespace
+
+struct CpprestTransport::Impl {
+  RestConfig config;
+  std::shared_ptr<TlsMaterial> tls;
+  std::unique_ptr<client::http_client> shared_client;  // for ordinary requests
+
+  std::unique_ptr<client::http_client> NewClient(std::chrono::seconds timeout) const {
+    client::http_client_config cfg;
+    cfg.set_timeout(timeout);
+    cfg.set_validate_certificates(!config.insecure_skip_tls_verify);
+    auto material = tls;
+    cfg.set_ssl_context_callback(
+        [material](boost::asio::ssl::context& ctx) { material->InstallInto(ctx.native_handle()); });
+    return std::make_unique<client::http_client>(web::uri(config.server), cfg);
+  }
+
+  Result<http::http_request> Build(const HttpRequest& request) const {
+    http::http_request req(Method(request.method));
+    req.set_request_uri(web::uri(request.path));
+    req.headers().add("User-Agent", config.user_agent);
+    req.headers().add("Accept", "application/json");
+    for (const auto& [name, value] : request.headers) req.headers().add(name, value);
+    if (config.token) {
+      auto token = config.token->Token();
+      if (!token.ok()) return token.status();
+      req.headers().add("Authorization", "Bearer " + *token);
+    }
+    if (!request.body.empty() || !request.content_type.empty()) {
+      req.set_body(request.body,
+                   request.content_type.empty() ? "application/json" : request.content_type);
+    }
+    return req;
+  }
+};
+
+CpprestTransport::CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterial> tls)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->config = std::move(config);
+  impl_->tls = std::move(tls);
+  auto timeout = std::chrono::duration_cast<std::chrono::seconds>(impl_->config.request_timeout);
+  impl_->shared_client = impl_->NewClient(std::max(timeout, std::chrono::seconds(1)));
+}
+
+CpprestTransport::~CpprestTransport() = default;
+
+Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request) {
+  try {
+    auto req = impl_->Build(request);
+    if (!req.ok()) return req.status();
+    http::http_response response = impl_->shared_client->request(*req).get();
+    HttpResponse out = Head(response);
+    auto bytes = response.extract_vector().get();
+    out.body.assign(bytes.begin(), bytes.end());
+    return out;
+  } catch (const std::exception& e) {
+    return TransportError(impl_->config.server, e);
+  }
+}
+
+Status CpprestTransport::Stream(const HttpRequest& request, StreamHandler& handler,
+                                CancelFlag& cancel, std::chrono::seconds idle_timeout) {
+  pplx::cancellation_token_source cts;
+  cancel.SetHook([&cts] { cts.cancel(); });
+  struct ClearHook {
+    CancelFlag& flag;
+    ~ClearHook() { flag.SetHook(nullptr); }
+  } clear_hook{cancel};
+  if (cancel.cancelled()) return Status(StatusCode::kCancelled, "stream cancelled");
+  try {
+    auto req = impl_->Build(request);
+    if (!req.ok()) return req.status();
+    auto stream_client = impl_->NewClient(idle_timeout);
+    http::http_response response = stream_client->request(*req, cts.get_token()).get();
+    handler.OnHead(Head(response));
+    auto body = response.body().streambuf();
+    std::vector<uint8_t> chunk(64 * 1024);
+    while (!cancel.cancelled()) {
+      // Wait for one byte, then take whatever else is already buffered: a
+      // large getn() would wait for the whole count and delay events.
+      auto first = body.bumpc().get();
+      if (first == concurrency::streams::char_traits<uint8_t>::eof()) return Status::Ok();
+      chunk[0] = static_cast<uint8_t>(first);
+      size_t n = 1 + std::min(body.in_avail(), chunk.size() - 1);
+      size_t got = n > 1 ? body.getn(chunk.data() + 1, n - 1).get() : 0;
+      std::string_view data(reinterpret_cast<const char*>(chunk.data()), 1 + got);
+      if (!handler.OnData(data)) {
+        cts.cancel();
+        return Status::Ok();
+      }
+    }
+    cts.cancel();
+    return Status(StatusCode::kCancelled, "stream cancelled");
+  } catch (const pplx::task_canceled&) {
+    return Status(StatusCode::kCancelled, "stream cancelled");
+  } catch (const std::exception& e) {
+    if (cancel.cancelled()) return Status(StatusCode::kCancelled, "stream cancelled");
+    return TransportError(impl_->config.server, e);
+  }
+}
+
+Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
+  if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
+    return Status(StatusCode::kInvalidArgument,
+                  "server \"" + config.server + "\" must start with https:// (or http://)");
+  }
+  auto tls = TlsMaterial::FromConfig(config);
+  if (!tls.ok()) return tls.status();
+  try {
+    return std::unique_ptr<HttpTransport>(std::make_unique<CpprestTransport>(config, *tls));
+  } catch (const std::exception& e) {
+    return Status(StatusCode::kInvalidArgument,
+                  "cannot create HTTP client for " + config.server + ": " + e.what());
+  }
+}
+
+}  // namespace kube

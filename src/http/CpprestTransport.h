@@ -1,0 +1,30 @@
+#pragma once
+
+#include <memory>
+
+#include "src/http/HttpTransport.h"
+#include "src/http/TlsMaterial.h"
+
+namespace kube {
+
+// HttpTransport over cpprestsdk (Boost.Asio backend). This class and its .cc
+// are the only code that includes cpprestsdk. Handled pitfalls: no blocking
+// waits inside the library's thread pool (callers block on their own
+// threads), only the configured CA is trusted, streamed bodies are drained as
+// bytes arrive (no getn() stalls), and each stream gets its own client whose
+// inactivity timeout is the stream's idle timeout.
+class CpprestTransport : public HttpTransport {
+ public:
+  CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterial> tls);
+  ~CpprestTransport() override;
+
+  Result<HttpResponse> Send(const HttpRequest& request) override;
+  Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
+                std::chrono::seconds idle_timeout) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kube
