@@ -68,6 +68,9 @@ apply_node() {
     k patch node "$NAME" --subresource=status --type=merge -p "$(node_status)" >/dev/null
   else
     node_manifest "$NAME" | k create -f - >/dev/null
+    # The TaintNodesByCondition admission plugin marks new nodes not-ready;
+    # with no kubelet or node-lifecycle controller, lift it as they would.
+    k taint node "$NAME" node.kubernetes.io/not-ready:NoSchedule- >/dev/null 2>&1 || true
   fi
   slice_manifest "$NAME" "$GPUS" "$MEMORY" "$MODEL" | k apply -f - >/dev/null
   log "node $NAME: $GPUS x $MEMORY $MODEL published by $DRIVER"

@@ -27,7 +27,9 @@ dump_logs() {
 run_integration() {
   CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-test-cluster.XXXXXX")"
   export CLUSTER_DIR
-  trap 'rc=$?; ((rc == 0)) || dump_logs; "$REPO_ROOT/hack/control-plane/cluster.sh" down; rm -rf "$CLUSTER_DIR"; exit $rc' EXIT
+  trap 'rc=$?; "$REPO_ROOT/hack/control-plane/cluster.sh" down
+        if ((rc == 0)); then rm -rf "$CLUSTER_DIR"; else dump_logs; log "kept $CLUSTER_DIR for debugging"; fi
+        exit $rc' EXIT
   "$REPO_ROOT/hack/control-plane/cluster.sh" up
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"

@@ -95,8 +95,10 @@ void Controller::Stop() {
   }
   stop_cv_.notify_all();
   if (connector_.joinable()) connector_.join();
-  metrics_.reset();
+  // Each server takes up to civetweb's 2 s poll quantum to stop; overlap them.
+  std::thread stop_metrics([this] { metrics_.reset(); });
   health_.reset();
+  stop_metrics.join();
 }
 
 bool Controller::WaitOrStop(std::chrono::milliseconds delay) {

@@ -6,11 +6,12 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
 MODULE_DIR="${REPO_ROOT}/hack/control-plane/k8s"
+SELF="${REPO_ROOT}/hack/control-plane/build.sh"
 BINARIES=(etcd kube-apiserver kube-scheduler kube-controller-manager kubectl)
 
 pin_hash() {
   cat "${MODULE_DIR}/go.mod" "${MODULE_DIR}/go.sum" "${MODULE_DIR}/cmd/etcd/main.go" \
-    "$0" | sha256sum | cut -d' ' -f1
+    "${SELF}" | sha256sum | cut -d' ' -f1
 }
 
 cached() {
