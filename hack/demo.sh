@@ -15,7 +15,6 @@ PROBE_ADDR="${DEMO_PROBE_ADDR:-127.0.0.1:18081}"
 
 cleanup() {
   trap - EXIT INT TERM
-  [[ -n "${CONTROLLER_PID:-}" ]] && kill -TERM "$CONTROLLER_PID" 2>/dev/null && wait "$CONTROLLER_PID" 2>/dev/null
   "$CLUSTER" down
 }
 
@@ -44,7 +43,8 @@ GUIDE
 }
 
 main() {
-  trap cleanup EXIT INT TERM
+  trap cleanup EXIT
+  trap 'exit 130' INT TERM
   "$CLUSTER" up
   # shellcheck disable=SC1091
   source "${CLUSTER_DIR}/env"
@@ -53,11 +53,10 @@ main() {
   "$DRA_KUBECTL" apply -f "${REPO_ROOT}/manifests/examples/gpu-deviceclass.yaml" >/dev/null
   "${REPO_ROOT}/hack/fake-gpu-fleet.sh" apply
   try_this_next
+  # In the foreground, so Ctrl-C reaches the controller (which shuts down
+  # cleanly) before the EXIT trap stops the control plane.
   "${BUILD_DIR}/dra-controller" run --kubeconfig "$KUBECONFIG" \
-    --metrics-bind-address "$METRICS_ADDR" --health-probe-bind-address "$PROBE_ADDR" &
-  CONTROLLER_PID=$!
-  wait "$CONTROLLER_PID" || true
-  CONTROLLER_PID=""
+    --metrics-bind-address "$METRICS_ADDR" --health-probe-bind-address "$PROBE_ADDR" || true
 }
 
 main "$@"

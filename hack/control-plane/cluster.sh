@@ -33,7 +33,13 @@ free_port() {
 }
 
 pid_of() { cat "${CLUSTER_DIR}/pids/$1.pid" 2>/dev/null || true; }
-alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; }
+# A zombie (exited, not yet reaped by init) counts as gone.
+pid_running() {
+  local state
+  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
+  [[ -n "$state" && "$state" != "Z" ]]
+}
+alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && pid_running "$pid"; }
 
 start() {
   local name="$1"; shift
@@ -174,11 +180,11 @@ stop_pid() {
   local name="$1" pid
   pid="$(pid_of "$name")"
   [[ -n "$pid" ]] || return 0
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_running "$pid"; then
     kill -TERM "$pid" 2>/dev/null || true
     local deadline=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    while pid_running "$pid" && ((SECONDS < deadline)); do sleep 0.1; done
+    if pid_running "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
   fi
   rm -f "${CLUSTER_DIR}/pids/$name.pid"
 }
