@@ -13,6 +13,8 @@ JOBS="${JOBS:-2}"
 run_unit() {
   log "unit tests"
   (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS")
+  log "fuzz targets (bounded time each)"
+  (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS")
 }
 
 dump_logs() {
