@@ -43,6 +43,8 @@ alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && pid_running "$pid"
 
 start() {
   local name="$1"; shift
+  mkdir -p "${CLUSTER_DIR}/cmd"
+  printf '%q ' "$@" > "${CLUSTER_DIR}/cmd/${name}"  # for `restart`
   setsid "${K8S_BIN_DIR}/${name}" "$@" >"${CLUSTER_DIR}/logs/${name}.log" 2>&1 < /dev/null &
   echo $! > "${CLUSTER_DIR}/pids/${name}.pid"
 }
@@ -196,6 +198,18 @@ down() {
   log "control plane in ${CLUSTER_DIR} stopped (logs kept in ${CLUSTER_DIR}/logs)"
 }
 
+# restart COMPONENT: stop it by PID and start it again with the same flags
+# (tests use this to cut watches and prove nothing is lost).
+restart() {
+  local name="${1:?usage: cluster.sh restart COMPONENT}"
+  [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
+  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  stop_pid "$name"
+  eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
+  [[ "$name" == kube-apiserver ]] && wait_until "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
+  log "${name} restarted (PID $(pid_of "$name"))"
+}
+
 status() {
   local c rc=0
   for c in "${COMPONENTS[@]}"; do
@@ -215,5 +229,6 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 up|down|status   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
+  restart) shift; restart "$@" ;;
+  *) echo "usage: $0 up|down|status|restart COMPONENT   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
 esac

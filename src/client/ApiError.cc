@@ -57,6 +57,14 @@ Status ApiErrorFromResponse(const HttpResponse& response, const std::string& wha
     std::string reason = body.value("reason", "");
     if (!reason.empty()) code = FromReason(reason);
     message = body.value("message", "");
+    const auto& causes = body.value("/details/causes"_json_pointer, nlohmann::json::array());
+    for (const auto& cause : causes) {
+      if (!cause.is_object()) continue;
+      std::string field = cause.value("field", "");
+      std::string text = cause.value("message", "");
+      if (!field.empty() && message.find(field) == std::string::npos)
+        message += "; " + field + ": " + text;
+    }
   }
   if (message.empty()) {
     message = "HTTP " + std::to_string(response.status);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "src/config/ConfigLoader.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -32,7 +33,7 @@ kube::Result<TestCluster> TestCluster::FromEnvironment() {
                         "no test control plane: KUBECONFIG and DRA_KUBECTL are unset; run "
                         "`make test`, or `make cluster-up` and `source .cluster/env`");
   }
-  return TestCluster(kubeconfig, kubectl);
+  return TestCluster(kubeconfig, kubectl, EnvOr("DRA_CLUSTER_DIR", ""));
 }
 
 kube::Result<ProcessOutput> TestCluster::Kubectl(const std::vector<std::string>& args,
@@ -87,6 +88,33 @@ void TestCluster::DeleteTestNamespace(const std::string& ns) const {
   (void)Kubectl(
       {"delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force", "--wait=false"});
   (void)Kubectl({"delete", "namespace", ns, "--wait=false"});
+}
+
+kube::Result<std::shared_ptr<kube::RestClient>> TestCluster::NewRestClient() const {
+  kube::ConfigOptions options;
+  options.kubeconfig_flag = kubeconfig_;
+  auto config = kube::ConfigLoader::Load(options);
+  if (!config.ok()) return config.status();
+  auto transport = kube::HttpTransport::Create(*config);
+  if (!transport.ok()) return transport.status();
+  return std::make_shared<kube::RestClient>(
+      std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+}
+
+kube::Status TestCluster::RestartComponent(const std::string& component) const {
+  if (cluster_dir_.empty()) {
+    return kube::Status(kube::StatusCode::kUnavailable, "DRA_CLUSTER_DIR is unset; cannot restart");
+  }
+  std::vector<std::string> argv{"env", "CLUSTER_DIR=" + cluster_dir_,
+                                std::string(DRA_REPO_ROOT) + "/hack/control-plane/cluster.sh",
+                                "restart", component};
+  auto result = Subprocess::Run(argv, "", std::chrono::seconds(120));
+  if (!result.ok()) return result.status();
+  if (result->exit_code != 0) {
+    return kube::Status(kube::StatusCode::kInternal,
+                        "restart of " + component + " failed: " + result->err);
+  }
+  return kube::Status::Ok();
 }
 
 kube::Result<ProcessOutput> TestCluster::RunRepoScript(const std::string& relative_path,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/base/Result.h"
+#include "src/client/RestClient.h"
 #include "tests/support/Subprocess.h"
 
 namespace dra::testing {
@@ -33,16 +34,25 @@ class TestCluster {
   // termination) and then the namespace, without waiting.
   void DeleteTestNamespace(const std::string& ns) const;
 
+  // A REST client authenticated as the cluster admin.
+  kube::Result<std::shared_ptr<kube::RestClient>> NewRestClient() const;
+
+  // Stops a control-plane component by PID and starts it again (cluster.sh restart).
+  kube::Status RestartComponent(const std::string& component) const;
+
   // Runs a script from the repository with KUBECONFIG pointing at this cluster.
   kube::Result<ProcessOutput> RunRepoScript(const std::string& relative_path,
                                             const std::vector<std::string>& args) const;
 
  private:
-  TestCluster(std::string kubeconfig, std::string kubectl)
-      : kubeconfig_(std::move(kubeconfig)), kubectl_(std::move(kubectl)) {}
+  TestCluster(std::string kubeconfig, std::string kubectl, std::string cluster_dir)
+      : kubeconfig_(std::move(kubeconfig)),
+        kubectl_(std::move(kubectl)),
+        cluster_dir_(std::move(cluster_dir)) {}
 
   std::string kubeconfig_;
   std::string kubectl_;
+  std::string cluster_dir_;
 };
 
 }  // namespace dra::testing

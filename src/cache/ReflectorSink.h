@@ -1,0 +1,27 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+
+#include "src/base/Status.h"
+#include "src/cache/WatchDecoder.h"
+
+namespace kube {
+
+// Receives what a Reflector reads. Objects are simdjson elements valid only
+// during the call; the sink projects them into its own types.
+class ReflectorSink {
+ public:
+  virtual ~ReflectorSink() = default;
+  // A full list (initial or after 410 Gone) is about to be delivered.
+  virtual void BeginReplace() = 0;
+  virtual Status ReplaceItem(simdjson::dom::element object) = 0;
+  // The list is complete: make the cache equal to it, emitting the difference.
+  virtual void EndReplace(const std::string& resource_version) = 0;
+  // The list failed part-way; forget what BeginReplace started.
+  virtual void AbortReplace() = 0;
+  virtual Status Apply(WatchEventType type, simdjson::dom::element object) = 0;
+};
+
+}  // namespace kube

@@ -1,0 +1,149 @@
+#include "src/client/RestClient.h"
+
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "src/client/ApiError.h"
+
+namespace kube {
+namespace {
+
+constexpr std::chrono::seconds kMaxRetryAfter(60);
+
+// The delay a 429/5xx answer asks for, if it asks for one (client-go retries
+// only then). Retry-After is in seconds; an HTTP date counts as one second.
+std::optional<std::chrono::milliseconds> RetryDelay(const HttpResponse& response) {
+  if (response.status != 429 && response.status < 500) return std::nullopt;
+  std::string header = response.Header("retry-after");
+  if (header.empty()) return std::nullopt;
+  char* end = nullptr;
+  long seconds = std::strtol(header.c_str(), &end, 10);
+  if (end == header.c_str() || *end != '\0' || seconds < 0) seconds = 1;
+  auto delay = std::min(std::chrono::seconds(seconds), kMaxRetryAfter);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(delay);
+}
+
+const char* PatchContentType(PatchType type) {
+  switch (type) {
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kJson:
+      return "application/json-patch+json";
+    case PatchType::kStrategicMerge:
+      return "application/strategic-merge-patch+json";
+    case PatchType::kApply:
+      return "application/apply-patch+yaml";
+  }
+  return "application/merge-patch+json";
+}
+
+HttpRequest Request(std::string method, std::string path, std::string body = "",
+                    std::string content_type = "") {
+  HttpRequest request;
+  request.method = std::move(method);
+  request.path = std::move(path);
+  request.body = std::move(body);
+  request.content_type = std::move(content_type);
+  return request;
+}
+
+std::string WithQuery(std::string path, const std::string& key, const std::string& value) {
+  if (value.empty()) return path;
+  path += path.find('?') == std::string::npos ? "?" : "&";
+  return path + key + "=" + UrlEncode(value);
+}
+
+}  // namespace
+
+RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptions options)
+    : transport_(std::move(transport)), options_(std::move(options)) {
+  if (!options_.sleep)
+    options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+}
+
+Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
+  for (int attempt = 0;; ++attempt) {
+    auto start = std::chrono::steady_clock::now();
+    auto response = transport_->Send(request);
+    if (options_.metrics != nullptr) {
+      std::string code = response.ok() ? std::to_string(response->status) : "<error>";
+      options_.metrics->Observe(request.method, code, std::chrono::steady_clock::now() - start);
+    }
+    if (!response.ok()) return response.status();
+    if (response->status / 100 == 2) return response;
+    auto delay = RetryDelay(*response);
+    if (!delay || attempt >= options_.max_retries) {
+      return ApiErrorFromResponse(*response, request.method + " " + request.path);
+    }
+    spdlog::debug("{} {} answered {}; retry {} after {} ms", request.method, request.path,
+                  response->status, attempt + 1, delay->count());
+    options_.sleep(*delay);
+  }
+}
+
+Result<nlohmann::json> RestClient::DoJson(const HttpRequest& request) {
+  auto response = Do(request);
+  if (!response.ok()) return response.status();
+  auto body = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Status(StatusCode::kParseError,
+                  request.method + " " + request.path + ": response is not JSON");
+  }
+  return body;
+}
+
+Result<nlohmann::json> RestClient::Get(const std::string& path) {
+  return DoJson(Request("GET", path));
+}
+
+Result<nlohmann::json> RestClient::List(const ResourceType& type, const std::string& ns,
+                                        const ListOptions& options) {
+  return DoJson(Request("GET", type.CollectionPath(ns) + options.ToQuery()));
+}
+
+Result<nlohmann::json> RestClient::Create(const ResourceType& type, const std::string& ns,
+                                          const nlohmann::json& object,
+                                          const std::string& field_manager) {
+  std::string path = WithQuery(type.CollectionPath(ns), "fieldManager", field_manager);
+  return DoJson(Request("POST", path, object.dump(), "application/json"));
+}
+
+Result<nlohmann::json> RestClient::Update(const std::string& item_path,
+                                          const nlohmann::json& object) {
+  return DoJson(Request("PUT", item_path, object.dump(), "application/json"));
+}
+
+Result<nlohmann::json> RestClient::Patch(const std::string& item_path, PatchType type,
+                                         const std::string& body, const PatchOptions& options) {
+  if (type == PatchType::kApply && options.field_manager.empty()) {
+    return Status(StatusCode::kInvalidArgument, "server-side apply needs a field manager");
+  }
+  std::string path = WithQuery(item_path, "fieldManager", options.field_manager);
+  if (options.force) path = WithQuery(path, "force", "true");
+  return DoJson(Request("PATCH", path, body, PatchContentType(type)));
+}
+
+Result<nlohmann::json> RestClient::Apply(const std::string& item_path, const nlohmann::json& object,
+                                         const std::string& field_manager, bool force) {
+  return Patch(item_path, PatchType::kApply, object.dump(), {field_manager, force});
+}
+
+Status RestClient::Delete(const std::string& item_path, const DeleteOptions& options) {
+  nlohmann::json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+  if (!options.precondition_uid.empty()) body["preconditions"]["uid"] = options.precondition_uid;
+  if (!options.precondition_resource_version.empty()) {
+    body["preconditions"]["resourceVersion"] = options.precondition_resource_version;
+  }
+  if (!options.propagation_policy.empty()) body["propagationPolicy"] = options.propagation_policy;
+  if (options.grace_period_seconds) body["gracePeriodSeconds"] = *options.grace_period_seconds;
+  auto response = Do(Request("DELETE", item_path, body.dump(), "application/json"));
+  return response.ok() ? Status::Ok() : response.status();
+}
+
+Status RestClient::Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
+                          std::chrono::seconds idle_timeout) {
+  return transport_->Stream(request, handler, cancel, idle_timeout);
+}
+
+}  // namespace kube

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+template <typename T>
+class Family;
+class Counter;
+class Histogram;
+}  // namespace prometheus
+
+namespace kube {
+
+// client-go's REST metrics, under their upstream names:
+// rest_client_requests_total{code,method,host} and
+// rest_client_request_duration_seconds{verb,host}.
+class RestClientMetrics {
+ public:
+  RestClientMetrics(prometheus::Registry& registry, std::string host);
+  // `code` is the HTTP status, or "<error>" when no response arrived.
+  void Observe(const std::string& method, const std::string& code,
+               std::chrono::duration<double> took);
+
+ private:
+  prometheus::Family<prometheus::Counter>& requests_;
+  prometheus::Family<prometheus::Histogram>& duration_;
+  std::string host_;
+};
+
+}  // namespace kube
