@@ -9,7 +9,6 @@
 #include <random>
 
 #include "controller/BuildInfo.h"
-#include "src/client/ApiError.h"
 
 namespace dra::app {
 namespace {
@@ -17,19 +16,6 @@ namespace {
 constexpr const char* kResourceApi = "/apis/resource.k8s.io/v1";
 const char* const kRequiredResources[] = {"deviceclasses", "resourceslices", "resourceclaims",
                                           "devicetaintrules"};
-
-kube::Result<nlohmann::json> GetJson(kube::HttpTransport& transport, const std::string& path) {
-  kube::HttpRequest request;
-  request.path = path;
-  auto response = transport.Send(request);
-  if (!response.ok()) return response.status();
-  if (response->status / 100 != 2) return kube::ApiErrorFromResponse(*response, "GET " + path);
-  auto body = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) {
-    return kube::Status(kube::StatusCode::kParseError, "GET " + path + ": response is not JSON");
-  }
-  return body;
-}
 
 std::chrono::milliseconds Jittered(std::chrono::milliseconds base) {
   static thread_local std::mt19937 rng(std::random_device{}());
@@ -49,8 +35,44 @@ kube::Status Controller::Start() {
   auto transport = kube::HttpTransport::Create(config_);
   if (!transport.ok()) return transport.status();
   transport_ = std::move(*transport);
-
   registry_ = std::make_shared<prometheus::Registry>();
+  rest_metrics_ = std::make_unique<kube::RestClientMetrics>(*registry_, config_.server);
+  kube::RestClientOptions client_options;
+  client_options.metrics = rest_metrics_.get();
+  client_ = std::make_shared<kube::RestClient>(transport_, client_options);
+  kube::Status servers = StartServers();
+  if (!servers.ok()) return servers;
+  connector_ = std::thread([this] { ConnectLoop(); });
+  if (options_.leader_elect) StartLeaderElection();
+  return kube::Status::Ok();
+}
+
+void Controller::StartLeaderElection() {
+  kube::LeaderElectionConfig election;
+  election.namespace_name = options_.leader_election_namespace.empty()
+                                ? config_.namespace_name
+                                : options_.leader_election_namespace;
+  election.name = options_.leader_election_id;
+  election.identity = kube::LeaderElector::DefaultIdentity();
+  election.lease_duration = options_.lease_duration;
+  election.renew_deadline = options_.renew_deadline;
+  election.retry_period = options_.retry_period;
+  election.metrics = registry_.get();
+  election.on_started_leading = [] { spdlog::info("leading: reconcilers may run"); };
+  election.on_new_leader = [](const std::string& id) { spdlog::info("current leader: {}", id); };
+  election.on_stopped_leading = [this] {
+    bool shutting_down;
+    {
+      std::lock_guard lock(mu_);
+      shutting_down = stopping_;
+    }
+    if (!shutting_down && options_.on_leadership_lost) options_.on_leadership_lost();
+  };
+  elector_ = std::make_unique<kube::LeaderElector>(client_, election);
+  elector_->Start();
+}
+
+kube::Status Controller::StartServers() {
   prometheus::BuildGauge()
       .Name("dra_controller_build_info")
       .Help("Always 1; labels carry the dra-controller version")
@@ -84,7 +106,6 @@ kube::Status Controller::Start() {
     spdlog::info("serving metrics on {} (/metrics) port={}", options_.metrics_bind_address,
                  metrics_->port());
   }
-  connector_ = std::thread([this] { ConnectLoop(); });
   return kube::Status::Ok();
 }
 
@@ -94,6 +115,7 @@ void Controller::Stop() {
     stopping_ = true;
   }
   stop_cv_.notify_all();
+  if (elector_) elector_->Stop();  // first: releasing the lease lets a standby take over now
   if (connector_.joinable()) connector_.join();
   // Each server takes up to civetweb's 2 s poll quantum to stop; overlap them.
   std::thread stop_metrics([this] { metrics_.reset(); });
@@ -123,16 +145,22 @@ void Controller::ConnectLoop() {
 }
 
 kube::Status Controller::ProbeApiServer() {
-  auto version = GetJson(*transport_, "/version");
+  auto version = client_->Get("/version");
   if (!version.ok()) return version.status();
-  spdlog::info("connected to Kubernetes {} at {} via {}", version->value("gitVersion", "?"),
-               config_.server, config_.source);
-  auto api = GetJson(*transport_, kResourceApi);
+  std::string git_version = version->is_object() && (*version)["gitVersion"].is_string()
+                                ? (*version)["gitVersion"].get<std::string>()
+                                : "(unknown version)";
+  spdlog::info("connected to Kubernetes {} at {} via {}", git_version, config_.server,
+               config_.source);
+  auto api = client_->Get(kResourceApi);
   if (!api.ok()) return api.status().WithContext("DRA API resource.k8s.io/v1 not served");
   for (const char* wanted : kRequiredResources) {
     bool served = false;
-    for (const auto& r : api->value("resources", nlohmann::json::array())) {
-      served = served || r.value("name", "") == wanted;
+    const nlohmann::json* resources =
+        api->is_object() && api->contains("resources") ? &(*api)["resources"] : nullptr;
+    for (const auto& r :
+         resources && resources->is_array() ? *resources : nlohmann::json::array()) {
+      served = served || (r.is_object() && r.contains("name") && r["name"] == wanted);
     }
     if (!served)
       spdlog::warn("resource.k8s.io/v1 does not serve {}; features using it stay off", wanted);

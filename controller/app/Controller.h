@@ -1,16 +1,20 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
 #include "src/base/Status.h"
+#include "src/client/RestClient.h"
 #include "src/config/RestConfig.h"
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
+#include "src/leader/LeaderElector.h"
 
 namespace prometheus {
 class Registry;
@@ -21,6 +25,14 @@ namespace dra::app {
 struct ControllerOptions {
   std::string metrics_bind_address = ":8080";  // "0" disables the metrics endpoint
   std::string health_probe_bind_address = ":8081";
+  bool leader_elect = false;
+  std::string leader_election_namespace;  // default: the configuration's namespace
+  std::string leader_election_id = "dra-controller";
+  std::chrono::milliseconds lease_duration{15000};
+  std::chrono::milliseconds renew_deadline{10000};
+  std::chrono::milliseconds retry_period{2000};
+  // Called (from another thread) when leadership is lost; the process must exit.
+  std::function<void()> on_leadership_lost;
 };
 
 // The long-running `dra-controller run` process: serves /healthz, /readyz and
@@ -36,18 +48,24 @@ class Controller {
   void Stop();
 
   bool ready() const { return ready_; }
+  bool leading() const { return elector_ ? elector_->IsLeader() : true; }
   int health_port() const { return health_ ? health_->port() : 0; }
   int metrics_port() const { return metrics_ ? metrics_->port() : 0; }
 
  private:
   void ConnectLoop();
   kube::Status ProbeApiServer();
+  kube::Status StartServers();
+  void StartLeaderElection();
   bool WaitOrStop(std::chrono::milliseconds delay);
 
   kube::RestConfig config_;
   ControllerOptions options_;
-  std::unique_ptr<kube::HttpTransport> transport_;
+  std::shared_ptr<kube::HttpTransport> transport_;
   std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<kube::RestClientMetrics> rest_metrics_;
+  std::shared_ptr<kube::RestClient> client_;
+  std::unique_ptr<kube::LeaderElector> elector_;
   std::unique_ptr<kube::EndpointServer> health_;
   std::unique_ptr<kube::EndpointServer> metrics_;
   std::atomic<bool> ready_{false};
