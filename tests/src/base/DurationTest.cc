@@ -1,6 +1,6 @@
-#include "src/base/Duration.h"
-
 #include <gtest/gtest.h>
+
+#include "src/base/Duration.h"
 
 namespace kube {
 namespace {
