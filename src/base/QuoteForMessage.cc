@@ -1,0 +1,33 @@
+#include "src/base/QuoteForMessage.h"
+
+namespace kube {
+namespace {
+
+void AppendEscaped(char c, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto byte = static_cast<unsigned char>(c);
+  if (c == '"' || c == '\\') {
+    out += '\\';
+    out += c;
+  } else if (byte >= 0x20 && byte < 0x7f) {
+    out += c;
+  } else {
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xf];
+  }
+}
+
+}  // namespace
+
+std::string QuoteForMessage(std::string_view text, size_t max_bytes) {
+  bool truncated = text.size() > max_bytes;
+  if (truncated) text = text.substr(0, max_bytes);
+  std::string out = "\"";
+  for (char c : text) AppendEscaped(c, out);
+  out += '"';
+  if (truncated) out += "...";
+  return out;
+}
+
+}  // namespace kube
