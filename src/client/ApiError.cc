@@ -47,24 +47,39 @@ StatusCode FromHttp(int code) {
   }
 }
 
+std::string StringAt(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// "; field: message" for each cause whose field the message does not name yet.
+std::string CausesSuffix(const nlohmann::json& body, const std::string& message) {
+  auto details = body.find("details");
+  if (details == body.end() || !details->is_object()) return "";
+  auto causes = details->find("causes");
+  if (causes == details->end() || !causes->is_array()) return "";
+  std::string suffix;
+  for (const auto& cause : *causes) {
+    std::string field = StringAt(cause, "field");
+    if (!field.empty() && message.find(field) == std::string::npos) {
+      suffix += "; " + field + ": " + StringAt(cause, "message");
+    }
+  }
+  return suffix;
+}
+
 }  // namespace
 
 Status ApiErrorFromResponse(const HttpResponse& response, const std::string& what) {
   StatusCode code = FromHttp(response.status);
   std::string message;
   auto body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_object() && body.value("kind", "") == "Status") {
-    std::string reason = body.value("reason", "");
+  if (body.is_object() && StringAt(body, "kind") == "Status") {
+    std::string reason = StringAt(body, "reason");
     if (!reason.empty()) code = FromReason(reason);
-    message = body.value("message", "");
-    const auto& causes = body.value("/details/causes"_json_pointer, nlohmann::json::array());
-    for (const auto& cause : causes) {
-      if (!cause.is_object()) continue;
-      std::string field = cause.value("field", "");
-      std::string text = cause.value("message", "");
-      if (!field.empty() && message.find(field) == std::string::npos)
-        message += "; " + field + ": " + text;
-    }
+    message = StringAt(body, "message");
+    message += CausesSuffix(body, message);
   }
   if (message.empty()) {
     message = "HTTP " + std::to_string(response.status);

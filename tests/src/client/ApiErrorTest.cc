@@ -37,5 +37,28 @@ TEST(ApiErrorTest, FallsBackToHttpCodeForNonStatusBodies) {
   EXPECT_EQ(s.message(), "x: HTTP 500");
 }
 
+TEST(ApiErrorTest, InvalidCarriesCauses) {
+  Status s = ApiErrorFromResponse(
+      Response(422,
+               R"({"kind":"Status","reason":"Invalid","message":"ResourceClaim \"x\" is invalid",
+                     "details":{"causes":[{"reason":"FieldValueInvalid","message":"must be a DNS label",
+                                            "field":"spec.devices.requests[0].name"}]}})"),
+      "POST");
+  EXPECT_EQ(s.code(), StatusCode::kInvalid);
+  EXPECT_NE(s.message().find("spec.devices.requests[0].name: must be a DNS label"),
+            std::string::npos)
+      << s.message();
+}
+
+TEST(ApiErrorTest, WrongTypesInStatusBodyDoNotThrow) {
+  for (const char* body :
+       {R"({"kind":1})", R"({"kind":"Status","reason":5,"message":["x"]})",
+        R"({"kind":"Status","details":{"causes":"nope"}})",
+        R"({"kind":"Status","details":{"causes":[1,{"field":2}]}})", "[]", "null"}) {
+    Status s = ApiErrorFromResponse(Response(500, body), "x");
+    EXPECT_EQ(s.code(), StatusCode::kInternal) << body;
+  }
+}
+
 }  // namespace
 }  // namespace kube
