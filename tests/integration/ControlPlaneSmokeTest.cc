@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <optional>
 
-#include "tests/support/TestCluster.h"
+#include "tests/support/ClusterTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -34,15 +34,11 @@ json PodManifest(const std::string& name, const std::string& ns) {
              json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}}}};
 }
 
-class ControlPlaneSmokeTest : public ::testing::Test {
+class ControlPlaneSmokeTest : public ClusterTest {
  protected:
   void SetUp() override {
-    auto cluster = TestCluster::FromEnvironment();
-    if (!cluster.ok()) {
-      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << cluster.status().ToString();
-      GTEST_SKIP() << cluster.status().ToString();
-    }
-    cluster_.emplace(*cluster);
+    ClusterTest::SetUp();
+    if (Skipped()) return;
     auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", {"apply"});
     ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
     ASSERT_TRUE(cluster_->Apply(kDeviceClass).ok());
@@ -74,7 +70,6 @@ class ControlPlaneSmokeTest : public ::testing::Test {
     return pod;
   }
 
-  std::optional<TestCluster> cluster_;
   std::string ns_;
 };
 

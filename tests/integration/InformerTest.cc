@@ -11,7 +11,7 @@
 
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
-#include "tests/support/TestCluster.h"
+#include "tests/support/ClusterTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -63,20 +63,8 @@ json Slice(const std::string& name, const std::string& driver) {
             {"devices", json::array({{{"name", "dev-0"}}})}}}};
 }
 
-class InformerTest : public ::testing::Test {
+class InformerTest : public ClusterTest {
  protected:
-  void SetUp() override {
-    auto cluster = TestCluster::FromEnvironment();
-    if (!cluster.ok()) {
-      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << cluster.status().ToString();
-      GTEST_SKIP() << cluster.status().ToString();
-    }
-    cluster_.emplace(*cluster);
-    auto client = cluster_->NewRestClient();
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    client_ = *client;
-  }
-
   std::unique_ptr<kube::Informer<MetaObject>> StartInformer(const kube::ResourceType& type,
                                                             const std::string& field_selector) {
     kube::ReflectorOptions options;
@@ -130,8 +118,6 @@ class InformerTest : public ::testing::Test {
     EXPECT_TRUE(converged.ok()) << converged.ToString();
   }
 
-  std::optional<TestCluster> cluster_;
-  std::shared_ptr<kube::RestClient> client_;
   std::shared_ptr<CountingHandler> handler_ = std::make_shared<CountingHandler>();
 };
 

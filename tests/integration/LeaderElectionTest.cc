@@ -13,7 +13,7 @@
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
-#include "tests/support/TestCluster.h"
+#include "tests/support/ClusterTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -73,15 +73,11 @@ class Replica {
   int metrics_port_ = 0;
 };
 
-class LeaderElectionTest : public ::testing::Test {
+class LeaderElectionTest : public ClusterTest {
  protected:
   void SetUp() override {
-    auto cluster = TestCluster::FromEnvironment();
-    if (!cluster.ok()) {
-      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << cluster.status().ToString();
-      GTEST_SKIP() << cluster.status().ToString();
-    }
-    cluster_.emplace(*cluster);
+    ClusterTest::SetUp();
+    if (Skipped()) return;
     lease_ = "le-test-" + std::to_string(std::random_device{}() % 1000000);
   }
 
@@ -110,7 +106,6 @@ class LeaderElectionTest : public ::testing::Test {
                                                                  start);
   }
 
-  std::optional<TestCluster> cluster_;
   std::string lease_;
   std::thread sampler_;
   std::atomic<bool> stop_sampling_{false};

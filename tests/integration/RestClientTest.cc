@@ -6,7 +6,7 @@
 
 #include "src/client/RestClient.h"
 #include "src/client/RetryOnConflict.h"
-#include "tests/support/TestCluster.h"
+#include "tests/support/ClusterTest.h"
 
 namespace dra::testing {
 namespace {
@@ -15,18 +15,11 @@ using nlohmann::json;
 
 const kube::ResourceType kConfigMaps{"", "v1", "configmaps", true, "ConfigMap"};
 
-class RestClientTest : public ::testing::Test {
+class RestClientTest : public ClusterTest {
  protected:
   void SetUp() override {
-    auto cluster = TestCluster::FromEnvironment();
-    if (!cluster.ok()) {
-      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << cluster.status().ToString();
-      GTEST_SKIP() << cluster.status().ToString();
-    }
-    cluster_.emplace(*cluster);
-    auto client = cluster_->NewRestClient();
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    client_ = *client;
+    ClusterTest::SetUp();
+    if (Skipped()) return;
     auto ns = cluster_->CreateTestNamespace("rest");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
     ns_ = *ns;
@@ -42,8 +35,6 @@ class RestClientTest : public ::testing::Test {
             {"data", {{"x", value}}}};
   }
 
-  std::optional<TestCluster> cluster_;
-  std::shared_ptr<kube::RestClient> client_;
   std::string ns_;
 };
 
