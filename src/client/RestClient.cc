@@ -141,6 +141,11 @@ Status RestClient::Delete(const std::string& item_path, const DeleteOptions& opt
   return response.ok() ? Status::Ok() : response.status();
 }
 
+Status RestClient::DeleteIfExists(const std::string& item_path, const DeleteOptions& options) {
+  Status deleted = Delete(item_path, options);
+  return deleted.code() == StatusCode::kNotFound ? Status::Ok() : deleted;
+}
+
 Status RestClient::Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                           std::chrono::seconds idle_timeout) {
   return transport_->Stream(request, handler, cancel, idle_timeout);

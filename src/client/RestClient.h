@@ -60,8 +60,10 @@ class RestClient {
   // Server-side apply of `object` (which must carry apiVersion, kind, metadata.name).
   Result<nlohmann::json> Apply(const std::string& item_path, const nlohmann::json& object,
                                const std::string& field_manager, bool force);
-  // NotFound is returned as an error; callers that delete idempotently treat it as done.
+  // NotFound is returned as an error; see DeleteIfExists.
   Status Delete(const std::string& item_path, const DeleteOptions& options = {});
+  // Idempotent delete: an object that is already gone counts as deleted.
+  Status DeleteIfExists(const std::string& item_path, const DeleteOptions& options = {});
 
   Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                 std::chrono::seconds idle_timeout);

@@ -12,6 +12,7 @@
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/CountingHandler.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -24,28 +25,7 @@ using namespace std::chrono_literals;
 const kube::ResourceType kSlices{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"};
 const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
 
-class CountingHandler : public kube::EventHandler<MetaObject> {
- public:
-  void OnAdd(const Ptr& o) override { Count(adds_, o); }
-  void OnUpdate(const Ptr&, const Ptr& o) override { Count(updates_, o); }
-  void OnDelete(const Ptr& o) override { Count(deletes_, o); }
-
-  std::map<std::string, int> adds() const { return Copy(adds_); }
-  std::map<std::string, int> updates() const { return Copy(updates_); }
-  std::map<std::string, int> deletes() const { return Copy(deletes_); }
-
- private:
-  void Count(std::map<std::string, int>& m, const Ptr& o) {
-    std::lock_guard lock(mu_);
-    ++m[o->meta.Key()];
-  }
-  std::map<std::string, int> Copy(const std::map<std::string, int>& m) const {
-    std::lock_guard lock(mu_);
-    return m;
-  }
-  mutable std::mutex mu_;
-  std::map<std::string, int> adds_, updates_, deletes_;
-};
+using MetaCounter = CountingHandler<MetaObject>;
 
 std::string RandomName(const std::string& prefix) {
   static std::mt19937 rng(std::random_device{}());
@@ -118,7 +98,7 @@ class InformerTest : public ClusterTest {
     EXPECT_TRUE(converged.ok()) << converged.ToString();
   }
 
-  std::shared_ptr<CountingHandler> handler_ = std::make_shared<CountingHandler>();
+  std::shared_ptr<MetaCounter> handler_ = std::make_shared<MetaCounter>();
 };
 
 TEST_F(InformerTest, SliceBurstMirrorsServerAndDeliversEachChangeOnce) {

@@ -1,0 +1,213 @@
+// The reflector against a scripted server doing what a real apiserver can't
+// be made to do on demand: 410 mid-stream, cut chunks, garbage, stalls.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "src/cache/Informer.h"
+#include "src/cache/MetaObject.h"
+#include "tests/support/CountingHandler.h"
+#include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using kube::MetaObject;
+using namespace std::chrono_literals;
+
+std::string Pod(const std::string& name, int rv) {
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+         R"(","namespace":"ns","resourceVersion":")" + std::to_string(rv) + R"("}})";
+}
+
+std::string PodList(const std::vector<std::string>& pods, int rv) {
+  std::string items;
+  for (const auto& p : pods) items += (items.empty() ? "" : ",") + p;
+  return R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) +
+         R"("},"items":[)" + items + "]}";
+}
+
+std::string Bookmark(int rv) {
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) + R"("}})";
+}
+
+bool IsWatch(const RecordedRequest& r) { return r.Path() == "/api/v1/pods" && r.QueryParam("watch"); }
+bool IsList(const RecordedRequest& r) { return r.Path() == "/api/v1/pods" && !r.QueryParam("watch"); }
+
+// A watch that stays open (and quiet) until the test ends.
+ScriptedResponse IdleWatch() {
+  return ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)});
+}
+
+class ReflectorFaultTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto server = ScriptedHttpServer::Start();
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(*server);
+    lists_ = server_->AddRoute(Route::Where("GET", IsList).Once());
+    watches_ = server_->AddRoute(Route::Where("GET", IsWatch).Once());
+  }
+
+  void TearDown() override {
+    if (informer_) informer_->Stop();
+    server_->Stop();
+  }
+
+  void StartInformer() {
+    kube::RestConfig config;
+    config.server = server_->Url();
+    config.request_timeout = 5s;
+    auto transport = kube::HttpTransport::Create(config);
+    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
+    auto client = std::make_shared<kube::RestClient>(std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+    kube::ReflectorOptions options;
+    options.initial_backoff = 50ms;
+    options.max_backoff = 400ms;
+    informer_ = std::make_unique<kube::Informer<MetaObject>>(
+        client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options);
+    informer_->AddHandler(events_);
+    informer_->Start();
+  }
+
+  void List(std::vector<std::string> pods, int rv) {
+    ASSERT_TRUE(server_->Enqueue(lists_, ScriptedResponse::Json(200, PodList(pods, rv))).ok());
+  }
+  void Watch(ScriptedResponse response) { ASSERT_TRUE(server_->Enqueue(watches_, std::move(response)).ok()); }
+
+  std::vector<RecordedRequest> Requests(bool (*kind)(const RecordedRequest&)) const {
+    std::vector<RecordedRequest> out;
+    for (const auto& r : server_->Requests()) {
+      if (kind(r)) out.push_back(r);
+    }
+    return out;
+  }
+
+  bool WaitForWatches(size_t n) {
+    return WaitFor("watch request #" + std::to_string(n), 10s, [&] { return Requests(IsWatch).size() >= n; }).ok();
+  }
+
+  std::set<std::string> CachedKeys() {
+    auto keys = informer_->store().Keys();
+    return {keys.begin(), keys.end()};
+  }
+
+  std::unique_ptr<ScriptedHttpServer> server_;
+  ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
+  std::shared_ptr<CountingHandler<MetaObject>> events_ = std::make_shared<CountingHandler<MetaObject>>();
+  std::unique_ptr<kube::Informer<MetaObject>> informer_;
+};
+
+TEST_F(ReflectorFaultTest, GoneInStreamRelistsOnceAndEmitsTheDifference) {
+  List({Pod("a", 1), Pod("b", 2)}, 2);
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 3))),
+                                    StreamStep::Chunk(WatchEvent("ERROR", StatusJson(410, "Expired", "too old"))),
+                                    StreamStep::End()}));
+  List({Pod("a", 1), Pod("c", 3), Pod("d", 4)}, 5);
+  Watch(IdleWatch());
+  StartInformer();
+
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/c", "ns/d"}));
+  EXPECT_EQ(informer_->reflector().lists(), 2u);
+  EXPECT_EQ(events_->adds(), (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}, {"ns/c", 1}, {"ns/d", 1}}));
+  EXPECT_EQ(events_->deletes(), (std::map<std::string, int>{{"ns/b", 1}}));
+  EXPECT_TRUE(events_->updates().empty()) << "unchanged objects must not be re-announced after a relist";
+  EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "5");
+}
+
+TEST_F(ReflectorFaultTest, GoneOverHttpRelists) {
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::KubeStatus(410, "Expired", "too old resource version: 1 (9)"));
+  List({Pod("a", 9)}, 9);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(informer_->reflector().lists(), 2u);
+  EXPECT_EQ(events_->updates(), (std::map<std::string, int>{{"ns/a", 1}}));
+}
+
+TEST_F(ReflectorFaultTest, TooLargeResourceVersionRelistsFromScratch) {
+  List({Pod("a", 1)}, 10);
+  Watch(ScriptedResponse::KubeStatus(504, "Timeout", "Too large resource version: 10, current: 4"));
+  List({Pod("a", 1)}, 4);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  auto lists = Requests(IsList);
+  ASSERT_EQ(lists.size(), 2u);
+  EXPECT_FALSE(lists[1].QueryParam("resourceVersion").has_value()) << "relist must not pin an RV";
+  EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "4");
+}
+
+TEST_F(ReflectorFaultTest, WatchEndedByServerResumesWithoutRelist) {
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("MODIFIED", Pod("a", 3))), StreamStep::End()}));
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(informer_->reflector().lists(), 1u);
+  EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "3");
+  EXPECT_EQ(Requests(IsWatch)[0].QueryParam("allowWatchBookmarks"), "true");
+  EXPECT_TRUE(Requests(IsWatch)[0].QueryParam("timeoutSeconds").has_value());
+}
+
+TEST_F(ReflectorFaultTest, BookmarksAdvanceResourceVersionButNeverReachHandlers) {
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("BOOKMARK", Bookmark(42))), StreamStep::End()}));
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "42");
+  EXPECT_EQ(events_->adds(), (std::map<std::string, int>{{"ns/a", 1}}));
+  EXPECT_TRUE(events_->updates().empty());
+  EXPECT_EQ(informer_->store().Size(), 1u);
+}
+
+TEST_F(ReflectorFaultTest, CutChunksTruncatedLinesAndGarbageNeverCrashAndResume) {
+  List({Pod("a", 1)}, 1);
+  std::string line = WatchEvent("ADDED", Pod("b", 2));
+  // A chunk header promising more than is sent, then the connection drops.
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(line.substr(0, 20)),
+                                    StreamStep::RawBytes("400\r\n" + line.substr(20, 10)),
+                                    StreamStep::CloseAbruptly()}));
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk("this is not json\n"), StreamStep::End()}));
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk("{\"type\":\"ADDED\",\"object\":{\"metadata\":"),
+                                    StreamStep::CloseAbruptly(CloseHow::kReset)}));
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(line), StreamStep::End()}));
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(5));
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/b"}));
+  EXPECT_EQ(events_->adds(), (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}}));
+  EXPECT_EQ(informer_->reflector().lists(), 1u) << "broken streams resume from the last RV";
+  for (const auto& w : Requests(IsWatch)) EXPECT_EQ(w.QueryParam("resourceVersion"), "1");
+}
+
+TEST_F(ReflectorFaultTest, ServerErrorsBackOffWithinBounds) {
+  server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::KubeStatus(503, "ServiceUnavailable", "down")});
+  StartInformer();
+  ASSERT_TRUE(WaitFor("six list attempts", 10s, [&] { return Requests(IsList).size() >= 6; }).ok());
+  auto lists = Requests(IsList);
+  // Delays 50, 100, 200, 400, 400 ms, each stretched by up to 1.5x jitter.
+  const double base_ms[] = {50, 100, 200, 400, 400};
+  for (size_t i = 0; i + 1 < 6; ++i) {
+    double gap = std::chrono::duration<double, std::milli>(lists[i + 1].arrived_at - lists[i].arrived_at).count();
+    EXPECT_GE(gap, base_ms[i] * 0.95) << "attempt " << i + 1;
+    EXPECT_LE(gap, base_ms[i] * 1.5 + 250) << "attempt " << i + 1;
+  }
+  EXPECT_FALSE(informer_->HasSynced());
+}
+
+TEST_F(ReflectorFaultTest, ForbiddenIsRetriedWithBackoffNotInAHotLoop) {
+  server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC: no")});
+  StartInformer();
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(WaitFor("three attempts", 10s, [&] { return Requests(IsList).size() >= 3; }).ok());
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(elapsed, 140ms) << "two backoffs (50 + 100 ms) must separate three attempts";
+}
+
+}  // namespace
+}  // namespace dra::testing
