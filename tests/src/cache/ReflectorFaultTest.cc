@@ -24,16 +24,21 @@ std::string Pod(const std::string& name, int rv) {
 std::string PodList(const std::vector<std::string>& pods, int rv) {
   std::string items;
   for (const auto& p : pods) items += (items.empty() ? "" : ",") + p;
-  return R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) +
-         R"("},"items":[)" + items + "]}";
+  return R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":")" +
+         std::to_string(rv) + R"("},"items":[)" + items + "]}";
 }
 
 std::string Bookmark(int rv) {
-  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) + R"("}})";
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) +
+         R"("}})";
 }
 
-bool IsWatch(const RecordedRequest& r) { return r.Path() == "/api/v1/pods" && r.QueryParam("watch"); }
-bool IsList(const RecordedRequest& r) { return r.Path() == "/api/v1/pods" && !r.QueryParam("watch"); }
+bool IsWatch(const RecordedRequest& r) {
+  return r.Path() == "/api/v1/pods" && r.QueryParam("watch");
+}
+bool IsList(const RecordedRequest& r) {
+  return r.Path() == "/api/v1/pods" && !r.QueryParam("watch");
+}
 
 // A watch that stays open (and quiet) until the test ends.
 ScriptedResponse IdleWatch() {
@@ -61,7 +66,8 @@ class ReflectorFaultTest : public ::testing::Test {
     config.request_timeout = 5s;
     auto transport = kube::HttpTransport::Create(config);
     ASSERT_TRUE(transport.ok()) << transport.status().ToString();
-    auto client = std::make_shared<kube::RestClient>(std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+    auto client = std::make_shared<kube::RestClient>(
+        std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
     kube::ReflectorOptions options;
     options.initial_backoff = 50ms;
     options.max_backoff = 400ms;
@@ -74,7 +80,9 @@ class ReflectorFaultTest : public ::testing::Test {
   void List(std::vector<std::string> pods, int rv) {
     ASSERT_TRUE(server_->Enqueue(lists_, ScriptedResponse::Json(200, PodList(pods, rv))).ok());
   }
-  void Watch(ScriptedResponse response) { ASSERT_TRUE(server_->Enqueue(watches_, std::move(response)).ok()); }
+  void Watch(ScriptedResponse response) {
+    ASSERT_TRUE(server_->Enqueue(watches_, std::move(response)).ok());
+  }
 
   std::vector<RecordedRequest> Requests(bool (*kind)(const RecordedRequest&)) const {
     std::vector<RecordedRequest> out;
@@ -85,7 +93,9 @@ class ReflectorFaultTest : public ::testing::Test {
   }
 
   bool WaitForWatches(size_t n) {
-    return WaitFor("watch request #" + std::to_string(n), 10s, [&] { return Requests(IsWatch).size() >= n; }).ok();
+    return WaitFor("watch request #" + std::to_string(n), 10s,
+                   [&] { return Requests(IsWatch).size() >= n; })
+        .ok();
   }
 
   std::set<std::string> CachedKeys() {
@@ -95,15 +105,17 @@ class ReflectorFaultTest : public ::testing::Test {
 
   std::unique_ptr<ScriptedHttpServer> server_;
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
-  std::shared_ptr<CountingHandler<MetaObject>> events_ = std::make_shared<CountingHandler<MetaObject>>();
+  std::shared_ptr<CountingHandler<MetaObject>> events_ =
+      std::make_shared<CountingHandler<MetaObject>>();
   std::unique_ptr<kube::Informer<MetaObject>> informer_;
 };
 
 TEST_F(ReflectorFaultTest, GoneInStreamRelistsOnceAndEmitsTheDifference) {
   List({Pod("a", 1), Pod("b", 2)}, 2);
-  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 3))),
-                                    StreamStep::Chunk(WatchEvent("ERROR", StatusJson(410, "Expired", "too old"))),
-                                    StreamStep::End()}));
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 3))),
+       StreamStep::Chunk(WatchEvent("ERROR", StatusJson(410, "Expired", "too old"))),
+       StreamStep::End()}));
   List({Pod("a", 1), Pod("c", 3), Pod("d", 4)}, 5);
   Watch(IdleWatch());
   StartInformer();
@@ -111,9 +123,11 @@ TEST_F(ReflectorFaultTest, GoneInStreamRelistsOnceAndEmitsTheDifference) {
   ASSERT_TRUE(WaitForWatches(2));
   EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/c", "ns/d"}));
   EXPECT_EQ(informer_->reflector().lists(), 2u);
-  EXPECT_EQ(events_->adds(), (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}, {"ns/c", 1}, {"ns/d", 1}}));
+  EXPECT_EQ(events_->adds(),
+            (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}, {"ns/c", 1}, {"ns/d", 1}}));
   EXPECT_EQ(events_->deletes(), (std::map<std::string, int>{{"ns/b", 1}}));
-  EXPECT_TRUE(events_->updates().empty()) << "unchanged objects must not be re-announced after a relist";
+  EXPECT_TRUE(events_->updates().empty())
+      << "unchanged objects must not be re-announced after a relist";
   EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "5");
 }
 
@@ -143,7 +157,8 @@ TEST_F(ReflectorFaultTest, TooLargeResourceVersionRelistsFromScratch) {
 
 TEST_F(ReflectorFaultTest, WatchEndedByServerResumesWithoutRelist) {
   List({Pod("a", 1)}, 1);
-  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("MODIFIED", Pod("a", 3))), StreamStep::End()}));
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk(WatchEvent("MODIFIED", Pod("a", 3))), StreamStep::End()}));
   Watch(IdleWatch());
   StartInformer();
   ASSERT_TRUE(WaitForWatches(2));
@@ -155,7 +170,8 @@ TEST_F(ReflectorFaultTest, WatchEndedByServerResumesWithoutRelist) {
 
 TEST_F(ReflectorFaultTest, BookmarksAdvanceResourceVersionButNeverReachHandlers) {
   List({Pod("a", 1)}, 1);
-  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("BOOKMARK", Bookmark(42))), StreamStep::End()}));
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk(WatchEvent("BOOKMARK", Bookmark(42))), StreamStep::End()}));
   Watch(IdleWatch());
   StartInformer();
   ASSERT_TRUE(WaitForWatches(2));
@@ -173,8 +189,9 @@ TEST_F(ReflectorFaultTest, CutChunksTruncatedLinesAndGarbageNeverCrashAndResume)
                                     StreamStep::RawBytes("400\r\n" + line.substr(20, 10)),
                                     StreamStep::CloseAbruptly()}));
   Watch(ScriptedResponse::Streamed({StreamStep::Chunk("this is not json\n"), StreamStep::End()}));
-  Watch(ScriptedResponse::Streamed({StreamStep::Chunk("{\"type\":\"ADDED\",\"object\":{\"metadata\":"),
-                                    StreamStep::CloseAbruptly(CloseHow::kReset)}));
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk("{\"type\":\"ADDED\",\"object\":{\"metadata\":"),
+       StreamStep::CloseAbruptly(CloseHow::kReset)}));
   Watch(ScriptedResponse::Streamed({StreamStep::Chunk(line), StreamStep::End()}));
   Watch(IdleWatch());
   StartInformer();
@@ -182,18 +199,25 @@ TEST_F(ReflectorFaultTest, CutChunksTruncatedLinesAndGarbageNeverCrashAndResume)
   EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/b"}));
   EXPECT_EQ(events_->adds(), (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}}));
   EXPECT_EQ(informer_->reflector().lists(), 1u) << "broken streams resume from the last RV";
-  for (const auto& w : Requests(IsWatch)) EXPECT_EQ(w.QueryParam("resourceVersion"), "1");
+  auto watches = Requests(IsWatch);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(watches[i].QueryParam("resourceVersion"), "1") << "watch " << i;
+  EXPECT_EQ(watches[4].QueryParam("resourceVersion"), "2")
+      << "after the event that finally arrived";
 }
 
 TEST_F(ReflectorFaultTest, ServerErrorsBackOffWithinBounds) {
-  server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::KubeStatus(503, "ServiceUnavailable", "down")});
+  server_->AddRoute(Route::Where("GET", IsList),
+                    {ScriptedResponse::KubeStatus(503, "ServiceUnavailable", "down")});
   StartInformer();
   ASSERT_TRUE(WaitFor("six list attempts", 10s, [&] { return Requests(IsList).size() >= 6; }).ok());
   auto lists = Requests(IsList);
   // Delays 50, 100, 200, 400, 400 ms, each stretched by up to 1.5x jitter.
   const double base_ms[] = {50, 100, 200, 400, 400};
   for (size_t i = 0; i + 1 < 6; ++i) {
-    double gap = std::chrono::duration<double, std::milli>(lists[i + 1].arrived_at - lists[i].arrived_at).count();
+    double gap =
+        std::chrono::duration<double, std::milli>(lists[i + 1].arrived_at - lists[i].arrived_at)
+            .count();
     EXPECT_GE(gap, base_ms[i] * 0.95) << "attempt " << i + 1;
     EXPECT_LE(gap, base_ms[i] * 1.5 + 250) << "attempt " << i + 1;
   }
@@ -201,7 +225,8 @@ TEST_F(ReflectorFaultTest, ServerErrorsBackOffWithinBounds) {
 }
 
 TEST_F(ReflectorFaultTest, ForbiddenIsRetriedWithBackoffNotInAHotLoop) {
-  server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC: no")});
+  server_->AddRoute(Route::Where("GET", IsList),
+                    {ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC: no")});
   StartInformer();
   auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(WaitFor("three attempts", 10s, [&] { return Requests(IsList).size() >= 3; }).ok());

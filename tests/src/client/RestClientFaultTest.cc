@@ -1,10 +1,9 @@
 // RestClient retry and error behaviour against a scripted server.
-#include "src/client/RestClient.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "src/client/RestClient.h"
 #include "src/client/RetryOnConflict.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/TempDir.h"
@@ -32,8 +31,8 @@ class RestClientFaultTest : public ::testing::Test {
     EXPECT_TRUE(transport.ok()) << transport.status().ToString();
     kube::RestClientOptions options;
     options.sleep = [this](std::chrono::milliseconds d) { sleeps_.push_back(d); };
-    return std::make_unique<kube::RestClient>(std::shared_ptr<kube::HttpTransport>(std::move(*transport)),
-                                              options);
+    return std::make_unique<kube::RestClient>(
+        std::shared_ptr<kube::HttpTransport>(std::move(*transport)), options);
   }
 
   std::unique_ptr<ScriptedHttpServer> server_;
@@ -53,7 +52,8 @@ TEST_F(RestClientFaultTest, TooManyRequestsWaitsForRetryAfterThenSucceeds) {
 }
 
 TEST_F(RestClientFaultTest, GivesUpAfterTenRetries) {
-  server_->AddRoute(Route::Exact("GET", kPath), {ScriptedResponse::KubeStatus(429, "TooManyRequests", "no", 1)});
+  server_->AddRoute(Route::Exact("GET", kPath),
+                    {ScriptedResponse::KubeStatus(429, "TooManyRequests", "no", 1)});
   auto got = Client()->Get(kPath);
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), kube::StatusCode::kTooManyRequests);
@@ -62,8 +62,10 @@ TEST_F(RestClientFaultTest, GivesUpAfterTenRetries) {
 }
 
 TEST_F(RestClientFaultTest, ServerErrorWithoutRetryAfterAndOther4xxAreNotRetried) {
-  server_->AddRoute(Route::Exact("GET", kPath), {ScriptedResponse::KubeStatus(500, "InternalError", "boom")});
-  server_->AddRoute(Route::Exact("DELETE", kPath), {ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC")});
+  server_->AddRoute(Route::Exact("GET", kPath),
+                    {ScriptedResponse::KubeStatus(500, "InternalError", "boom")});
+  server_->AddRoute(Route::Exact("DELETE", kPath),
+                    {ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC")});
   auto client = Client();
   EXPECT_EQ(client->Get(kPath).status().code(), kube::StatusCode::kInternal);
   EXPECT_EQ(client->Delete(kPath).code(), kube::StatusCode::kForbidden);
@@ -72,16 +74,18 @@ TEST_F(RestClientFaultTest, ServerErrorWithoutRetryAfterAndOther4xxAreNotRetried
 }
 
 TEST_F(RestClientFaultTest, DeleteOfMissingObjectIsDone) {
-  server_->AddRoute(Route::Exact("DELETE", kPath), {ScriptedResponse::KubeStatus(404, "NotFound", "gone")});
+  server_->AddRoute(Route::Exact("DELETE", kPath),
+                    {ScriptedResponse::KubeStatus(404, "NotFound", "gone")});
   auto client = Client();
   EXPECT_EQ(client->Delete(kPath).code(), kube::StatusCode::kNotFound);
   EXPECT_TRUE(client->DeleteIfExists(kPath).ok());
 }
 
 TEST_F(RestClientFaultTest, ConflictOnUpdateIsRetriedWithAFreshRead) {
-  server_->AddRoute(Route::Exact("GET", kPath),
-                    {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"1"},"data":{}})"),
-                     ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"2"},"data":{}})")});
+  server_->AddRoute(
+      Route::Exact("GET", kPath),
+      {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"1"},"data":{}})"),
+       ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"2"},"data":{}})")});
   server_->AddRoute(Route::Exact("PUT", kPath),
                     {ScriptedResponse::KubeStatus(409, "Conflict", "the object has been modified"),
                      ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"3"}})")});
@@ -98,13 +102,15 @@ TEST_F(RestClientFaultTest, ConflictOnUpdateIsRetriedWithAFreshRead) {
   ASSERT_EQ(requests.size(), 4u);
   EXPECT_EQ(requests[1].method, "PUT");
   EXPECT_NE(requests[1].body.find(R"("resourceVersion":"1")"), std::string::npos);
-  EXPECT_NE(requests[3].body.find(R"("resourceVersion":"2")"), std::string::npos) << "second PUT uses the fresh read";
+  EXPECT_NE(requests[3].body.find(R"("resourceVersion":"2")"), std::string::npos)
+      << "second PUT uses the fresh read";
 }
 
 TEST_F(RestClientFaultTest, RotatedTokenFileIsUsedByTheNextRequest) {
   TempDir dir;
   std::string token_path = dir.Write("token", "first-token\n");
-  server_->AddRoute(Route::Prefix("GET", "/version"), {ScriptedResponse::Json(200, R"({"gitVersion":"v1.37.2"})")});
+  server_->AddRoute(Route::Prefix("GET", "/version"),
+                    {ScriptedResponse::Json(200, R"({"gitVersion":"v1.37.2"})")});
   auto client = Client(kube::TokenSource::FromFile(token_path));
   ASSERT_TRUE(client->Get("/version").ok());
   std::filesystem::rename(dir.Write("token.next", "second-token\n"), token_path);
