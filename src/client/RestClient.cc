@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "src/client/ApiError.h"
+#include "src/queue/BucketRateLimiter.h"
+#include "src/queue/RealClock.h"
 
 namespace kube {
 namespace {
@@ -64,6 +66,10 @@ RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptio
 
 Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
   for (int attempt = 0;; ++attempt) {
+    if (throttle_) {
+      auto wait = std::chrono::ceil<std::chrono::milliseconds>(throttle_->When(""));
+      if (wait.count() > 0) options_.sleep(wait);
+    }
     auto start = std::chrono::steady_clock::now();
     auto response = transport_->Send(request);
     if (options_.metrics != nullptr) {

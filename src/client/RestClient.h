@@ -12,6 +12,7 @@
 #include "src/client/ResourceType.h"
 #include "src/client/RestClientMetrics.h"
 #include "src/http/HttpTransport.h"
+#include "src/queue/RateLimiter.h"
 
 namespace kube {
 
@@ -31,6 +32,10 @@ struct DeleteOptions {
 
 struct RestClientOptions {
   int max_retries = 10;  // for 429/5xx answers that carry Retry-After
+  // Client-side throttle (token bucket); 0 leaves it off and relies on the
+  // server's API Priority and Fairness, as client-go does since 1.29.
+  double qps = 0;
+  int burst = 10;
   RestClientMetrics* metrics = nullptr;
   // Waits between retries; tests replace it to observe the delays.
   std::function<void(std::chrono::milliseconds)> sleep;
@@ -73,6 +78,7 @@ class RestClient {
 
   std::shared_ptr<HttpTransport> transport_;
   RestClientOptions options_;
+  std::unique_ptr<RateLimiter> throttle_;  // null without a qps
 };
 
 }  // namespace kube

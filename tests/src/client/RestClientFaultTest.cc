@@ -23,7 +23,8 @@ class RestClientFaultTest : public ::testing::Test {
     server_ = std::move(*server);
   }
 
-  std::unique_ptr<kube::RestClient> Client(std::shared_ptr<kube::TokenSource> token = nullptr) {
+  std::unique_ptr<kube::RestClient> Client(std::shared_ptr<kube::TokenSource> token = nullptr,
+                                           double qps = 0) {
     kube::RestConfig config;
     config.server = server_->Url();
     config.token = std::move(token);
@@ -31,6 +32,8 @@ class RestClientFaultTest : public ::testing::Test {
     EXPECT_TRUE(transport.ok()) << transport.status().ToString();
     kube::RestClientOptions options;
     options.sleep = [this](std::chrono::milliseconds d) { sleeps_.push_back(d); };
+    options.qps = qps;
+    options.burst = 3;
     return std::make_unique<kube::RestClient>(
         std::shared_ptr<kube::HttpTransport>(std::move(*transport)), options);
   }
@@ -120,6 +123,15 @@ TEST_F(RestClientFaultTest, RotatedTokenFileIsUsedByTheNextRequest) {
   EXPECT_EQ(requests[0].Header("Authorization"), "Bearer first-token");
   EXPECT_EQ(requests[1].Header("Authorization"), "Bearer second-token");
   EXPECT_NE(requests[0].Header("User-Agent").find("dra-controller"), std::string::npos);
+}
+
+TEST_F(RestClientFaultTest, ClientSideThrottleDelaysRequestsBeyondTheBurst) {
+  server_->AddRoute(Route::Prefix("GET", "/version"), {ScriptedResponse::Json(200, "{}")});
+  auto client = Client(nullptr, /*qps=*/10);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(client->Get("/version").ok());
+  ASSERT_EQ(sleeps_.size(), 2u) << "three requests fit the burst, two wait for tokens";
+  EXPECT_GE(sleeps_[0], 80ms);
+  EXPECT_GE(sleeps_[1], 150ms) << "tokens are reserved ahead, so waits accumulate";
 }
 
 }  // namespace

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <typeinfo>
+
+#include "src/cache/Informer.h"
+
+namespace kube {
+
+// Hands out one Informer per (resource, selectors, projection type), so every
+// reconciler interested in a resource shares one list+watch and one cache.
+class InformerRegistry {
+ public:
+  explicit InformerRegistry(std::shared_ptr<RestClient> client) : client_(std::move(client)) {}
+  ~InformerRegistry() { StopAll(); }
+
+  template <typename T>
+  Informer<T>& Get(const ResourceType& type, typename Informer<T>::Transform transform,
+                   const ReflectorOptions& options = {}) {
+    std::lock_guard lock(mu_);
+    std::string key = type.Describe() + "|" + options.label_selector + "|" +
+                      options.field_selector + "|" + typeid(T).name();
+    auto it = entries_.find(key);
+    if (it == entries_.end()) {
+      auto informer = std::make_shared<Informer<T>>(client_, type, std::move(transform), options);
+      Entry entry{informer, [informer] { informer->Start(); }, [informer] { informer->Stop(); },
+                  [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); }};
+      if (started_) entry.start();
+      it = entries_.emplace(key, std::move(entry)).first;
+    }
+    return *std::static_pointer_cast<Informer<T>>(it->second.informer);
+  }
+
+  // Starts every informer, and any requested later.
+  void StartAll() {
+    std::lock_guard lock(mu_);
+    started_ = true;
+    for (auto& [key, entry] : entries_) entry.start();
+  }
+
+  void StopAll() {
+    std::lock_guard lock(mu_);
+    for (auto& [key, entry] : entries_) entry.stop();
+  }
+
+  // True once every informer has synced, false at the deadline.
+  bool WaitForSync(std::chrono::milliseconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::lock_guard lock(mu_);
+    for (auto& [key, entry] : entries_) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (!entry.wait_for_sync(std::max(left, std::chrono::milliseconds(0)))) return false;
+    }
+    return true;
+  }
+
+  size_t size() const {
+    std::lock_guard lock(mu_);
+    return entries_.size();
+  }
+
+ private:
+  struct Entry {
+    std::shared_ptr<void> informer;
+    std::function<void()> start;
+    std::function<void()> stop;
+    std::function<bool(std::chrono::milliseconds)> wait_for_sync;
+  };
+
+  std::shared_ptr<RestClient> client_;
+  mutable std::mutex mu_;
+  bool started_ = false;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace kube

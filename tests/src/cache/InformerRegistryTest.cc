@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include "src/cache/InformerRegistry.h"
+#include "src/cache/MetaObject.h"
+#include "tests/support/CountingHandler.h"
+#include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using kube::MetaObject;
+
+const kube::ResourceType kSlices{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"};
+
+TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
+  auto server = ScriptedHttpServer::Start();
+  ASSERT_TRUE(server.ok());
+  auto& srv = **server;
+  srv.AddRoute(Route::Where("GET", [](const RecordedRequest& r) { return !r.QueryParam("watch"); }),
+               {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"5"},"items":[
+                   {"metadata":{"name":"s1","resourceVersion":"4"}}]})")});
+  srv.AddRoute(
+      Route::Where("GET",
+                   [](const RecordedRequest& r) { return r.QueryParam("watch").has_value(); }),
+      {ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)})});
+  kube::RestConfig config;
+  config.server = srv.Url();
+  auto transport = kube::HttpTransport::Create(config);
+  ASSERT_TRUE(transport.ok());
+  auto client = std::make_shared<kube::RestClient>(
+      std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+
+  kube::InformerRegistry registry(client);
+  auto& first = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
+  auto& second = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
+  EXPECT_EQ(&first, &second);
+  kube::ReflectorOptions filtered;
+  filtered.field_selector = "spec.driver=x";
+  EXPECT_NE(&registry.Get<MetaObject>(kSlices, MetaObject::FromJson, filtered), &first);
+  EXPECT_EQ(registry.size(), 2u);
+
+  auto a = std::make_shared<CountingHandler<MetaObject>>();
+  auto b = std::make_shared<CountingHandler<MetaObject>>();
+  first.AddHandler(a);
+  second.AddHandler(b);
+  registry.StartAll();
+  ASSERT_TRUE(registry.WaitForSync(10s));
+  EXPECT_EQ(a->adds(), (std::map<std::string, int>{{"s1", 1}}));
+  EXPECT_EQ(b->adds(), (std::map<std::string, int>{{"s1", 1}}));
+  ASSERT_TRUE(srv.WaitForRequests(4, 10s));
+  registry.StopAll();
+  int lists = 0;
+  for (const auto& r : srv.Requests()) lists += r.QueryParam("watch") ? 0 : 1;
+  EXPECT_EQ(lists, 2) << "one list per distinct informer, not per handler";
+}
+
+}  // namespace
+}  // namespace dra::testing
