@@ -460,7 +460,7 @@ TEST_F(ScriptedHttpServerTest, StreamDeliversEachEventBeforeTheStreamEnds) {
   EXPECT_EQ(stream.handler().head().Header("transfer-encoding"), "chunked");
 }
 
-TEST_F(ScriptedHttpServerTest, WatchEventLinesAreKubernetesWatchEvents) {
+TEST(ScriptedHttpServerHelpersTest, WatchEventLinesAreKubernetesWatchEvents) {
   auto event = nlohmann::json::parse(WatchEvent("ERROR", StatusJson(410, "Expired", "too old")));
   EXPECT_EQ(event["type"], "ERROR");
   EXPECT_EQ(event["object"]["kind"], "Status");
