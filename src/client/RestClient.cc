@@ -60,8 +60,12 @@ std::string WithQuery(std::string path, const std::string& key, const std::strin
 
 RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptions options)
     : transport_(std::move(transport)), options_(std::move(options)) {
-  if (!options_.sleep)
+  if (!options_.sleep) {
     options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  }
+  if (options_.qps > 0) {
+    throttle_ = std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, RealClock::Shared());
+  }
 }
 
 Result<HttpResponse> RestClient::Do(const HttpRequest& request) {

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "src/events/EventRecorder.h"
-#include "tests/support/TestCluster.h"
+#include "tests/support/ClusterTest.h"
 
 namespace dra::testing {
 namespace {
@@ -17,18 +17,11 @@ using namespace std::chrono_literals;
 const kube::ResourceType kConfigMaps{"", "v1", "configmaps", true, "ConfigMap"};
 const kube::ResourceType kEvents{"", "v1", "events", true, "Event"};
 
-class EventRecorderTest : public ::testing::Test {
+class EventRecorderTest : public ClusterTest {
  protected:
   void SetUp() override {
-    auto cluster = TestCluster::FromEnvironment();
-    if (!cluster.ok()) {
-      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << cluster.status().ToString();
-      GTEST_SKIP() << cluster.status().ToString();
-    }
-    cluster_.emplace(*cluster);
-    auto client = cluster_->NewRestClient();
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    client_ = *client;
+    ClusterTest::SetUp();
+    if (Skipped()) return;
     auto ns = cluster_->CreateTestNamespace("events");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
     ns_ = *ns;
@@ -44,8 +37,6 @@ class EventRecorderTest : public ::testing::Test {
             {"data", {{"x", "1"}}}};
   }
 
-  std::optional<TestCluster> cluster_;
-  std::shared_ptr<kube::RestClient> client_;
   std::string ns_;
 };
 
