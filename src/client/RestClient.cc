@@ -64,7 +64,8 @@ RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptio
     options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   }
   if (options_.qps > 0) {
-    throttle_ = std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, RealClock::Shared());
+    throttle_ =
+        std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, RealClock::Shared());
   }
 }
 

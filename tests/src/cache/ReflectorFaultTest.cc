@@ -1,6 +1,7 @@
 // The reflector against a scripted server doing what a real apiserver can't
 // be made to do on demand: 410 mid-stream, cut chunks, garbage, stalls.
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <set>
 
@@ -66,8 +67,10 @@ class ReflectorFaultTest : public ::testing::Test {
     config.request_timeout = 5s;
     auto transport = kube::HttpTransport::Create(config);
     ASSERT_TRUE(transport.ok()) << transport.status().ToString();
+    kube::RestClientOptions client_options;
+    client_options.metrics = &rest_metrics_;
     auto client = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+        std::shared_ptr<kube::HttpTransport>(std::move(*transport)), client_options);
     kube::ReflectorOptions options;
     options.initial_backoff = 50ms;
     options.max_backoff = 400ms;
@@ -103,6 +106,22 @@ class ReflectorFaultTest : public ::testing::Test {
     return {keys.begin(), keys.end()};
   }
 
+  // Requests answered with `code`, from rest_client_requests_total.
+  double RequestsCounted(const std::string& code) {
+    double total = 0;
+    for (const auto& family : registry_.Collect()) {
+      if (family.name != "rest_client_requests_total") continue;
+      for (const auto& metric : family.metric) {
+        for (const auto& label : metric.label) {
+          if (label.name == "code" && label.value == code) total += metric.counter.value;
+        }
+      }
+    }
+    return total;
+  }
+
+  prometheus::Registry registry_;
+  kube::RestClientMetrics rest_metrics_{registry_, "scripted"};
   std::unique_ptr<ScriptedHttpServer> server_;
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
   std::shared_ptr<CountingHandler<MetaObject>> events_ =
@@ -232,6 +251,9 @@ TEST_F(ReflectorFaultTest, ForbiddenIsRetriedWithBackoffNotInAHotLoop) {
   ASSERT_TRUE(WaitFor("three attempts", 10s, [&] { return Requests(IsList).size() >= 3; }).ok());
   auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, 140ms) << "two backoffs (50 + 100 ms) must separate three attempts";
+  informer_->Stop();
+  EXPECT_EQ(RequestsCounted("403"), static_cast<double>(Requests(IsList).size()))
+      << "every refused request is visible in rest_client_requests_total{code=\"403\"}";
 }
 
 }  // namespace
