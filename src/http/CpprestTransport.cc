@@ -6,6 +6,8 @@
 #include <cctype>
 #include <vector>
 
+#include "src/http/TlsDiagnosis.h"
+
 namespace kube {
 namespace {
 
@@ -111,8 +113,16 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request) {
     out.body.assign(bytes.begin(), bytes.end());
     return out;
   } catch (const std::exception& e) {
-    return TransportError(impl_->config.server, e);
+    return ExplainedError(e);
   }
+}
+
+Status CpprestTransport::ExplainedError(const std::exception& e) const {
+  Status error = TransportError(impl_->config.server, e);
+  if (std::string(e.what()).find("SSL") == std::string::npos) return error;
+  std::string reason = DiagnoseTlsFailure(impl_->config.server, *impl_->tls,
+                                          !impl_->config.insecure_skip_tls_verify);
+  return reason.empty() ? error : Status(error.code(), error.message() + "; " + reason);
 }
 
 Status CpprestTransport::Stream(const HttpRequest& request, StreamHandler& handler,
@@ -152,7 +162,7 @@ Status CpprestTransport::Stream(const HttpRequest& request, StreamHandler& handl
     return Status(StatusCode::kCancelled, "stream cancelled");
   } catch (const std::exception& e) {
     if (cancel.cancelled()) return Status(StatusCode::kCancelled, "stream cancelled");
-    return TransportError(impl_->config.server, e);
+    return ExplainedError(e);
   }
 }
 

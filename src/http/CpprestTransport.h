@@ -23,6 +23,9 @@ class CpprestTransport : public HttpTransport {
                 std::chrono::seconds idle_timeout) override;
 
  private:
+  // The transport error, plus OpenSSL's own reason when a TLS handshake failed.
+  Status ExplainedError(const std::exception& e) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -2,11 +2,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "src/client/RestClient.h"
 #include "src/client/RetryOnConflict.h"
+#include "src/config/ConfigLoader.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/TempDir.h"
 
 namespace dra::testing {
 namespace {
@@ -99,6 +104,44 @@ TEST_F(RestClientTest, TypedErrors) {
   EXPECT_EQ(client_->Delete(kConfigMaps.ItemPath(ns_, "dup"), wrong_uid).code(),
             kube::StatusCode::kConflict);
   EXPECT_TRUE(client_->Delete(kConfigMaps.ItemPath(ns_, "dup")).ok());
+}
+
+// A CA that did not sign the apiserver's certificate, made with the openssl CLI.
+std::string ForeignCaPem() {
+  TempDir dir;
+  std::string key = (dir.path() / "ca.key").string(), crt = (dir.path() / "ca.crt").string();
+  auto made = Subprocess::Run({"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                               "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out",
+                               crt, "-subj", "/CN=foreign-ca", "-days", "1"});
+  if (!made.ok() || made->exit_code != 0) return "";
+  std::ifstream in(crt);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_F(RestClientTest, UntrustedServerCertificateIsExplained) {
+  kube::ConfigOptions options;
+  options.kubeconfig_flag = cluster_->kubeconfig();
+  auto config = kube::ConfigLoader::Load(options);
+  ASSERT_TRUE(config.ok());
+  config->ca_pem = ForeignCaPem();
+  ASSERT_FALSE(config->ca_pem.empty());
+  auto transport = kube::HttpTransport::Create(*config);
+  ASSERT_TRUE(transport.ok()) << transport.status().ToString();
+  kube::HttpRequest request;
+  request.path = "/version";
+  auto refused = (*transport)->Send(request);
+  ASSERT_FALSE(refused.ok()) << "the system store or a default must not be trusted instead";
+  EXPECT_EQ(refused.status().code(), kube::StatusCode::kUnavailable);
+  EXPECT_NE(refused.status().message().find("server certificate not trusted"), std::string::npos)
+      << refused.status().ToString();
+  std::cout << "untrusted CA: " << refused.status().ToString() << "\n";
+
+  config->insecure_skip_tls_verify = true;
+  auto insecure = kube::HttpTransport::Create(*config);
+  ASSERT_TRUE(insecure.ok());
+  auto answered = (*insecure)->Send(request);
+  ASSERT_TRUE(answered.ok()) << answered.status().ToString();
+  EXPECT_EQ(answered->status, 200);
 }
 
 }  // namespace

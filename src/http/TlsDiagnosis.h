@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+#include "src/http/TlsMaterial.h"
+
+namespace kube {
+
+// Explains why a TLS handshake with `server` (https://host:port) fails, by
+// repeating it with OpenSSL directly: cpprestsdk only reports "Error in SSL
+// handshake". Returns e.g. "server certificate not trusted: unable to get
+// local issuer certificate", or "" when the handshake succeeds here.
+std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls, bool verify_peer);
+
+}  // namespace kube
