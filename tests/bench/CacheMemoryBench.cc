@@ -3,11 +3,7 @@
 // this binary is counted, so the figure includes keys, indexes, shared_ptr
 // control blocks and allocator overhead (malloc_usable_size).
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <variant>
 
@@ -17,23 +13,9 @@
 #include "src/cache/MetaObject.h"
 #include "src/cache/WatchDecoder.h"
 #include "tests/support/FakeObjects.h"
+#include "tests/support/HeapCounter.h"
 
-namespace {
-std::atomic<int64_t> g_live_bytes{0};
-}  // namespace
-
-void* operator new(size_t size) {
-  void* p = std::malloc(size == 0 ? 1 : size);
-  if (p == nullptr) throw std::bad_alloc();
-  g_live_bytes += static_cast<int64_t>(malloc_usable_size(p));
-  return p;
-}
-void operator delete(void* p) noexcept {
-  if (p == nullptr) return;
-  g_live_bytes -= static_cast<int64_t>(malloc_usable_size(p));
-  std::free(p);
-}
-void operator delete(void* p, size_t) noexcept { operator delete(p); }
+using dra::testing::LiveHeapBytes;
 
 namespace {
 
@@ -44,7 +26,7 @@ double BytesPerObject(int count, MakeJson make_json) {
   kube::WatchDecoder decoder;
   auto informer = std::make_unique<kube::Informer<kube::MetaObject>>(
       nullptr, kube::ResourceType{"", "v1", "pods", true, "Pod"}, kube::MetaObject::FromJson);
-  int64_t before = g_live_bytes;
+  int64_t before = LiveHeapBytes();
   informer->BeginReplace();
   for (int i = 0; i < count; ++i) {
     std::string json = make_json(i);
@@ -52,7 +34,7 @@ double BytesPerObject(int count, MakeJson make_json) {
     if (doc.ok()) (void)informer->ReplaceItem(*doc);
   }
   informer->EndReplace("1");
-  int64_t after = g_live_bytes;
+  int64_t after = LiveHeapBytes();
   if (informer->store().Size() != static_cast<size_t>(count)) return -1;
   return static_cast<double>(after - before) / count;
 }
@@ -128,14 +110,14 @@ void BM_HeapPerCachedSliceDevice(benchmark::State& state) {
         nullptr,
         kube::ResourceType{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"},
         SliceDevices::FromJson);
-    int64_t before = g_live_bytes;
+    int64_t before = LiveHeapBytes();
     informer->BeginReplace();
     for (int i = 0; i < kSlices; ++i) {
       auto doc = decoder.ParseDocument(dra::testing::FakeSliceJson(i, kDevicesPerSlice));
       if (doc.ok()) (void)informer->ReplaceItem(*doc);
     }
     informer->EndReplace("1");
-    per_device = static_cast<double>(g_live_bytes - before) / (kSlices * kDevicesPerSlice);
+    per_device = static_cast<double>(LiveHeapBytes() - before) / (kSlices * kDevicesPerSlice);
   }
   state.counters["bytes_per_device"] = per_device;
 }

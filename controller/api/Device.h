@@ -1,0 +1,51 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "controller/api/DeviceTaint.h"
+#include "src/api/Quantity.h"
+#include "src/base/Result.h"
+
+namespace dra::api {
+
+// A `version` attribute (semver text), distinct from a plain string.
+struct VersionString {
+  std::string text;
+  friend bool operator==(const VersionString&, const VersionString&) = default;
+};
+
+using AttributeValue = std::variant<int64_t, bool, std::string, VersionString>;
+
+// One device of a ResourceSlice (resource.k8s.io/v1 Device), reduced to what
+// allocation decisions and health handling need. Keys are kept as written
+// (unqualified names imply the slice's driver domain; see
+// ResourceSlice::SplitAttributeKey).
+struct Device {
+  std::string name;
+  std::vector<std::pair<std::string, AttributeValue>> attributes;
+  std::vector<std::pair<std::string, kube::Quantity>> capacity;
+  std::vector<DeviceTaint> taints;
+  std::string node_name;          // only with perDeviceNodeSelection
+  uint8_t consumes_counters = 0;  // number of consumesCounters entries (the sets are not kept)
+  bool allow_multiple_allocations = false;
+  // The alpha list forms (ints/bools/strings/versions) are not kept; this
+  // records that at least one attribute used them, so it is absent above.
+  bool has_list_attributes = false;
+  bool all_nodes = false;  // only with perDeviceNodeSelection
+
+  // The attribute `key` as written, or nullptr.
+  const AttributeValue* FindAttribute(std::string_view key) const;
+  const kube::Quantity* FindCapacity(std::string_view key) const;
+
+  // A device without a name is an error; attributes of unknown form and
+  // invalid capacity quantities are skipped.
+  static kube::Result<Device> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/base/Result.h"
+#include "src/cache/ObjectMeta.h"
+
+namespace dra::api {
+
+// resource.k8s.io/v1 DeviceClass: its CEL selectors and the extended resource
+// name it serves (spec.config is for drivers and not kept).
+struct DeviceClass {
+  kube::ObjectMeta meta;
+  std::vector<std::string> selectors;  // CEL expressions, in order
+  std::optional<std::string> extended_resource_name;
+
+  // "deviceclass.resource.kubernetes.io/<name>", the implicit extended resource name.
+  std::string ImplicitExtendedResourceName() const {
+    return "deviceclass.resource.kubernetes.io/" + meta.name;
+  }
+
+  static kube::Result<DeviceClass> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api

@@ -1,0 +1,103 @@
+#include "controller/api/PodView.h"
+
+#include "controller/api/JsonWalk.h"
+#include "src/cache/JsonFields.h"
+
+namespace dra::api {
+namespace {
+
+using kube::json::Field;
+using kube::json::StringOr;
+
+PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
+  PodView::Container container;
+  container.name = StringOr(c, "name");
+  container.is_init = is_init;
+  container.is_sidecar = is_init && StringOr(c, "restartPolicy") == "Always";
+  simdjson::dom::element resources = Field(c, "resources");
+  simdjson::dom::element requests = Field(resources, "requests");
+  simdjson::dom::element limits = Field(resources, "limits");
+  json::ForEachMember(requests, [&](std::string_view name, simdjson::dom::element value) {
+    if (!json::ContainsSlash(name)) return;
+    auto quantity = json::QuantityValue(value);
+    if (!quantity.has_value()) return;
+    PodView::ExtendedResource resource;
+    resource.name = name;
+    resource.request = *quantity;
+    resource.has_request = true;
+    container.resources.push_back(std::move(resource));
+  });
+  json::ForEachMember(limits, [&](std::string_view name, simdjson::dom::element value) {
+    if (!json::ContainsSlash(name)) return;
+    auto quantity = json::QuantityValue(value);
+    if (!quantity.has_value()) return;
+    for (auto& resource : container.resources) {
+      if (resource.name == name) {
+        resource.limit = *quantity;
+        resource.has_limit = true;
+        return;
+      }
+    }
+    PodView::ExtendedResource resource;
+    resource.name = name;
+    resource.request = *quantity;  // requests default to limits
+    resource.limit = *quantity;
+    resource.has_limit = true;
+    container.resources.push_back(std::move(resource));
+  });
+  container.resources.shrink_to_fit();
+  return container;
+}
+
+}  // namespace
+
+kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
+  PodView pod;
+  KUBE_ASSIGN_OR_RETURN(pod.meta, kube::ObjectMeta::FromObject(object));
+  json::ForEachElement(Field(Field(object, "metadata"), "ownerReferences"),
+                       [&](simdjson::dom::element ref) {
+                         if (pod.controller_uid.empty() && kube::json::BoolOr(ref, "controller"))
+                           pod.controller_uid = StringOr(ref, "uid");
+                       });
+
+  simdjson::dom::element spec = Field(object, "spec");
+  pod.node_name = StringOr(spec, "nodeName");
+  pod.scheduler_name = StringOr(spec, "schedulerName");
+  simdjson::dom::element init = Field(spec, "initContainers");
+  simdjson::dom::element main = Field(spec, "containers");
+  pod.containers.reserve(json::Size(init) + json::Size(main));
+  json::ForEachElement(
+      init, [&](simdjson::dom::element c) { pod.containers.push_back(ParseContainer(c, true)); });
+  json::ForEachElement(
+      main, [&](simdjson::dom::element c) { pod.containers.push_back(ParseContainer(c, false)); });
+  simdjson::dom::element claims = Field(spec, "resourceClaims");
+  pod.resource_claims.reserve(json::Size(claims));
+  json::ForEachElement(claims, [&](simdjson::dom::element c) {
+    pod.resource_claims.emplace_back(StringOr(c, "name"));
+  });
+
+  simdjson::dom::element status = Field(object, "status");
+  pod.phase = StringOr(status, "phase");
+  simdjson::dom::element extended = Field(status, "extendedResourceClaimStatus");
+  if (kube::json::IsObject(extended)) {
+    ExtendedResourceClaimStatus claim_status;
+    claim_status.resource_claim_name = StringOr(extended, "resourceClaimName");
+    simdjson::dom::element mappings = Field(extended, "requestMappings");
+    claim_status.request_mappings.reserve(json::Size(mappings));
+    json::ForEachElement(mappings, [&](simdjson::dom::element m) {
+      claim_status.request_mappings.push_back({std::string(StringOr(m, "containerName")),
+                                               std::string(StringOr(m, "resourceName")),
+                                               std::string(StringOr(m, "requestName"))});
+    });
+    pod.extended_resource_claim_status = std::move(claim_status);
+  }
+  json::ForEachElement(Field(status, "conditions"), [&](simdjson::dom::element c) {
+    if (StringOr(c, "type") != "PodScheduled") return;
+    pod.scheduled =
+        ScheduledCondition{std::string(StringOr(c, "status")), std::string(StringOr(c, "reason")),
+                           std::string(StringOr(c, "message"))};
+  });
+  return pod;
+}
+
+}  // namespace dra::api

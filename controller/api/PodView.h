@@ -1,0 +1,71 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/api/Quantity.h"
+#include "src/base/Result.h"
+#include "src/cache/ObjectMeta.h"
+
+namespace dra::api {
+
+// core/v1 Pod as the extended-resource/DRA controller needs it.
+struct PodView {
+  // One requested extended resource (a name containing '/') of a container.
+  struct ExtendedResource {
+    std::string name;
+    kube::Quantity request;    // effective: requests[name], or else limits[name]
+    kube::Quantity limit;      // zero when has_limit is false
+    bool has_request = false;  // requests[name] was set (otherwise request came from limits)
+    bool has_limit = false;
+  };
+
+  // All containers are kept, even without extended resources, so that the
+  // index i of "container-<i>-request-<j>" (initContainers ++ containers) is
+  // the index in `containers`.
+  struct Container {
+    std::string name;
+    std::vector<ExtendedResource> resources;
+    bool is_init = false;
+    bool is_sidecar = false;  // init container with restartPolicy: Always
+  };
+
+  struct RequestMapping {
+    std::string container_name;
+    std::string resource_name;
+    std::string request_name;
+  };
+
+  struct ExtendedResourceClaimStatus {
+    std::string resource_claim_name;
+    std::vector<RequestMapping> request_mappings;
+  };
+
+  // The PodScheduled condition (why a Pending pod waits).
+  struct ScheduledCondition {
+    std::string status;  // "True", "False", "Unknown"
+    std::string reason;  // e.g. Unschedulable
+    std::string message;
+  };
+
+  kube::ObjectMeta meta;  // meta.deleting: deletion in progress
+  std::string node_name;
+  std::string phase;
+  std::string scheduler_name;
+  std::string controller_uid;                // uid of the ownerReference with controller: true
+  std::vector<Container> containers;         // initContainers, then containers
+  std::vector<std::string> resource_claims;  // spec.resourceClaims[].name
+  std::optional<ExtendedResourceClaimStatus> extended_resource_claim_status;
+  std::optional<ScheduledCondition> scheduled;
+
+  bool deletion_in_progress() const { return meta.deleting; }
+
+  // Invalid quantities are skipped; a missing spec reads as no containers.
+  static kube::Result<PodView> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/api/DeviceToleration.h"
+#include "src/base/Result.h"
+#include "src/cache/ObjectMeta.h"
+
+namespace dra::api {
+
+// resource.k8s.io/v1 ResourceClaim: requests, allocation, reservations and
+// the two annotations the extended-resource convention uses. Constraints,
+// config, capacity requests and status.devices are not kept.
+struct ResourceClaim {
+  // Unknown modes are a parse error: "Clients must refuse to handle requests
+  // with unknown modes."
+  enum class AllocationMode : uint8_t { kExactCount, kAll };
+
+  struct OwnerReference {
+    std::string kind;
+    std::string name;
+    std::string uid;
+  };
+
+  // The fields `exactly` and a firstAvailable subrequest share.
+  struct ExactRequest {
+    std::string device_class_name;
+    std::vector<std::string> selectors;  // CEL expressions
+    AllocationMode allocation_mode = AllocationMode::kExactCount;
+    int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
+    std::vector<DeviceToleration> tolerations;
+  };
+
+  struct SubRequest {
+    std::string name;
+    ExactRequest request;
+  };
+
+  struct Request {
+    std::string name;
+    std::optional<ExactRequest> exactly;
+    std::vector<SubRequest> first_available;  // tried in order
+  };
+
+  struct AllocationResult {
+    std::string request;  // "<request>" or "<request>/<subrequest>"
+    std::string driver;
+    std::string pool;
+    std::string device;
+    std::vector<DeviceToleration> tolerations;
+  };
+
+  struct Consumer {
+    std::string resource;  // "pods", or another resource (e.g. podgroups)
+    std::string name;
+    std::string uid;
+  };
+
+  kube::ObjectMeta meta;  // meta.deleting: deletion in progress
+  bool extended_resource_claim =
+      false;                   // annotation resource.kubernetes.io/extended-resource-claim
+  bool allocated = false;      // status.allocation is set
+  std::string pod_claim_name;  // annotation resource.kubernetes.io/pod-claim-name
+  std::optional<OwnerReference> controller;  // the ownerReference with controller: true
+  std::vector<Request> requests;             // spec.devices.requests; null reads as empty
+  std::vector<AllocationResult> results;     // status.allocation.devices.results
+  // The node of a node-local allocation: the single matchFields metadata.name
+  // In [node] of status.allocation.nodeSelector; empty otherwise.
+  std::string allocated_node_name;
+  std::vector<Consumer> reserved_for;
+
+  bool deletion_in_progress() const { return meta.deleting; }
+
+  static kube::Result<ResourceClaim> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api

@@ -1,0 +1,58 @@
+#include "controller/api/ResourceSlice.h"
+
+#include "controller/api/JsonWalk.h"
+#include "src/cache/JsonFields.h"
+
+namespace dra::api {
+
+std::pair<std::string_view, std::string_view> ResourceSlice::SplitAttributeKey(
+    std::string_view key, std::string_view driver) {
+  size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return {driver, key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+kube::Result<ResourceSlice> ResourceSlice::FromJson(simdjson::dom::element object) {
+  ResourceSlice slice;
+  KUBE_ASSIGN_OR_RETURN(slice.meta, kube::ObjectMeta::FromObject(object));
+  simdjson::dom::element spec = kube::json::Field(object, "spec");
+  slice.driver = kube::json::StringOr(spec, "driver");
+
+  simdjson::dom::element pool = kube::json::Field(spec, "pool");
+  slice.pool.name = kube::json::StringOr(pool, "name");
+  KUBE_ASSIGN_OR_RETURN(slice.pool.generation,
+                        json::IntField(pool, "generation", 0, "spec.pool.generation"));
+  KUBE_ASSIGN_OR_RETURN(
+      slice.pool.resource_slice_count,
+      json::IntField(pool, "resourceSliceCount", 0, "spec.pool.resourceSliceCount"));
+
+  std::string_view node_name = kube::json::StringOr(spec, "nodeName");
+  if (!node_name.empty()) {
+    slice.node_selection = NodeSelection::kNodeName;
+    slice.node_name = node_name;
+  } else if (kube::json::IsObject(kube::json::Field(spec, "nodeSelector"))) {
+    slice.node_selection = NodeSelection::kNodeSelector;
+  } else if (kube::json::BoolOr(spec, "allNodes")) {
+    slice.node_selection = NodeSelection::kAllNodes;
+  } else if (kube::json::BoolOr(spec, "perDeviceNodeSelection")) {
+    slice.node_selection = NodeSelection::kPerDevice;
+  }
+
+  simdjson::dom::element devices = kube::json::Field(spec, "devices");
+  slice.devices.reserve(json::Size(devices));
+  kube::Status status;
+  json::ForEachElement(devices, [&](simdjson::dom::element d) {
+    if (!status.ok()) return;
+    auto device = Device::FromJson(d);
+    if (!device.ok()) {
+      status =
+          device.status().WithContext("spec.devices[" + std::to_string(slice.devices.size()) + "]");
+      return;
+    }
+    slice.devices.push_back(std::move(*device));
+  });
+  if (!status.ok()) return status;
+  return slice;
+}
+
+}  // namespace dra::api

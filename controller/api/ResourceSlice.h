@@ -1,0 +1,56 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "controller/api/Device.h"
+#include "src/base/Result.h"
+#include "src/cache/ObjectMeta.h"
+
+namespace dra::api {
+
+// resource.k8s.io/v1 ResourceSlice: pool, node selection and devices.
+// sharedCounters, binding conditions and requestPolicy are not kept.
+struct ResourceSlice {
+  // Exactly one is set by the API server; kUnspecified if none (or unknown).
+  enum class NodeSelection : uint8_t {
+    kUnspecified,
+    kNodeName,
+    kNodeSelector,
+    kAllNodes,
+    kPerDevice
+  };
+
+  struct Pool {
+    std::string name;
+    int64_t generation = 0;
+    int64_t resource_slice_count = 0;
+  };
+
+  kube::ObjectMeta meta;
+  std::string driver;
+  Pool pool;
+  NodeSelection node_selection = NodeSelection::kUnspecified;
+  std::string node_name;  // with kNodeName
+  std::vector<Device> devices;
+
+  // (domain, name) of an attribute or capacity key: "gpu.example.com/model"
+  // -> ("gpu.example.com", "model"); an unqualified "model" takes `driver` as
+  // its domain, as DRA CEL's device.attributes["<domain>"].<name> does.
+  static std::pair<std::string_view, std::string_view> SplitAttributeKey(std::string_view key,
+                                                                         std::string_view driver);
+  std::pair<std::string_view, std::string_view> SplitAttributeKey(std::string_view key) const {
+    return SplitAttributeKey(key, driver);
+  }
+
+  // Errors: no metadata.name, a device without a name, a non-integer pool
+  // generation or resourceSliceCount.
+  static kube::Result<ResourceSlice> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api
