@@ -86,6 +86,31 @@ bool IsReserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
 }
 
+// quantity("...") and semver("...") with a valid literal become literals, so
+// that selectors do not re-parse them for every device. Invalid literals stay
+// calls and fail at evaluation, as CEL reports them.
+NodePtr FoldConstant(NodePtr call) {
+  bool quantity = call->function == Function::kQuantity;
+  if ((!quantity && call->function != Function::kSemver) || call->children.size() != 1 ||
+      call->children[0]->kind != NodeKind::kLiteral)
+    return call;
+  const auto* text = call->children[0]->literal.If<std::string>();
+  if (!text) return call;
+  Value folded;
+  if (quantity) {
+    auto q = kube::Quantity::Parse(*text);
+    if (!q.ok()) return call;
+    folded = Value(*q);
+  } else {
+    auto v = Semver::Parse(*text);
+    if (!v.ok()) return call;
+    folded = Value(*v);
+  }
+  auto node = MakeNode(NodeKind::kLiteral, call->offset);
+  node->literal = std::move(folded);
+  return node;
+}
+
 }  // namespace
 
 Result<NodePtr> Parser::Parse(std::string_view expression) {
@@ -361,7 +386,7 @@ Result<NodePtr> Parser::IdentOrCall() {
     node->name = name.text;
     ++pos_;
     if (auto s = Args(node->children, ")"); !s.ok()) return s;
-    return Finish(std::move(node));
+    return Finish(FoldConstant(std::move(node)));
   }
   bool known =
       name.text == "device" || std::find(scope_.begin(), scope_.end(), name.text) != scope_.end();
