@@ -9,6 +9,8 @@
 namespace dra::cel {
 namespace {
 
+constexpr size_t kMaxMatchBytes = 4096;
+
 Value NoOverload(const Node& call, const std::vector<Value>& args) {
   std::vector<const Value*> pointers;
   for (const Value& arg : args) pointers.push_back(&arg);
@@ -160,6 +162,10 @@ Value Functions::String(const Node& call, const std::vector<Value>& args) {
 
 Value Functions::Matches(const Node& call, const std::string& text, const std::string& pattern) {
   if (!call.regex_error.empty()) return Value::Error(call.regex_error);
+  // std::regex recurses per input character; DRA attribute strings are at
+  // most 64 bytes, so a generous cap keeps the stack safe.
+  if (text.size() > kMaxMatchBytes)
+    return Value::Error("matches() input longer than " + std::to_string(kMaxMatchBytes) + " bytes");
   try {
     if (call.regex) return Value(std::regex_search(text, *call.regex));
     std::regex re(pattern, std::regex::ECMAScript);

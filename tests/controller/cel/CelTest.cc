@@ -377,6 +377,14 @@ TEST(CelLimitsTest, LongOrChainsStayShallow) {
   EXPECT_FALSE(*result);
 }
 
+TEST(CelLimitsTest, MatchesRejectsHugeInput) {
+  auto program = Program::Compile("\"" + std::string(5000, 'a') + "\".matches(\"(a|b)*\")");
+  ASSERT_TRUE(program.ok());
+  auto result = (*program)->Evaluate(Small());
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("longer than"), std::string::npos);
+}
+
 TEST(CelLimitsTest, ExpressionLengthLimit) {
   std::string big = "\"" + std::string(11 * 1024, 'a') + "\" == \"\"";
   auto program = Program::Compile(big);
