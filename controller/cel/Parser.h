@@ -1,0 +1,58 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/cel/Ast.h"
+#include "controller/cel/Lexer.h"
+#include "src/base/Result.h"
+
+namespace dra::cel {
+
+// Recursive-descent parser for the CEL subset used by DRA selectors. Names
+// are resolved here: unknown identifiers and functions are compile errors.
+class Parser {
+ public:
+  static constexpr size_t kMaxExpressionBytes = 10 * 1024;
+  static constexpr int kMaxDepth = 100;
+
+  static kube::Result<NodePtr> Parse(std::string_view expression);
+
+ private:
+  Parser(std::string_view input, std::vector<Token> tokens)
+      : input_(input), tokens_(std::move(tokens)) {}
+
+  kube::Result<NodePtr> Expr();
+  kube::Result<NodePtr> Or();
+  kube::Result<NodePtr> And();
+  kube::Result<NodePtr> Relation();
+  kube::Result<NodePtr> Addition();
+  kube::Result<NodePtr> Multiplication();
+  kube::Result<NodePtr> Unary();
+  kube::Result<NodePtr> Member();
+  kube::Result<NodePtr> Primary();
+  kube::Result<NodePtr> IdentOrCall();
+  kube::Result<NodePtr> ListLiteral();
+  kube::Result<NodePtr> MapLiteral();
+  kube::Result<NodePtr> MemberCall(NodePtr target, const Token& name);
+  kube::Result<NodePtr> Comprehension(NodePtr target, const Token& name);
+  kube::Result<NodePtr> Has(const Token& name);
+  kube::Status Args(std::vector<NodePtr>& out, std::string_view close);
+  kube::Result<NodePtr> Finish(NodePtr node);
+
+  const Token& Peek() const { return tokens_[pos_]; }
+  bool IsPunct(std::string_view p) const;
+  bool Accept(std::string_view p);
+  kube::Status Expect(std::string_view p);
+  kube::Status ErrorAt(size_t offset, std::string_view what) const;
+  kube::Status Unexpected() const;
+
+  std::string_view input_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int nesting_ = 0;
+  std::vector<std::string> scope_;  // comprehension variables in scope
+};
+
+}  // namespace dra::cel

@@ -1,0 +1,24 @@
+#include "controller/cel/Program.h"
+
+#include "controller/cel/Evaluator.h"
+#include "controller/cel/Parser.h"
+
+namespace dra::cel {
+
+kube::Result<std::shared_ptr<const Program>> Program::Compile(std::string_view expression) {
+  NodePtr root;
+  KUBE_ASSIGN_OR_RETURN(root, Parser::Parse(expression));
+  return std::shared_ptr<const Program>(new Program(std::string(expression), std::move(root)));
+}
+
+EvalResult Program::Evaluate(const Device& device) const {
+  Evaluator evaluator(device);
+  Value v = evaluator.Eval(*root_);
+  if (auto* b = v.If<bool>()) return *b;
+  if (auto* e = v.If<ErrorValue>())
+    return kube::Status(kube::StatusCode::kInvalidArgument, e->message);
+  return kube::Status(kube::StatusCode::kInvalidArgument,
+                      "expression must evaluate to bool, got " + std::string(v.TypeName()));
+}
+
+}  // namespace dra::cel

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "controller/cel/Ast.h"
+#include "controller/cel/Device.h"
+#include "src/base/Result.h"
+
+namespace dra::cel {
+
+// The outcome of a selector: true/false, or the runtime error that occurred.
+using EvalResult = kube::Result<bool>;
+
+// A compiled DRA device selector. Immutable and safe to share across threads.
+class Program {
+ public:
+  static kube::Result<std::shared_ptr<const Program>> Compile(std::string_view expression);
+
+  // A selector must produce a bool; anything else is an error.
+  EvalResult Evaluate(const Device& device) const;
+
+  const std::string& expression() const { return expression_; }
+
+ private:
+  Program(std::string expression, NodePtr root)
+      : expression_(std::move(expression)), root_(std::move(root)) {}
+
+  std::string expression_;
+  NodePtr root_;
+};
+
+}  // namespace dra::cel

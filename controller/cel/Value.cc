@@ -1,0 +1,42 @@
+#include "controller/cel/Value.h"
+
+#include <charconv>
+
+namespace dra::cel {
+
+Value Value::FromAttribute(const Attribute& attribute) {
+  return std::visit([](const auto& v) { return Value(v); }, attribute);
+}
+
+std::string_view Value::TypeName() const {
+  static constexpr std::string_view kNames[] = {
+      "null_type", "bool",   "int",   "uint",   "double", "string", "list", "map",
+      "Quantity",  "Semver", "error", "Device", "map",    "map",    "map",  "map"};
+  return kNames[data_.index()];
+}
+
+namespace {
+
+std::string FormatDouble(double d) {
+  char buf[64];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+  if (ec != std::errc()) return "NaN";
+  return std::string(buf, ptr);
+}
+
+}  // namespace
+
+std::string Value::DebugString() const {
+  if (auto* b = If<bool>()) return *b ? "true" : "false";
+  if (auto* i = If<int64_t>()) return std::to_string(*i);
+  if (auto* u = If<uint64_t>()) return std::to_string(*u);
+  if (auto* d = If<double>()) return FormatDouble(*d);
+  if (auto* s = If<std::string>()) return *s;
+  if (auto* q = If<kube::Quantity>()) return q->ToString();
+  if (auto* v = If<Semver>()) return v->ToString();
+  if (auto* e = If<ErrorValue>()) return e->message;
+  if (Is<NullValue>()) return "null";
+  return std::string(TypeName());
+}
+
+}  // namespace dra::cel
