@@ -187,30 +187,23 @@ Result<NodePtr> Parser::Expr() {
   return cond;
 }
 
-Result<NodePtr> Parser::Or() {
-  std::vector<NodePtr> terms;
-  std::vector<size_t> offsets;
-  do {
-    offsets.push_back(pos_ == 0 ? 0 : tokens_[pos_ - 1].offset);
-    NodePtr term;
-    KUBE_ASSIGN_OR_RETURN(term, And());
-    terms.push_back(std::move(term));
-  } while (Accept("||"));
-  if (terms.size() == 1) return std::move(terms[0]);
-  return Finish(Balance(NodeKind::kOr, terms, 0, terms.size(), offsets));
-}
+Result<NodePtr> Parser::Or() { return LogicalChain("||", NodeKind::kOr, &Parser::And); }
 
-Result<NodePtr> Parser::And() {
+Result<NodePtr> Parser::And() { return LogicalChain("&&", NodeKind::kAnd, &Parser::Relation); }
+
+// term (op term)*, built as a balanced tree so long chains stay shallow.
+Result<NodePtr> Parser::LogicalChain(std::string_view op, NodeKind kind,
+                                     Result<NodePtr> (Parser::*term)()) {
   std::vector<NodePtr> terms;
   std::vector<size_t> offsets;
   do {
     offsets.push_back(pos_ == 0 ? 0 : tokens_[pos_ - 1].offset);
-    NodePtr term;
-    KUBE_ASSIGN_OR_RETURN(term, Relation());
-    terms.push_back(std::move(term));
-  } while (Accept("&&"));
+    NodePtr next;
+    KUBE_ASSIGN_OR_RETURN(next, (this->*term)());
+    terms.push_back(std::move(next));
+  } while (Accept(op));
   if (terms.size() == 1) return std::move(terms[0]);
-  return Finish(Balance(NodeKind::kAnd, terms, 0, terms.size(), offsets));
+  return Finish(Balance(kind, terms, 0, terms.size(), offsets));
 }
 
 Result<NodePtr> Parser::Relation() {

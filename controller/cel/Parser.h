@@ -26,6 +26,8 @@ class Parser {
   kube::Result<NodePtr> Expr();
   kube::Result<NodePtr> Or();
   kube::Result<NodePtr> And();
+  kube::Result<NodePtr> LogicalChain(std::string_view op, NodeKind kind,
+                                     kube::Result<NodePtr> (Parser::*term)());
   kube::Result<NodePtr> Relation();
   kube::Result<NodePtr> Addition();
   kube::Result<NodePtr> Multiplication();
