@@ -1,7 +1,9 @@
 #include "controller/cel/Operators.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
+#include <type_traits>
 
 namespace dra::cel {
 namespace {
@@ -56,8 +58,10 @@ Value CompareOrdered(BinaryOp op, const Value& a, const Value& b) {
   }
 }
 
-Value IntArith(BinaryOp op, int64_t a, int64_t b) {
-  int64_t r = 0;
+// Checked int64 or uint64 arithmetic: overflow and division by zero are errors.
+template <typename T>
+Value IntegerArith(BinaryOp op, T a, T b) {
+  T r = 0;
   switch (op) {
     case BinaryOp::kAdd:
       return __builtin_add_overflow(a, b, &r) ? Overflow() : Value(r);
@@ -65,39 +69,22 @@ Value IntArith(BinaryOp op, int64_t a, int64_t b) {
       return __builtin_sub_overflow(a, b, &r) ? Overflow() : Value(r);
     case BinaryOp::kMul:
       return __builtin_mul_overflow(a, b, &r) ? Overflow() : Value(r);
-    case BinaryOp::kDiv:
-      if (b == 0) return Value::Error("division by zero");
-      if (a == INT64_MIN && b == -1) return Overflow();
-      return Value(a / b);
     default:
-      if (b == 0) return Value::Error("modulus by zero");
-      if (a == INT64_MIN && b == -1) return Overflow();
-      return Value(a % b);
+      break;
   }
-}
-
-Value UintArith(BinaryOp op, uint64_t a, uint64_t b) {
-  uint64_t r = 0;
-  switch (op) {
-    case BinaryOp::kAdd:
-      return __builtin_add_overflow(a, b, &r) ? Overflow() : Value(r);
-    case BinaryOp::kSub:
-      return __builtin_sub_overflow(a, b, &r) ? Overflow() : Value(r);
-    case BinaryOp::kMul:
-      return __builtin_mul_overflow(a, b, &r) ? Overflow() : Value(r);
-    case BinaryOp::kDiv:
-      if (b == 0) return Value::Error("division by zero");
-      return Value(a / b);
-    default:
-      if (b == 0) return Value::Error("modulus by zero");
-      return Value(a % b);
+  bool div = op == BinaryOp::kDiv;
+  if (b == 0) return Value::Error(div ? "division by zero" : "modulus by zero");
+  if constexpr (std::is_signed_v<T>) {
+    if (a == std::numeric_limits<T>::min() && b == -1) return Overflow();
   }
+  return Value(div ? a / b : a % b);
 }
 
 Value Arith(BinaryOp op, const Value& a, const Value& b) {
-  if (a.Is<int64_t>() && b.Is<int64_t>()) return IntArith(op, a.As<int64_t>(), b.As<int64_t>());
+  if (a.Is<int64_t>() && b.Is<int64_t>())
+    return IntegerArith<int64_t>(op, a.As<int64_t>(), b.As<int64_t>());
   if (a.Is<uint64_t>() && b.Is<uint64_t>())
-    return UintArith(op, a.As<uint64_t>(), b.As<uint64_t>());
+    return IntegerArith<uint64_t>(op, a.As<uint64_t>(), b.As<uint64_t>());
   if (a.Is<double>() && b.Is<double>() && op != BinaryOp::kMod) {
     double x = a.As<double>(), y = b.As<double>();
     switch (op) {

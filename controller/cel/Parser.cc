@@ -210,52 +210,42 @@ Result<NodePtr> Parser::Relation() {
   static const std::pair<std::string_view, BinaryOp> kOps[] = {
       {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe}, {"<=", BinaryOp::kLe},
       {">=", BinaryOp::kGe}, {"<", BinaryOp::kLt},  {">", BinaryOp::kGt}};
-  NodePtr lhs;
-  KUBE_ASSIGN_OR_RETURN(lhs, Addition());
-  while (true) {
-    const Token& t = Peek();
-    std::optional<BinaryOp> op;
-    if (t.kind == Token::Kind::kIdent && t.text == "in") op = BinaryOp::kIn;
-    for (const auto& [text, candidate] : kOps)
-      if (IsPunct(text)) op = candidate;
-    if (!op) return lhs;
-    size_t offset = t.offset;
-    ++pos_;
-    NodePtr rhs;
-    KUBE_ASSIGN_OR_RETURN(rhs, Addition());
-    KUBE_ASSIGN_OR_RETURN(
-        lhs, Finish(MakeBinary(NodeKind::kBinary, *op, std::move(lhs), std::move(rhs), offset)));
-  }
+  return LeftAssociative(kOps, /*allow_in=*/true, &Parser::Addition);
 }
 
 Result<NodePtr> Parser::Addition() {
-  NodePtr lhs;
-  KUBE_ASSIGN_OR_RETURN(lhs, Multiplication());
-  while (IsPunct("+") || IsPunct("-")) {
-    BinaryOp op = Peek().text == "+" ? BinaryOp::kAdd : BinaryOp::kSub;
-    size_t offset = Peek().offset;
-    ++pos_;
-    NodePtr rhs;
-    KUBE_ASSIGN_OR_RETURN(rhs, Multiplication());
-    KUBE_ASSIGN_OR_RETURN(
-        lhs, Finish(MakeBinary(NodeKind::kBinary, op, std::move(lhs), std::move(rhs), offset)));
-  }
-  return lhs;
+  static const std::pair<std::string_view, BinaryOp> kOps[] = {{"+", BinaryOp::kAdd},
+                                                               {"-", BinaryOp::kSub}};
+  return LeftAssociative(kOps, /*allow_in=*/false, &Parser::Multiplication);
 }
 
 Result<NodePtr> Parser::Multiplication() {
+  static const std::pair<std::string_view, BinaryOp> kOps[] = {
+      {"*", BinaryOp::kMul}, {"/", BinaryOp::kDiv}, {"%", BinaryOp::kMod}};
+  return LeftAssociative(kOps, /*allow_in=*/false, &Parser::Unary);
+}
+
+std::optional<BinaryOp> Parser::MatchOperator(BinaryOps ops, bool allow_in) const {
+  const Token& t = Peek();
+  if (allow_in && t.kind == Token::Kind::kIdent && t.text == "in") return BinaryOp::kIn;
+  for (const auto& [text, op] : ops) {
+    if (IsPunct(text)) return op;
+  }
+  return std::nullopt;
+}
+
+// operand (op operand)*, folded to the left.
+Result<NodePtr> Parser::LeftAssociative(BinaryOps ops, bool allow_in,
+                                        Result<NodePtr> (Parser::*operand)()) {
   NodePtr lhs;
-  KUBE_ASSIGN_OR_RETURN(lhs, Unary());
-  while (IsPunct("*") || IsPunct("/") || IsPunct("%")) {
-    BinaryOp op = Peek().text == "*"   ? BinaryOp::kMul
-                  : Peek().text == "/" ? BinaryOp::kDiv
-                                       : BinaryOp::kMod;
+  KUBE_ASSIGN_OR_RETURN(lhs, (this->*operand)());
+  while (std::optional<BinaryOp> op = MatchOperator(ops, allow_in)) {
     size_t offset = Peek().offset;
     ++pos_;
     NodePtr rhs;
-    KUBE_ASSIGN_OR_RETURN(rhs, Unary());
+    KUBE_ASSIGN_OR_RETURN(rhs, (this->*operand)());
     KUBE_ASSIGN_OR_RETURN(
-        lhs, Finish(MakeBinary(NodeKind::kBinary, op, std::move(lhs), std::move(rhs), offset)));
+        lhs, Finish(MakeBinary(NodeKind::kBinary, *op, std::move(lhs), std::move(rhs), offset)));
   }
   return lhs;
 }

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "controller/cel/Ast.h"
@@ -31,6 +34,10 @@ class Parser {
   kube::Result<NodePtr> Relation();
   kube::Result<NodePtr> Addition();
   kube::Result<NodePtr> Multiplication();
+  using BinaryOps = std::span<const std::pair<std::string_view, BinaryOp>>;
+  std::optional<BinaryOp> MatchOperator(BinaryOps ops, bool allow_in) const;
+  kube::Result<NodePtr> LeftAssociative(BinaryOps ops, bool allow_in,
+                                        kube::Result<NodePtr> (Parser::*operand)());
   kube::Result<NodePtr> Unary();
   kube::Result<NodePtr> Member();
   kube::Result<NodePtr> Primary();
