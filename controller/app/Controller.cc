@@ -68,8 +68,25 @@ void Controller::StartLeaderElection() {
     }
     if (!shutting_down && options_.on_leadership_lost) options_.on_leadership_lost();
   };
-  elector_ = std::make_unique<kube::LeaderElector>(client_, election);
+  elector_ = std::make_unique<kube::LeaderElector>(ElectionClient(), election);
   elector_->Start();
+}
+
+// Lease requests time out after a retry period, so a hung call cannot keep
+// a leader leading past its renew deadline (see LeaderElector).
+std::shared_ptr<kube::RestClient> Controller::ElectionClient() const {
+  kube::RestConfig config = config_;
+  config.request_timeout = std::max(std::chrono::milliseconds(1000),
+                                    std::min(config.request_timeout, options_.retry_period));
+  auto transport = kube::HttpTransport::Create(config);
+  if (!transport.ok()) {
+    spdlog::warn("leader election: using the shared client: {}", transport.status().ToString());
+    return client_;
+  }
+  kube::RestClientOptions client_options;
+  client_options.metrics = rest_metrics_.get();
+  return std::make_shared<kube::RestClient>(
+      std::shared_ptr<kube::HttpTransport>(std::move(*transport)), client_options);
 }
 
 kube::Status Controller::StartServers() {

@@ -57,6 +57,7 @@ class Controller {
   kube::Status ProbeApiServer();
   kube::Status StartServers();
   void StartLeaderElection();
+  std::shared_ptr<kube::RestClient> ElectionClient() const;
   bool WaitOrStop(std::chrono::milliseconds delay);
 
   kube::RestConfig config_;

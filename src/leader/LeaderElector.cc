@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <random>
@@ -119,7 +120,7 @@ void LeaderElector::Run() {
   spdlog::info("leader election: {} campaigning for lease {}/{}", config_.identity,
                config_.namespace_name, config_.name);
   while (!TryAcquireOrRenew()) {
-    if (!WaitOrStop(Jitter(config_.retry_period, 0.2))) return;
+    if (!WaitOrStop(CandidateDelay())) return;
   }
   SetLeading(true);
   spdlog::info("leader election: {} became leader of {}/{}", config_.identity,
@@ -130,7 +131,7 @@ void LeaderElector::Run() {
   while (WaitOrStop(config_.retry_period)) {
     if (TryAcquireOrRenew()) {
       last_renew = std::chrono::steady_clock::now();
-    } else if (std::chrono::steady_clock::now() - last_renew > config_.renew_deadline) {
+    } else if (PastRenewDeadline(last_renew)) {
       SetLeading(false);
       spdlog::error("leader election: {} lost lease {}/{} (not renewed within {} ms)",
                     config_.identity, config_.namespace_name, config_.name,
@@ -144,8 +145,27 @@ void LeaderElector::Run() {
   if (config_.on_stopped_leading) config_.on_stopped_leading();
 }
 
+std::chrono::milliseconds LeaderElector::CandidateDelay() const {
+  auto delay = Jitter(config_.retry_period, 0.2);
+  std::lock_guard lock(mu_);
+  if (observed_holder_.empty() || observed_holder_ == config_.identity) return delay;
+  auto expiry = observed_at_ + observed_duration_;
+  auto until_expiry = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          expiry - std::chrono::steady_clock::now()) +
+                      std::chrono::milliseconds(1);
+  return std::clamp(until_expiry, std::chrono::milliseconds(1), delay);
+}
+
+bool LeaderElector::PastRenewDeadline(std::chrono::steady_clock::time_point last_renew) const {
+  // The next attempt would start after a retry_period; with requests timing
+  // out after about a retry_period it ends by the deadline at the latest.
+  auto next_attempt = std::chrono::steady_clock::now() + config_.retry_period;
+  return next_attempt - last_renew > config_.renew_deadline;
+}
+
 bool LeaderElector::TryAcquireOrRenew() {
   std::string now = MicroTimeNow();
+  auto read_sent = std::chrono::steady_clock::now();
   nlohmann::json spec = {{"holderIdentity", config_.identity},
                          {"leaseDurationSeconds", Seconds(config_.lease_duration)},
                          {"acquireTime", now},
@@ -168,7 +188,7 @@ bool LeaderElector::TryAcquireOrRenew() {
   std::string holder = StringField(old, "holderIdentity");
   std::string renewed = StringField(old, "renewTime");
   auto duration = std::chrono::seconds(IntField(old, "leaseDurationSeconds"));
-  auto observed_at = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point observed_at;
   {
     std::lock_guard lock(mu_);
     if (holder != observed_holder_ || renewed != observed_renew_time_) {
@@ -176,8 +196,10 @@ bool LeaderElector::TryAcquireOrRenew() {
         config_.on_new_leader(holder);
       observed_holder_ = holder;
       observed_renew_time_ = renewed;
-      observed_at_ = observed_at;
+      observed_at_ = last_read_sent_.value_or(std::chrono::steady_clock::now());
     }
+    observed_duration_ = duration;
+    last_read_sent_ = read_sent;
     observed_at = observed_at_;
   }
   bool held_by_other = !holder.empty() && holder != config_.identity;

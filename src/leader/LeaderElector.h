@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -35,10 +36,21 @@ struct LeaderElectionConfig {
 
 // Leader election on a coordination.k8s.io/v1 Lease, with client-go's
 // semantics: a candidate takes the lease when it is free or when its holder
-// has not renewed it for lease_duration as observed locally (so clock skew
-// between processes does not matter); the leader renews every retry_period
-// and gives up when it could not renew within renew_deadline. Stop()
-// releases a held lease so a standby takes over within one retry period.
+// has not renewed it for lease_duration as measured on the candidate's own
+// clock (so clock skew between processes does not matter); the leader renews
+// every retry_period and gives up before renew_deadline passes without a
+// renewal. Stop() releases a held lease so a standby takes over within one
+// retry period.
+//
+// Two refinements over client-go make SIGKILL failover lease_duration rather
+// than lease_duration + 2 retry periods: a renewal first seen by a poll is
+// dated to the start of the previous successful poll (the write happened after
+// that read), and a candidate polls again exactly when the observed lease
+// expires. Both stay safe because the leader stops leading renew_deadline
+// after its last renewal, and lease_duration - renew_deadline (5 s by
+// default) exceeds one retry period plus a request. Requests should use a
+// transport whose timeout is about retry_period so a hung call cannot hold
+// the leader past its deadline.
 class LeaderElector {
  public:
   explicit LeaderElector(std::shared_ptr<RestClient> client, LeaderElectionConfig config);
@@ -61,6 +73,11 @@ class LeaderElector {
   bool TryAcquireOrRenew();
   void Release();
   bool WaitOrStop(std::chrono::milliseconds delay);
+  // How long a candidate waits before its next attempt.
+  std::chrono::milliseconds CandidateDelay() const;
+  // Whether a leader whose last renewal was at `last_renew` could no longer
+  // start another attempt before renew_deadline.
+  bool PastRenewDeadline(std::chrono::steady_clock::time_point last_renew) const;
   void SetLeading(bool leading);
 
   std::shared_ptr<RestClient> client_;
@@ -74,7 +91,10 @@ class LeaderElector {
   bool stopping_ = false;
   std::string observed_holder_;
   std::string observed_renew_time_;
+  std::chrono::milliseconds observed_duration_{0};
   std::chrono::steady_clock::time_point observed_at_{};
+  // When the last read that returned the lease was sent.
+  std::optional<std::chrono::steady_clock::time_point> last_read_sent_;
   std::thread thread_;
 };
 
