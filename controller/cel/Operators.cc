@@ -248,17 +248,21 @@ Value Operators::Index(const Value& container, const Value& key) {
     return NoSuchKey(key);
   }
   if (!key.Is<std::string>()) return NoOverload("_[_]", {&container, &key});
+  // As upstream, a domain the device has nothing in reads as an empty map,
+  // so only the attribute lookup inside it can fail.
   if (auto* ref = container.If<AttributesRef>()) {
+    static const AttributeDomain kNoAttributes;
     auto* domain = Find(ref->map, key);
-    return domain ? Value(AttributeDomainRef{domain}) : NoSuchKey(key);
+    return Value(AttributeDomainRef{domain ? domain : &kNoAttributes});
   }
   if (auto* ref = container.If<AttributeDomainRef>()) {
     auto* attribute = Find(ref->map, key);
     return attribute ? Value::FromAttribute(*attribute) : NoSuchKey(key);
   }
   if (auto* ref = container.If<CapacityRef>()) {
+    static const CapacityDomain kNoCapacity;
     auto* domain = Find(ref->map, key);
-    return domain ? Value(CapacityDomainRef{domain}) : NoSuchKey(key);
+    return Value(CapacityDomainRef{domain ? domain : &kNoCapacity});
   }
   if (auto* ref = container.If<CapacityDomainRef>()) {
     auto* quantity = Find(ref->map, key);
@@ -297,6 +301,9 @@ Value Operators::HasKey(const Value& container, const Value& key) {
                   container.Is<CapacityRef>() || container.Is<CapacityDomainRef>();
   if (!map_like) return NoOverload("has", {&container});
   if (!IsKeyType(key)) return NoOverload("has", {&container, &key});
+  // Presence of a domain is whether the device has anything in it.
+  if (auto* ref = container.If<AttributesRef>()) return Value(Find(ref->map, key) != nullptr);
+  if (auto* ref = container.If<CapacityRef>()) return Value(Find(ref->map, key) != nullptr);
   return Value(!Index(container, key).IsError());
 }
 

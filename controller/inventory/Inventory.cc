@@ -1,0 +1,372 @@
+#include "controller/inventory/Inventory.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
+#include "controller/inventory/CelDeviceInput.h"
+#include "controller/inventory/Tolerations.h"
+
+namespace dra::inventory {
+namespace {
+
+std::string ClaimKey(const kube::ObjectMeta& meta) { return meta.namespace_name + "/" + meta.name; }
+
+bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect effect) {
+  return std::any_of(taints.begin(), taints.end(),
+                     [&](const api::DeviceTaint& t) { return t.EffectiveEffect() == effect; });
+}
+
+}  // namespace
+
+Inventory::Inventory() = default;
+
+// ---- slices and pools ------------------------------------------------------
+
+void Inventory::ApplySlice(std::shared_ptr<const api::ResourceSlice> slice) {
+  std::unique_lock lock(mu_);
+  for (const auto& pool_id : pools_.Apply(std::move(slice))) RebuildPool(pool_id);
+}
+
+void Inventory::RemoveSlice(const api::ResourceSlice& slice) {
+  std::unique_lock lock(mu_);
+  for (const auto& pool_id : pools_.Remove(slice.meta.name)) RebuildPool(pool_id);
+}
+
+// Devices of slices that did not change keep their entry and match results;
+// the devices of new or replaced slices are evaluated against every class.
+void Inventory::RebuildPool(const std::string& pool_id) {
+  struct Source {
+    std::shared_ptr<const api::ResourceSlice> slice;
+    const api::Device* device;
+  };
+  std::unordered_map<std::string, Source> wanted;
+  for (const auto& slice : pools_.CurrentSlices(pool_id)) {
+    for (const auto& device : slice->devices) {
+      std::string key = DeviceKey{slice->driver, slice->pool.name, device.name}.ToString();
+      if (!wanted.emplace(std::move(key), Source{slice, &device}).second) {
+        spdlog::warn("inventory: device {} is published twice in pool {}; keeping the first",
+                     device.name, pool_id);
+      }
+    }
+  }
+  std::vector<DeviceId> kept;
+  auto existing = by_pool_.find(pool_id);
+  if (existing != by_pool_.end()) {
+    for (DeviceId id : existing->second) {
+      auto it = wanted.find(entries_[id]->key.ToString());
+      if (it != wanted.end() && it->second.slice == entries_[id]->slice) {
+        kept.push_back(id);
+        wanted.erase(it);
+      } else {
+        RemoveDevice(id);
+      }
+    }
+  }
+  for (auto& [key, source] : wanted) {
+    const auto& slice = *source.slice;
+    DeviceId id = AddDevice(Entry{DeviceKey{slice.driver, slice.pool.name, source.device->name},
+                                  source.slice, source.device, pool_id});
+    EvaluateAllClasses(id);
+    kept.push_back(id);
+  }
+  if (kept.empty()) {
+    by_pool_.erase(pool_id);
+  } else {
+    by_pool_[pool_id] = std::move(kept);
+  }
+}
+
+Inventory::DeviceId Inventory::AddDevice(Entry entry) {
+  DeviceId id;
+  if (!free_ids_.empty()) {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+  } else {
+    id = static_cast<DeviceId>(entries_.size());
+    entries_.emplace_back();
+    for (auto& [name, cls] : classes_) cls.matches.resize(entries_.size(), false);
+  }
+  ids_[entry.key.ToString()] = id;
+  entries_[id] = std::move(entry);
+  return id;
+}
+
+void Inventory::RemoveDevice(DeviceId id) {
+  ids_.erase(entries_[id]->key.ToString());
+  entries_[id].reset();
+  for (auto& [name, cls] : classes_) cls.matches[id] = false;
+  free_ids_.push_back(id);
+}
+
+// ---- classes and matching ----------------------------------------------------
+
+void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class) {
+  std::unique_lock lock(mu_);
+  auto [it, inserted] = classes_.try_emplace(device_class->meta.name);
+  ClassEntry& entry = it->second;
+  bool same_selectors = !inserted && entry.object->selectors == device_class->selectors;
+  entry.object = std::move(device_class);
+  if (same_selectors) return;
+  entry.selector = ClassSelector::Compile(entry.object->selectors, programs_);
+  entry.matches.assign(entries_.size(), false);
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (!entries_[id]) continue;
+    const Entry& device = *entries_[id];
+    EvaluateClass(entry, id, ToCelDevice(*device.device, device.key.driver));
+  }
+}
+
+void Inventory::RemoveClass(const api::DeviceClass& device_class) {
+  std::unique_lock lock(mu_);
+  classes_.erase(device_class.meta.name);
+}
+
+void Inventory::RecomputeAllMatches() {
+  std::unique_lock lock(mu_);
+  for (auto& [name, cls] : classes_) cls.matches.assign(entries_.size(), false);
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (entries_[id]) EvaluateAllClasses(id);
+  }
+}
+
+void Inventory::EvaluateAllClasses(DeviceId id) {
+  if (classes_.empty()) return;
+  const Entry& device = *entries_[id];
+  cel::Device input = ToCelDevice(*device.device, device.key.driver);
+  for (auto& [name, cls] : classes_) EvaluateClass(cls, id, input);
+}
+
+void Inventory::EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device& device) {
+  std::optional<ClassSelector::Failure> failure;
+  entry.matches[id] = entry.selector.Matches(device, &failure);
+  if (failure) RecordFailure(entry.object->meta.name, *failure);
+}
+
+void Inventory::RecordFailure(const std::string& class_name,
+                              const ClassSelector::Failure& failure) {
+  ++selector_error_total_;
+  auto [it, inserted] = selector_errors_.try_emplace({class_name, failure.expression});
+  SelectorError& error = it->second;
+  if (inserted) {
+    error.class_name = class_name;
+    error.expression = failure.expression;
+    spdlog::warn("DeviceClass {}: selector {} fails, so devices do not match: {}", class_name,
+                 failure.expression, failure.message);
+  }
+  error.message = failure.message;
+  ++error.count;
+}
+
+// ---- claims and taint rules --------------------------------------------------
+
+void Inventory::ApplyClaim(std::shared_ptr<const api::ResourceClaim> claim) {
+  std::unique_lock lock(mu_);
+  std::string claim_key = ClaimKey(claim->meta);
+  ForgetClaim(claim_key);
+  if (claim->allocated) {
+    for (const auto& result : claim->results) {
+      allocations_[DeviceKey{result.driver, result.pool, result.device}.ToString()].push_back(
+          claim_key);
+    }
+  }
+  claims_[claim_key] = std::move(claim);
+}
+
+void Inventory::RemoveClaim(const api::ResourceClaim& claim) {
+  std::unique_lock lock(mu_);
+  ForgetClaim(ClaimKey(claim.meta));
+}
+
+void Inventory::ForgetClaim(const std::string& claim_key) {
+  auto it = claims_.find(claim_key);
+  if (it == claims_.end()) return;
+  for (const auto& result : it->second->results) {
+    auto held = allocations_.find(DeviceKey{result.driver, result.pool, result.device}.ToString());
+    if (held == allocations_.end()) continue;
+    std::erase(held->second, it->first);
+    if (held->second.empty()) allocations_.erase(held);
+  }
+  claims_.erase(it);
+}
+
+void Inventory::ApplyTaintRule(std::shared_ptr<const api::DeviceTaintRule> rule) {
+  std::unique_lock lock(mu_);
+  std::string name = rule->meta.name;
+  rules_[name] = std::move(rule);
+}
+
+void Inventory::RemoveTaintRule(const api::DeviceTaintRule& rule) {
+  std::unique_lock lock(mu_);
+  rules_.erase(rule.meta.name);
+}
+
+// ---- queries -------------------------------------------------------------------
+
+const Inventory::ClassEntry* Inventory::FindClass(std::string_view name) const {
+  auto it = classes_.find(name);
+  return it == classes_.end() ? nullptr : &it->second;
+}
+
+bool Inventory::Matches(const ClassEntry& entry, DeviceId id) const {
+  return id < entry.matches.size() && entry.matches[id] && entries_[id].has_value();
+}
+
+bool Inventory::OnNode(const Entry& entry, std::string_view node) const {
+  if (node.empty()) return true;
+  using Selection = api::ResourceSlice::NodeSelection;
+  switch (entry.slice->node_selection) {
+    case Selection::kNodeName:
+      return entry.slice->node_name == node;
+    case Selection::kAllNodes:
+      return true;
+    case Selection::kPerDevice:
+      return entry.device->all_nodes || entry.device->node_name == node;
+    case Selection::kNodeSelector:
+    case Selection::kUnspecified:
+      break;
+  }
+  return false;
+}
+
+bool Inventory::IsAllocated(const std::string& key) const { return allocations_.contains(key); }
+
+std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
+  std::vector<api::DeviceTaint> taints = entry.device->taints;
+  for (const auto& [name, rule] : rules_) {
+    if (rule->Matches(entry.key.driver, entry.key.pool, entry.key.device)) {
+      taints.push_back(rule->taint);
+    }
+  }
+  return taints;
+}
+
+DeviceInfo Inventory::Describe(const Entry& entry) const {
+  using Selection = api::ResourceSlice::NodeSelection;
+  DeviceInfo info;
+  info.key = entry.key;
+  info.slice_name = entry.slice->meta.name;
+  const auto selection = entry.slice->node_selection;
+  if (selection == Selection::kNodeName) info.node_name = entry.slice->node_name;
+  if (selection == Selection::kPerDevice) info.node_name = entry.device->node_name;
+  info.all_nodes = selection == Selection::kAllNodes ||
+                   (selection == Selection::kPerDevice && entry.device->all_nodes);
+  info.node_selector = selection == Selection::kNodeSelector;
+  const PoolStatus* pool = pools_.Find(entry.pool_id);
+  info.pool_complete = pool != nullptr && pool->complete();
+  info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
+  info.taints = TaintsOf(entry);
+  auto held = allocations_.find(entry.key.ToString());
+  if (held != allocations_.end()) info.allocated_to = held->second;
+  return info;
+}
+
+DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node) const {
+  DeviceCounts counts;
+  for (const DeviceInfo& device : DevicesMatching(class_name, node)) {
+    ++counts.total;
+    bool allocated = !device.allocated_to.empty();
+    counts.allocated += allocated ? 1 : 0;
+    counts.no_schedule += HasEffect(device.taints, api::TaintEffect::kNoSchedule) ? 1 : 0;
+    counts.no_execute += HasEffect(device.taints, api::TaintEffect::kNoExecute) ? 1 : 0;
+    counts.incomplete_pool += device.pool_complete ? 0 : 1;
+    bool available = !allocated || device.allow_multiple_allocations;
+    if (available && device.pool_complete && UntoleratedTaints(device.taints, {}).empty()) {
+      ++counts.free;
+    }
+  }
+  return counts;
+}
+
+std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
+                                                   std::string_view node) const {
+  std::shared_lock lock(mu_);
+  std::vector<DeviceInfo> out;
+  const ClassEntry* cls = FindClass(class_name);
+  if (cls == nullptr) return out;
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (Matches(*cls, id) && OnNode(*entries_[id], node)) out.push_back(Describe(*entries_[id]));
+  }
+  return out;
+}
+
+std::optional<Inventory::DeviceId> Inventory::IdOf(const DeviceKey& key) const {
+  auto it = ids_.find(key.ToString());
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<DeviceInfo> Inventory::Find(const DeviceKey& key) const {
+  std::shared_lock lock(mu_);
+  auto id = IdOf(key);
+  if (!id) return std::nullopt;
+  return Describe(*entries_[*id]);
+}
+
+std::vector<DeviceInfo> Inventory::Devices() const {
+  std::shared_lock lock(mu_);
+  std::vector<DeviceInfo> out;
+  for (const auto& entry : entries_) {
+    if (entry) out.push_back(Describe(*entry));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const DeviceInfo& a, const DeviceInfo& b) { return a.key < b.key; });
+  return out;
+}
+
+std::vector<std::string> Inventory::ClassesMatching(const DeviceKey& key) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::string> out;
+  auto id = IdOf(key);
+  if (!id) return out;
+  for (const auto& [name, cls] : classes_) {
+    if (Matches(cls, *id)) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<PodUse> Inventory::PodsUsing(const DeviceKey& key) const {
+  std::shared_lock lock(mu_);
+  std::vector<PodUse> out;
+  auto held = allocations_.find(key.ToString());
+  if (held == allocations_.end()) return out;
+  for (const auto& claim_key : held->second) {
+    const auto& claim = *claims_.at(claim_key);
+    for (const auto& consumer : claim.reserved_for) {
+      if (consumer.resource != "pods") continue;
+      out.push_back({claim.meta.namespace_name, consumer.name, consumer.uid, claim.meta.name});
+    }
+  }
+  return out;
+}
+
+std::vector<PoolStatus> Inventory::Pools() const {
+  std::shared_lock lock(mu_);
+  return pools_.Pools();
+}
+
+std::vector<SelectorError> Inventory::SelectorErrors() const {
+  std::shared_lock lock(mu_);
+  std::vector<SelectorError> out;
+  for (const auto& [key, error] : selector_errors_) out.push_back(error);
+  return out;
+}
+
+uint64_t Inventory::selector_error_total() const {
+  std::shared_lock lock(mu_);
+  return selector_error_total_;
+}
+
+size_t Inventory::device_count() const {
+  std::shared_lock lock(mu_);
+  return ids_.size();
+}
+
+bool Inventory::HasClass(std::string_view class_name) const {
+  std::shared_lock lock(mu_);
+  return FindClass(class_name) != nullptr;
+}
+
+}  // namespace dra::inventory

@@ -1,0 +1,147 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/ResourceClaim.h"
+#include "controller/api/ResourceSlice.h"
+#include "controller/cel/ProgramCache.h"
+#include "controller/inventory/ClassSelector.h"
+#include "controller/inventory/DeviceKey.h"
+#include "controller/inventory/PoolTracker.h"
+
+namespace dra::inventory {
+
+// Matching devices of a class, optionally on one node.
+struct DeviceCounts {
+  int total = 0;            // in the newest generation of their pool
+  int allocated = 0;        // named in at least one claim's allocation
+  int free = 0;             // allocatable now by a request without tolerations
+  int no_schedule = 0;      // carrying a NoSchedule taint
+  int no_execute = 0;       // carrying a NoExecute taint
+  int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
+
+  friend bool operator==(const DeviceCounts&, const DeviceCounts&) = default;
+};
+
+struct DeviceInfo {
+  DeviceKey key;
+  std::string slice_name;
+  std::string node_name;  // empty unless the device is local to one node
+  bool all_nodes = false;
+  bool node_selector = false;  // reachable from the nodes a slice selector picks
+  bool pool_complete = true;
+  bool allow_multiple_allocations = false;
+  std::vector<api::DeviceTaint> taints;   // the slice's, then DeviceTaintRules'
+  std::vector<std::string> allocated_to;  // claims, "<namespace>/<name>"
+};
+
+struct PodUse {
+  std::string namespace_name;
+  std::string name;
+  std::string uid;
+  std::string claim_name;
+};
+
+// A selector that failed to compile or evaluate, for reports and metrics.
+struct SelectorError {
+  std::string class_name;
+  std::string expression;
+  std::string message;  // the latest
+  uint64_t count = 0;
+};
+
+// What the cluster's devices are: which exist (newest pool generation only),
+// which DeviceClasses they match, which claims hold them, which taints they
+// carry. Fed incrementally with informer events; queries are cheap reads.
+// Thread-safe: updates take an exclusive lock, queries a shared one.
+class Inventory {
+ public:
+  Inventory();
+
+  void ApplySlice(std::shared_ptr<const api::ResourceSlice> slice);
+  void RemoveSlice(const api::ResourceSlice& slice);
+  void ApplyClass(std::shared_ptr<const api::DeviceClass> device_class);
+  void RemoveClass(const api::DeviceClass& device_class);
+  void ApplyClaim(std::shared_ptr<const api::ResourceClaim> claim);
+  void RemoveClaim(const api::ResourceClaim& claim);
+  void ApplyTaintRule(std::shared_ptr<const api::DeviceTaintRule> rule);
+  void RemoveTaintRule(const api::DeviceTaintRule& rule);
+
+  // Matching devices of `class_name` local to `node` or reachable from every
+  // node; all devices when `node` is empty. Devices behind a slice node
+  // selector count only in the cluster-wide total (node labels are not kept).
+  DeviceCounts Count(std::string_view class_name, std::string_view node = "") const;
+  std::vector<DeviceInfo> DevicesMatching(std::string_view class_name,
+                                          std::string_view node = "") const;
+  std::optional<DeviceInfo> Find(const DeviceKey& key) const;
+  std::vector<DeviceInfo> Devices() const;
+  std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
+  std::vector<PodUse> PodsUsing(const DeviceKey& key) const;
+  std::vector<PoolStatus> Pools() const;
+  std::vector<SelectorError> SelectorErrors() const;
+  uint64_t selector_error_total() const;
+  size_t device_count() const;
+  bool HasClass(std::string_view class_name) const;
+
+  // Re-evaluates every class against every device (what a class change does
+  // for one class). For benchmarks and consistency checks.
+  void RecomputeAllMatches();
+
+ private:
+  using DeviceId = uint32_t;
+
+  struct Entry {
+    DeviceKey key;
+    std::shared_ptr<const api::ResourceSlice> slice;  // keeps `device` alive
+    const api::Device* device = nullptr;
+    std::string pool_id;
+  };
+  struct ClassEntry {
+    std::shared_ptr<const api::DeviceClass> object;
+    ClassSelector selector;
+    std::vector<bool> matches;  // by DeviceId
+  };
+
+  void RebuildPool(const std::string& pool_id);
+  void RemoveDevice(DeviceId id);
+  DeviceId AddDevice(Entry entry);
+  void EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device& device);
+  void EvaluateAllClasses(DeviceId id);
+  void ForgetClaim(const std::string& claim_key);
+  void RecordFailure(const std::string& class_name, const ClassSelector::Failure& failure);
+
+  const ClassEntry* FindClass(std::string_view name) const;
+  bool Matches(const ClassEntry& entry, DeviceId id) const;
+  bool OnNode(const Entry& entry, std::string_view node) const;
+  bool IsAllocated(const std::string& key) const;
+  std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
+  DeviceInfo Describe(const Entry& entry) const;
+  std::optional<DeviceId> IdOf(const DeviceKey& key) const;
+
+  mutable std::shared_mutex mu_;
+  cel::ProgramCache programs_;
+  PoolTracker pools_;
+  std::vector<std::optional<Entry>> entries_;  // by DeviceId
+  std::vector<DeviceId> free_ids_;
+  std::unordered_map<std::string, DeviceId> ids_;                   // device key text -> id
+  std::unordered_map<std::string, std::vector<DeviceId>> by_pool_;  // pool id -> ids
+  std::map<std::string, ClassEntry, std::less<>> classes_;
+  std::map<std::string, std::shared_ptr<const api::ResourceClaim>, std::less<>> claims_;
+  // device key text -> claims "<namespace>/<name>" holding it
+  std::unordered_map<std::string, std::vector<std::string>> allocations_;
+  std::map<std::string, std::shared_ptr<const api::DeviceTaintRule>, std::less<>> rules_;
+  std::map<std::pair<std::string, std::string>, SelectorError> selector_errors_;
+  uint64_t selector_error_total_ = 0;
+};
+
+}  // namespace dra::inventory

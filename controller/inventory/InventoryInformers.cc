@@ -1,0 +1,50 @@
+#include "controller/inventory/InventoryInformers.h"
+
+#include "controller/inventory/InventoryFeed.h"
+
+namespace dra::inventory {
+
+const kube::ResourceType DraResourceTypes::kDeviceClasses{"resource.k8s.io", "v1", "deviceclasses",
+                                                          false, "DeviceClass"};
+const kube::ResourceType DraResourceTypes::kResourceSlices{
+    "resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"};
+const kube::ResourceType DraResourceTypes::kResourceClaims{"resource.k8s.io", "v1",
+                                                           "resourceclaims", true, "ResourceClaim"};
+const kube::ResourceType DraResourceTypes::kDeviceTaintRules{
+    "resource.k8s.io", "v1", "devicetaintrules", false, "DeviceTaintRule"};
+
+InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory)
+    : classes_(registry.Get<api::DeviceClass>(DraResourceTypes::kDeviceClasses,
+                                              api::DeviceClass::FromJson)),
+      slices_(registry.Get<api::ResourceSlice>(DraResourceTypes::kResourceSlices,
+                                               api::ResourceSlice::FromJson)),
+      claims_(registry.Get<api::ResourceClaim>(DraResourceTypes::kResourceClaims,
+                                               api::ResourceClaim::FromJson)),
+      rules_(registry.Get<api::DeviceTaintRule>(DraResourceTypes::kDeviceTaintRules,
+                                                api::DeviceTaintRule::FromJson)) {
+  Inventory* inv = &inventory;
+  classes_.AddHandler(std::make_shared<InventoryFeed<api::DeviceClass>>(
+      [inv](auto c) { inv->ApplyClass(std::move(c)); },
+      [inv](const api::DeviceClass& c) { inv->RemoveClass(c); }));
+  slices_.AddHandler(std::make_shared<InventoryFeed<api::ResourceSlice>>(
+      [inv](auto s) { inv->ApplySlice(std::move(s)); },
+      [inv](const api::ResourceSlice& s) { inv->RemoveSlice(s); }));
+  claims_.AddHandler(std::make_shared<InventoryFeed<api::ResourceClaim>>(
+      [inv](auto c) { inv->ApplyClaim(std::move(c)); },
+      [inv](const api::ResourceClaim& c) { inv->RemoveClaim(c); }));
+  rules_.AddHandler(std::make_shared<InventoryFeed<api::DeviceTaintRule>>(
+      [inv](auto r) { inv->ApplyTaintRule(std::move(r)); },
+      [inv](const api::DeviceTaintRule& r) { inv->RemoveTaintRule(r); }));
+}
+
+bool InventoryInformers::WaitForSync(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                 std::chrono::steady_clock::now());
+  };
+  return classes_.WaitForSync(left()) && slices_.WaitForSync(left()) &&
+         claims_.WaitForSync(left()) && rules_.WaitForSync(left());
+}
+
+}  // namespace dra::inventory

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <chrono>
+
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/ResourceClaim.h"
+#include "controller/api/ResourceSlice.h"
+#include "controller/inventory/Inventory.h"
+#include "src/cache/Informer.h"
+#include "src/cache/InformerRegistry.h"
+
+namespace dra::inventory {
+
+// The resource.k8s.io/v1 types the inventory is built from.
+struct DraResourceTypes {
+  static const kube::ResourceType kDeviceClasses;
+  static const kube::ResourceType kResourceSlices;
+  static const kube::ResourceType kResourceClaims;
+  static const kube::ResourceType kDeviceTaintRules;
+};
+
+// Registers (or reuses) the four informers an Inventory needs and feeds their
+// events into it. The registry starts and stops them.
+class InventoryInformers {
+ public:
+  InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory);
+
+  // True once all four informers have listed.
+  bool WaitForSync(std::chrono::milliseconds timeout);
+
+  kube::Informer<api::ResourceSlice>& slices() { return slices_; }
+  kube::Informer<api::ResourceClaim>& claims() { return claims_; }
+  kube::Informer<api::DeviceClass>& classes() { return classes_; }
+  kube::Informer<api::DeviceTaintRule>& rules() { return rules_; }
+
+ private:
+  kube::Informer<api::DeviceClass>& classes_;
+  kube::Informer<api::ResourceSlice>& slices_;
+  kube::Informer<api::ResourceClaim>& claims_;
+  kube::Informer<api::DeviceTaintRule>& rules_;
+};
+
+}  // namespace dra::inventory

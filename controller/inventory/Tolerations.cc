@@ -1,0 +1,21 @@
+#include "controller/inventory/Tolerations.h"
+
+#include <algorithm>
+
+namespace dra::inventory {
+
+std::vector<api::DeviceTaint> UntoleratedTaints(
+    const std::vector<api::DeviceTaint>& taints,
+    const std::vector<api::DeviceToleration>& tolerations) {
+  std::vector<api::DeviceTaint> blocking;
+  for (const auto& taint : taints) {
+    if (taint.EffectiveEffect() == api::TaintEffect::kNone) continue;
+    bool tolerated =
+        std::any_of(tolerations.begin(), tolerations.end(),
+                    [&](const api::DeviceToleration& t) { return t.Tolerates(taint); });
+    if (!tolerated) blocking.push_back(taint);
+  }
+  return blocking;
+}
+
+}  // namespace dra::inventory

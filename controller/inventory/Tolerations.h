@@ -1,0 +1,17 @@
+#pragma once
+
+#include <vector>
+
+#include "controller/api/DeviceTaint.h"
+#include "controller/api/DeviceToleration.h"
+
+namespace dra::inventory {
+
+// The taints of `taints` that keep a device from being allocated to a request
+// with `tolerations`: NoSchedule and NoExecute taints no toleration matches.
+// None and unknown effects never block, as the API requires.
+std::vector<api::DeviceTaint> UntoleratedTaints(
+    const std::vector<api::DeviceTaint>& taints,
+    const std::vector<api::DeviceToleration>& tolerations);
+
+}  // namespace dra::inventory
