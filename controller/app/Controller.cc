@@ -134,6 +134,7 @@ void Controller::Stop() {
   stop_cv_.notify_all();
   if (elector_) elector_->Stop();  // first: releasing the lease lets a standby take over now
   if (connector_.joinable()) connector_.join();
+  if (informers_) informers_->StopAll();
   // Each server takes up to civetweb's 2 s poll quantum to stop; overlap them.
   std::thread stop_metrics([this] { metrics_.reset(); });
   health_.reset();
@@ -150,7 +151,7 @@ void Controller::ConnectLoop() {
   while (true) {
     kube::Status probed = ProbeApiServer();
     if (probed.ok()) {
-      ready_ = true;
+      if (SyncInventory()) ready_ = true;
       return;
     }
     auto delay = Jittered(backoff);
@@ -159,6 +160,22 @@ void Controller::ConnectLoop() {
     if (!WaitOrStop(delay)) return;
     backoff = std::min(backoff * 2, std::chrono::milliseconds(30000));
   }
+}
+
+bool Controller::SyncInventory() {
+  informers_ = std::make_unique<kube::InformerRegistry>(client_);
+  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(*informers_, inventory_);
+  informers_->StartAll();
+  auto started = std::chrono::steady_clock::now();
+  while (!inventory_informers_->WaitForSync(std::chrono::milliseconds(500))) {
+    if (!WaitOrStop(std::chrono::milliseconds(0))) return false;
+  }
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  spdlog::info("inventory synced in {} ms: {} devices in {} pools, {} selector errors",
+               took.count(), inventory_.device_count(), inventory_.Pools().size(),
+               inventory_.selector_error_total());
+  return true;
 }
 
 kube::Status Controller::ProbeApiServer() {

@@ -9,7 +9,10 @@
 #include <string>
 #include <thread>
 
+#include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
 #include "src/base/Status.h"
+#include "src/cache/InformerRegistry.h"
 #include "src/client/RestClient.h"
 #include "src/config/RestConfig.h"
 #include "src/http/EndpointServer.h"
@@ -54,6 +57,8 @@ class Controller {
 
  private:
   void ConnectLoop();
+  // Starts the DRA informers and waits for them; false if stopped first.
+  bool SyncInventory();
   kube::Status ProbeApiServer();
   kube::Status StartServers();
   void StartLeaderElection();
@@ -67,6 +72,9 @@ class Controller {
   std::unique_ptr<kube::RestClientMetrics> rest_metrics_;
   std::shared_ptr<kube::RestClient> client_;
   std::unique_ptr<kube::LeaderElector> elector_;
+  inventory::Inventory inventory_;
+  std::unique_ptr<kube::InformerRegistry> informers_;
+  std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
   std::unique_ptr<kube::EndpointServer> health_;
   std::unique_ptr<kube::EndpointServer> metrics_;
   std::atomic<bool> ready_{false};

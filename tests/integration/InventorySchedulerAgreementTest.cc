@@ -1,0 +1,178 @@
+// The inventory's free-device counts agree with the real scheduler: fill the
+// 80Gi GPUs of one node with extended-resource Pods that need >= 64Gi, see
+// the next such Pod stay unschedulable while the inventory reports 0 free on
+// every node, then free one GPU and see both sides agree again.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "src/cache/InformerRegistry.h"
+#include "tests/support/ClusterTest.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kClass = "inv-big.example.com";
+constexpr const char* kResource = "example.com/inv-big-gpu";
+const std::vector<std::string> kFleet{"inv-a:2:24Gi:gpu-inv-24g", "inv-b:2:80Gi:gpu-inv-80g"};
+
+std::string ClassManifest() {
+  json cls = {{"apiVersion", "resource.k8s.io/v1"},
+              {"kind", "DeviceClass"},
+              {"metadata", {{"name", kClass}}},
+              {"spec",
+               {{"extendedResourceName", kResource},
+                {"selectors",
+                 json::array({{{"cel",
+                                {{"expression",
+                                  "device.driver == \"gpu.example.com\" && "
+                                  "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-"
+                                  "inv-\") && device.capacity[\"gpu.example.com\"].memory."
+                                  "compareTo(quantity(\"64Gi\")) >= 0"}}}}})}}}};
+  return cls.dump();
+}
+
+std::string PodManifest(const std::string& name, const std::string& ns) {
+  json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", name}, {"namespace", ns}}},
+              {"spec",
+               {{"automountServiceAccountToken", false},
+                {"containers", json::array({{{"name", "main"},
+                                             {"image", "registry.k8s.io/pause:3.10"},
+                                             {"resources", {{"limits", {{kResource, "1"}}}}}}})}}}};
+  return pod.dump();
+}
+
+class InventorySchedulerAgreementTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    std::vector<std::string> apply{"apply"};
+    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
+    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
+    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
+    auto ns = cluster_->CreateTestNamespace("inventory");
+    ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+    ns_ = *ns;
+    auto client = cluster_->NewRestClient();
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    informers_ = std::make_unique<kube::InformerRegistry>(*client);
+    feeds_ = std::make_unique<inventory::InventoryInformers>(*informers_, inventory_);
+    informers_->StartAll();
+    ASSERT_TRUE(feeds_->WaitForSync(30s)) << "DRA informers did not sync";
+  }
+
+  void TearDown() override {
+    if (informers_) informers_->StopAll();
+    if (!cluster_) return;
+    if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
+    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
+    std::vector<std::string> remove{"delete"};
+    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
+    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+  }
+
+  json Pod(const std::string& name) {
+    auto pod = cluster_->GetJson({"get", "pod", name, "-n", ns_});
+    return pod.ok() ? *pod : json();
+  }
+  std::string NodeOf(const std::string& name) {
+    return Pod(name).value("/spec/nodeName"_json_pointer, std::string());
+  }
+
+  // Waits until the inventory's counts for the class on `node` satisfy `check`.
+  void WaitForCounts(const std::string& what, const std::string& node,
+                     std::function<bool(const inventory::DeviceCounts&)> check) {
+    inventory::DeviceCounts counts;
+    auto reached = WaitFor(
+        what, 30s,
+        [&] {
+          counts = inventory_.Count(kClass, node);
+          return check(counts);
+        },
+        [&] {
+          return "total=" + std::to_string(counts.total) + " free=" + std::to_string(counts.free) +
+                 " allocated=" + std::to_string(counts.allocated);
+        });
+    ASSERT_TRUE(reached.ok()) << reached.ToString();
+  }
+
+  std::set<std::string> NodesWithDevices() const {
+    std::set<std::string> nodes;
+    for (const auto& device : inventory_.Devices()) {
+      if (!device.node_name.empty()) nodes.insert(device.node_name);
+    }
+    return nodes;
+  }
+
+  std::string ns_;
+  inventory::Inventory inventory_;
+  std::unique_ptr<kube::InformerRegistry> informers_;
+  std::unique_ptr<inventory::InventoryInformers> feeds_;
+};
+
+TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlacePods) {
+  WaitForCounts("both 80Gi GPUs of inv-b free", "inv-b",
+                [](const auto& c) { return c.total == 2 && c.free == 2; });
+  EXPECT_EQ(inventory_.Count(kClass, "inv-a").total, 0) << "24Gi GPUs must not match";
+
+  ASSERT_TRUE(cluster_->Create(PodManifest("big-0", ns_)).ok());
+  ASSERT_TRUE(cluster_->Create(PodManifest("big-1", ns_)).ok());
+  for (const std::string name : {"big-0", "big-1"}) {
+    auto bound = WaitFor("pod " + name + " bound", 60s, [&] { return !NodeOf(name).empty(); });
+    ASSERT_TRUE(bound.ok()) << bound.ToString();
+    EXPECT_EQ(NodeOf(name), "inv-b");
+  }
+  WaitForCounts("inv-b full", "inv-b",
+                [](const auto& c) { return c.allocated == 2 && c.free == 0; });
+
+  std::set<std::string> users;
+  for (const auto& device : inventory_.DevicesMatching(kClass, "inv-b")) {
+    for (const auto& pod : inventory_.PodsUsing(device.key)) users.insert(pod.name);
+  }
+  EXPECT_EQ(users, (std::set<std::string>{"big-0", "big-1"}));
+
+  ASSERT_TRUE(cluster_->Create(PodManifest("big-2", ns_)).ok());
+  json pending;
+  auto unschedulable = WaitFor(
+      "big-2 reported unschedulable", 60s,
+      [&] {
+        pending = Pod("big-2");
+        for (const auto& c : pending.value("/status/conditions"_json_pointer, json::array())) {
+          if (c.value("type", "") == "PodScheduled" && c.value("status", "") == "False")
+            return true;
+        }
+        return false;
+      },
+      [&] { return pending.value("status", json()).dump(); });
+  ASSERT_TRUE(unschedulable.ok()) << unschedulable.ToString();
+  EXPECT_EQ(NodeOf("big-2"), "");
+  for (const auto& node : NodesWithDevices()) {
+    EXPECT_EQ(inventory_.Count(kClass, node).free, 0) << "node " << node;
+  }
+  EXPECT_EQ(inventory_.Count(kClass).free, 0);
+
+  // Free one GPU: the inventory sees it, and the scheduler places big-2 there.
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"delete", "pod", "big-0", "-n", ns_, "--grace-period=0", "--force",
+                             "--wait=false"})
+                  .ok());
+  WaitForCounts("one GPU of inv-b free again", "inv-b", [](const auto& c) { return c.free == 1; });
+  auto placed =
+      WaitFor("big-2 bound once a GPU is free", 90s, [&] { return !NodeOf("big-2").empty(); });
+  ASSERT_TRUE(placed.ok()) << placed.ToString();
+  EXPECT_EQ(NodeOf("big-2"), "inv-b");
+  WaitForCounts("inv-b full again", "inv-b", [](const auto& c) { return c.free == 0; });
+}
+
+}  // namespace
+}  // namespace dra::testing
