@@ -42,11 +42,10 @@ void Inventory::RebuildPool(const std::string& pool_id) {
     std::shared_ptr<const api::ResourceSlice> slice;
     const api::Device* device;
   };
-  std::unordered_map<std::string, Source> wanted;
+  std::unordered_map<std::string_view, Source> wanted;  // by device name
   for (const auto& slice : pools_.CurrentSlices(pool_id)) {
     for (const auto& device : slice->devices) {
-      std::string key = DeviceKey{slice->driver, slice->pool.name, device.name}.ToString();
-      if (!wanted.emplace(std::move(key), Source{slice, &device}).second) {
+      if (!wanted.emplace(device.name, Source{slice, &device}).second) {
         spdlog::warn("inventory: device {} is published twice in pool {}; keeping the first",
                      device.name, pool_id);
       }
@@ -56,7 +55,7 @@ void Inventory::RebuildPool(const std::string& pool_id) {
   auto existing = by_pool_.find(pool_id);
   if (existing != by_pool_.end()) {
     for (DeviceId id : existing->second) {
-      auto it = wanted.find(entries_[id]->key.ToString());
+      auto it = wanted.find(entries_[id]->device->name);
       if (it != wanted.end() && it->second.slice == entries_[id]->slice) {
         kept.push_back(id);
         wanted.erase(it);
@@ -65,10 +64,8 @@ void Inventory::RebuildPool(const std::string& pool_id) {
       }
     }
   }
-  for (auto& [key, source] : wanted) {
-    const auto& slice = *source.slice;
-    DeviceId id = AddDevice(Entry{DeviceKey{slice.driver, slice.pool.name, source.device->name},
-                                  source.slice, source.device, pool_id});
+  for (auto& [name, source] : wanted) {
+    DeviceId id = AddDevice(Entry{source.slice, source.device});
     EvaluateAllClasses(id);
     kept.push_back(id);
   }
@@ -89,13 +86,13 @@ Inventory::DeviceId Inventory::AddDevice(Entry entry) {
     entries_.emplace_back();
     for (auto& [name, cls] : classes_) cls.matches.resize(entries_.size(), false);
   }
-  ids_[entry.key.ToString()] = id;
+  ++device_count_;
   entries_[id] = std::move(entry);
   return id;
 }
 
 void Inventory::RemoveDevice(DeviceId id) {
-  ids_.erase(entries_[id]->key.ToString());
+  --device_count_;
   entries_[id].reset();
   for (auto& [name, cls] : classes_) cls.matches[id] = false;
   free_ids_.push_back(id);
@@ -115,7 +112,7 @@ void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class)
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (!entries_[id]) continue;
     const Entry& device = *entries_[id];
-    EvaluateClass(entry, id, ToCelDevice(*device.device, device.key.driver));
+    EvaluateClass(entry, id, ToCelDevice(*device.device, device.slice->driver));
   }
 }
 
@@ -135,7 +132,7 @@ void Inventory::RecomputeAllMatches() {
 void Inventory::EvaluateAllClasses(DeviceId id) {
   if (classes_.empty()) return;
   const Entry& device = *entries_[id];
-  cel::Device input = ToCelDevice(*device.device, device.key.driver);
+  cel::Device input = ToCelDevice(*device.device, device.slice->driver);
   for (auto& [name, cls] : classes_) EvaluateClass(cls, id, input);
 }
 
@@ -231,12 +228,10 @@ bool Inventory::OnNode(const Entry& entry, std::string_view node) const {
   return false;
 }
 
-bool Inventory::IsAllocated(const std::string& key) const { return allocations_.contains(key); }
-
 std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
   std::vector<api::DeviceTaint> taints = entry.device->taints;
   for (const auto& [name, rule] : rules_) {
-    if (rule->Matches(entry.key.driver, entry.key.pool, entry.key.device)) {
+    if (rule->Matches(entry.slice->driver, entry.slice->pool.name, entry.device->name)) {
       taints.push_back(rule->taint);
     }
   }
@@ -246,7 +241,7 @@ std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
 DeviceInfo Inventory::Describe(const Entry& entry) const {
   using Selection = api::ResourceSlice::NodeSelection;
   DeviceInfo info;
-  info.key = entry.key;
+  info.key = entry.Key();
   info.slice_name = entry.slice->meta.name;
   const auto selection = entry.slice->node_selection;
   if (selection == Selection::kNodeName) info.node_name = entry.slice->node_name;
@@ -254,11 +249,12 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
   info.all_nodes = selection == Selection::kAllNodes ||
                    (selection == Selection::kPerDevice && entry.device->all_nodes);
   info.node_selector = selection == Selection::kNodeSelector;
-  const PoolStatus* pool = pools_.Find(entry.pool_id);
+  const PoolStatus* pool =
+      pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
   info.pool_complete = pool != nullptr && pool->complete();
   info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
   info.taints = TaintsOf(entry);
-  auto held = allocations_.find(entry.key.ToString());
+  auto held = allocations_.find(info.key.ToString());
   if (held != allocations_.end()) info.allocated_to = held->second;
   return info;
 }
@@ -293,9 +289,12 @@ std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
 }
 
 std::optional<Inventory::DeviceId> Inventory::IdOf(const DeviceKey& key) const {
-  auto it = ids_.find(key.ToString());
-  if (it == ids_.end()) return std::nullopt;
-  return it->second;
+  auto pool = by_pool_.find(PoolTracker::PoolId(key.driver, key.pool));
+  if (pool == by_pool_.end()) return std::nullopt;
+  for (DeviceId id : pool->second) {
+    if (entries_[id]->device->name == key.device) return id;
+  }
+  return std::nullopt;
 }
 
 std::optional<DeviceInfo> Inventory::Find(const DeviceKey& key) const {
@@ -361,7 +360,7 @@ uint64_t Inventory::selector_error_total() const {
 
 size_t Inventory::device_count() const {
   std::shared_lock lock(mu_);
-  return ids_.size();
+  return device_count_;
 }
 
 bool Inventory::HasClass(std::string_view class_name) const {

@@ -100,11 +100,12 @@ class Inventory {
  private:
   using DeviceId = uint32_t;
 
+  // Kept small (24 bytes): driver, pool and name are read from the slice.
   struct Entry {
-    DeviceKey key;
     std::shared_ptr<const api::ResourceSlice> slice;  // keeps `device` alive
     const api::Device* device = nullptr;
-    std::string pool_id;
+
+    DeviceKey Key() const { return {slice->driver, slice->pool.name, device->name}; }
   };
   struct ClassEntry {
     std::shared_ptr<const api::DeviceClass> object;
@@ -123,7 +124,6 @@ class Inventory {
   const ClassEntry* FindClass(std::string_view name) const;
   bool Matches(const ClassEntry& entry, DeviceId id) const;
   bool OnNode(const Entry& entry, std::string_view node) const;
-  bool IsAllocated(const std::string& key) const;
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
   DeviceInfo Describe(const Entry& entry) const;
   std::optional<DeviceId> IdOf(const DeviceKey& key) const;
@@ -133,7 +133,7 @@ class Inventory {
   PoolTracker pools_;
   std::vector<std::optional<Entry>> entries_;  // by DeviceId
   std::vector<DeviceId> free_ids_;
-  std::unordered_map<std::string, DeviceId> ids_;                   // device key text -> id
+  size_t device_count_ = 0;
   std::unordered_map<std::string, std::vector<DeviceId>> by_pool_;  // pool id -> ids
   std::map<std::string, ClassEntry, std::less<>> classes_;
   std::map<std::string, std::shared_ptr<const api::ResourceClaim>, std::less<>> claims_;

@@ -29,7 +29,9 @@ void* operator new(size_t size) {
   dra::testing::g_live_heap_bytes += static_cast<int64_t>(malloc_usable_size(p));
   return p;
 }
-void operator delete(void* p) noexcept {
+// noinline: inlined into a caller, g++ pairs that caller's `new` with this
+// free() and reports a mismatched allocation (-Wmismatched-new-delete).
+__attribute__((noinline)) void operator delete(void* p) noexcept {
   if (p == nullptr) return;
   dra::testing::g_live_heap_bytes -= static_cast<int64_t>(malloc_usable_size(p));
   std::free(p);
