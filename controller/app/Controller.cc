@@ -163,8 +163,9 @@ void Controller::ConnectLoop() {
 }
 
 bool Controller::SyncInventory() {
+  inventory_ = std::make_unique<inventory::Inventory>(registry_.get());
   informers_ = std::make_unique<kube::InformerRegistry>(client_);
-  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(*informers_, inventory_);
+  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(*informers_, *inventory_);
   informers_->StartAll();
   auto started = std::chrono::steady_clock::now();
   while (!inventory_informers_->WaitForSync(std::chrono::milliseconds(500))) {
@@ -173,8 +174,8 @@ bool Controller::SyncInventory() {
   auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
   spdlog::info("inventory synced in {} ms: {} devices in {} pools, {} selector errors",
-               took.count(), inventory_.device_count(), inventory_.Pools().size(),
-               inventory_.selector_error_total());
+               took.count(), inventory_->device_count(), inventory_->Pools().size(),
+               inventory_->selector_error_total());
   return true;
 }
 

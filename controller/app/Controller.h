@@ -72,7 +72,7 @@ class Controller {
   std::unique_ptr<kube::RestClientMetrics> rest_metrics_;
   std::shared_ptr<kube::RestClient> client_;
   std::unique_ptr<kube::LeaderElector> elector_;
-  inventory::Inventory inventory_;
+  std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<kube::InformerRegistry> informers_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
   std::unique_ptr<kube::EndpointServer> health_;

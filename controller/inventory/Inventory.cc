@@ -1,5 +1,7 @@
 #include "controller/inventory/Inventory.h"
 
+#include <prometheus/counter.h>
+#include <prometheus/registry.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -21,7 +23,15 @@ bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect eff
 
 }  // namespace
 
-Inventory::Inventory() = default;
+Inventory::Inventory(prometheus::Registry* metrics) {
+  if (metrics == nullptr) return;
+  selector_error_metric_ = &prometheus::BuildCounter()
+                                .Name("dra_controller_selector_errors_total")
+                                .Help(
+                                    "Device selector evaluations that failed to compile or "
+                                    "evaluate (the device then does not match), by DeviceClass")
+                                .Register(*metrics);
+}
 
 // ---- slices and pools ------------------------------------------------------
 
@@ -145,6 +155,9 @@ void Inventory::EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device&
 void Inventory::RecordFailure(const std::string& class_name,
                               const ClassSelector::Failure& failure) {
   ++selector_error_total_;
+  if (selector_error_metric_ != nullptr) {
+    selector_error_metric_->Add({{"device_class", class_name}}).Increment();
+  }
   auto [it, inserted] = selector_errors_.try_emplace({class_name, failure.expression});
   SelectorError& error = it->second;
   if (inserted) {

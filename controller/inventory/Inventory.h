@@ -19,6 +19,13 @@
 #include "controller/inventory/DeviceKey.h"
 #include "controller/inventory/PoolTracker.h"
 
+namespace prometheus {
+class Registry;
+template <typename T>
+class Family;
+class Counter;
+}  // namespace prometheus
+
 namespace dra::inventory {
 
 // Matching devices of a class, optionally on one node.
@@ -66,7 +73,9 @@ struct SelectorError {
 // Thread-safe: updates take an exclusive lock, queries a shared one.
 class Inventory {
  public:
-  Inventory();
+  // With `metrics`, failed selector evaluations are counted in
+  // dra_controller_selector_errors_total{device_class}.
+  explicit Inventory(prometheus::Registry* metrics = nullptr);
 
   void ApplySlice(std::shared_ptr<const api::ResourceSlice> slice);
   void RemoveSlice(const api::ResourceSlice& slice);
@@ -142,6 +151,7 @@ class Inventory {
   std::map<std::string, std::shared_ptr<const api::DeviceTaintRule>, std::less<>> rules_;
   std::map<std::pair<std::string, std::string>, SelectorError> selector_errors_;
   uint64_t selector_error_total_ = 0;
+  prometheus::Family<prometheus::Counter>* selector_error_metric_ = nullptr;
 };
 
 }  // namespace dra::inventory

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <thread>
 
@@ -251,6 +252,24 @@ TEST_F(InventoryTest, SelectorErrorsAreReportedAndMatchNothing) {
 
   inventory_.ApplyClass(Class("broken", {kAnyGpu}));
   EXPECT_EQ(inventory_.Count("broken").total, 4);
+}
+
+TEST(InventoryMetricsTest, SelectorErrorsAreCountedPerDeviceClass) {
+  prometheus::Registry registry;
+  Inventory inventory(&registry);
+  inventory.ApplySlice(Slice("s", "node-a", {Gpu("gpu-0", 24, "m"), Gpu("gpu-1", 24, "m")}));
+  inventory.ApplyClass(Class("broken", {"device.driver =="}));
+  inventory.ApplyClass(Class("fine", {kAnyGpu}));
+  double broken = -1;
+  for (const auto& family : registry.Collect()) {
+    if (family.name != "dra_controller_selector_errors_total") continue;
+    for (const auto& metric : family.metric) {
+      ASSERT_EQ(metric.label.size(), 1u);
+      EXPECT_EQ(metric.label[0].name, "device_class");
+      if (metric.label[0].value == "broken") broken = metric.counter.value;
+    }
+  }
+  EXPECT_EQ(broken, 2);
 }
 
 TEST_F(InventoryTest, ClassAddedLaterIsEvaluatedAndRemovedClassMatchesNothing) {
