@@ -21,6 +21,19 @@ bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect eff
                      [&](const api::DeviceTaint& t) { return t.EffectiveEffect() == effect; });
 }
 
+void Tally(DeviceCounts& counts, const DeviceInfo& device) {
+  ++counts.total;
+  bool allocated = !device.allocated_to.empty();
+  counts.allocated += allocated ? 1 : 0;
+  counts.no_schedule += HasEffect(device.taints, api::TaintEffect::kNoSchedule) ? 1 : 0;
+  counts.no_execute += HasEffect(device.taints, api::TaintEffect::kNoExecute) ? 1 : 0;
+  counts.incomplete_pool += device.pool_complete ? 0 : 1;
+  bool available = !allocated || device.allow_multiple_allocations;
+  if (available && device.pool_complete && UntoleratedTaints(device.taints, {}).empty()) {
+    ++counts.free;
+  }
+}
+
 }  // namespace
 
 Inventory::Inventory(prometheus::Registry* metrics) {
@@ -98,11 +111,17 @@ Inventory::DeviceId Inventory::AddDevice(Entry entry) {
   }
   ++device_count_;
   entries_[id] = std::move(entry);
+  if (auto node = NodeKey(*entries_[id])) by_node_[std::string(*node)].push_back(id);
   return id;
 }
 
 void Inventory::RemoveDevice(DeviceId id) {
   --device_count_;
+  if (auto node = NodeKey(*entries_[id])) {
+    auto it = by_node_.find(std::string(*node));
+    std::erase(it->second, id);
+    if (it->second.empty()) by_node_.erase(it);
+  }
   entries_[id].reset();
   for (auto& [name, cls] : classes_) cls.matches[id] = false;
   free_ids_.push_back(id);
@@ -224,21 +243,22 @@ bool Inventory::Matches(const ClassEntry& entry, DeviceId id) const {
   return id < entry.matches.size() && entry.matches[id] && entries_[id].has_value();
 }
 
-bool Inventory::OnNode(const Entry& entry, std::string_view node) const {
-  if (node.empty()) return true;
+std::optional<std::string_view> Inventory::NodeKey(const Entry& entry) {
   using Selection = api::ResourceSlice::NodeSelection;
   switch (entry.slice->node_selection) {
     case Selection::kNodeName:
-      return entry.slice->node_name == node;
+      return entry.slice->node_name;
     case Selection::kAllNodes:
-      return true;
+      return std::string_view();
     case Selection::kPerDevice:
-      return entry.device->all_nodes || entry.device->node_name == node;
+      if (entry.device->all_nodes) return std::string_view();
+      if (!entry.device->node_name.empty()) return entry.device->node_name;
+      break;
     case Selection::kNodeSelector:
     case Selection::kUnspecified:
       break;
   }
-  return false;
+  return std::nullopt;
 }
 
 std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
@@ -274,16 +294,19 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
 
 DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node) const {
   DeviceCounts counts;
-  for (const DeviceInfo& device : DevicesMatching(class_name, node)) {
-    ++counts.total;
-    bool allocated = !device.allocated_to.empty();
-    counts.allocated += allocated ? 1 : 0;
-    counts.no_schedule += HasEffect(device.taints, api::TaintEffect::kNoSchedule) ? 1 : 0;
-    counts.no_execute += HasEffect(device.taints, api::TaintEffect::kNoExecute) ? 1 : 0;
-    counts.incomplete_pool += device.pool_complete ? 0 : 1;
-    bool available = !allocated || device.allow_multiple_allocations;
-    if (available && device.pool_complete && UntoleratedTaints(device.taints, {}).empty()) {
-      ++counts.free;
+  for (const DeviceInfo& device : DevicesMatching(class_name, node)) Tally(counts, device);
+  return counts;
+}
+
+std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view class_name) const {
+  std::map<std::string, DeviceCounts> counts;
+  std::shared_lock lock(mu_);
+  const ClassEntry* cls = FindClass(class_name);
+  if (cls == nullptr) return counts;
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (!Matches(*cls, id)) continue;
+    if (auto node = NodeKey(*entries_[id])) {
+      Tally(counts[std::string(*node)], Describe(*entries_[id]));
     }
   }
   return counts;
@@ -295,8 +318,17 @@ std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
   std::vector<DeviceInfo> out;
   const ClassEntry* cls = FindClass(class_name);
   if (cls == nullptr) return out;
-  for (DeviceId id = 0; id < entries_.size(); ++id) {
-    if (Matches(*cls, id) && OnNode(*entries_[id], node)) out.push_back(Describe(*entries_[id]));
+  auto add = [&](DeviceId id) {
+    if (Matches(*cls, id)) out.push_back(Describe(*entries_[id]));
+  };
+  if (node.empty()) {
+    for (DeviceId id = 0; id < entries_.size(); ++id) add(id);
+    return out;
+  }
+  for (std::string_view key : {node, std::string_view()}) {
+    auto it = by_node_.find(std::string(key));
+    if (it == by_node_.end()) continue;
+    for (DeviceId id : it->second) add(id);
   }
   return out;
 }

@@ -92,6 +92,10 @@ class Inventory {
   DeviceCounts Count(std::string_view class_name, std::string_view node = "") const;
   std::vector<DeviceInfo> DevicesMatching(std::string_view class_name,
                                           std::string_view node = "") const;
+  // Count() for every node in one pass: key "" holds the devices every node
+  // reaches (add them to a node's own figures); devices behind a slice node
+  // selector are left out.
+  std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
@@ -132,7 +136,9 @@ class Inventory {
 
   const ClassEntry* FindClass(std::string_view name) const;
   bool Matches(const ClassEntry& entry, DeviceId id) const;
-  bool OnNode(const Entry& entry, std::string_view node) const;
+  // The node a device is local to, "" for a device every node reaches, and
+  // nullopt for devices behind a slice node selector.
+  static std::optional<std::string_view> NodeKey(const Entry& entry);
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
   DeviceInfo Describe(const Entry& entry) const;
   std::optional<DeviceId> IdOf(const DeviceKey& key) const;
@@ -144,6 +150,7 @@ class Inventory {
   std::vector<DeviceId> free_ids_;
   size_t device_count_ = 0;
   std::unordered_map<std::string, std::vector<DeviceId>> by_pool_;  // pool id -> ids
+  std::unordered_map<std::string, std::vector<DeviceId>> by_node_;  // NodeKey -> ids
   std::map<std::string, ClassEntry, std::less<>> classes_;
   std::map<std::string, std::shared_ptr<const api::ResourceClaim>, std::less<>> claims_;
   // device key text -> claims "<namespace>/<name>" holding it

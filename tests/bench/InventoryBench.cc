@@ -126,6 +126,16 @@ void BM_CountOnNode(benchmark::State& state) {
 }
 BENCHMARK(BM_CountOnNode)->Unit(benchmark::kMicrosecond);
 
+// Every node's figures for one class in one pass.
+void BM_CountPerNode(benchmark::State& state) {
+  auto inventory = Fleet(5000, kClasses);
+  for (auto _ : state) {
+    auto counts = inventory->CountPerNode("class-0");
+    benchmark::DoNotOptimize(counts);
+  }
+}
+BENCHMARK(BM_CountPerNode)->Unit(benchmark::kMillisecond);
+
 // Heap the inventory adds per device beyond the slice projections it holds.
 void BM_InventoryHeapPerDevice(benchmark::State& state) {
   const int nodes = 5000;

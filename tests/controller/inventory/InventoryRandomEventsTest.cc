@@ -141,6 +141,7 @@ void ExpectSameAnswers(const Inventory& incremental, const Inventory& fresh, int
   for (int n = 0; n < kNodes; ++n) nodes.push_back("node-" + std::to_string(n));
   for (const auto& cls : kClassNames) {
     ASSERT_EQ(incremental.HasClass(cls), fresh.HasClass(cls)) << cls << " at step " << step;
+    ASSERT_EQ(incremental.CountPerNode(cls), fresh.CountPerNode(cls)) << cls << " at step " << step;
     for (const auto& node : nodes) {
       ASSERT_EQ(incremental.Count(cls, node), fresh.Count(cls, node))
           << "class " << cls << " node '" << node << "' at step " << step;

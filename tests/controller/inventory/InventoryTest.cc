@@ -300,6 +300,21 @@ TEST_F(InventoryTest, NetworkAttachedDevicesCountOnEveryNodeOrOnlyClusterWide) {
   EXPECT_TRUE(inventory_.Find(Key("rack-1", "gpu-0"))->node_selector);
 }
 
+TEST_F(InventoryTest, CountPerNodeAgreesWithCountOnEachNode) {
+  auto fabric = std::make_shared<api::ResourceSlice>(
+      *Slice("fabric", "", {Gpu("gpu-0", 80, "gpu-80g")}, 1, 1, "fabric"));
+  fabric->node_selection = api::ResourceSlice::NodeSelection::kAllNodes;
+  inventory_.ApplySlice(fabric);
+  inventory_.ApplyClaim(Claim("ml", "c", {{"node-b", "gpu-1"}}));
+  auto per_node = inventory_.CountPerNode("big-gpu");
+  ASSERT_EQ(per_node.size(), 2u);
+  EXPECT_EQ(per_node[""].total, 1);
+  EXPECT_EQ(per_node["node-b"].total, 2);
+  EXPECT_EQ(per_node["node-b"].free, 1);
+  EXPECT_EQ(inventory_.Count("big-gpu", "node-b").total, 3);  // its own and the fabric's
+  EXPECT_TRUE(inventory_.CountPerNode("no-such-class").empty());
+}
+
 TEST_F(InventoryTest, FullRecomputeAgreesWithIncrementalUpdates) {
   inventory_.ApplySlice(
       Slice("node-b-gpus", "node-b", {Gpu("gpu-0", 80, "gpu-80g"), Gpu("gpu-1", 16, "gpu-16g")}));
