@@ -165,7 +165,8 @@ void Controller::ConnectLoop() {
 bool Controller::SyncInventory() {
   inventory_ = std::make_unique<inventory::Inventory>(registry_.get());
   informers_ = std::make_unique<kube::InformerRegistry>(client_);
-  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(*informers_, *inventory_);
+  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
+      *informers_, *inventory_, served_resources_.contains("devicetaintrules"));
   informers_->StartAll();
   auto started = std::chrono::steady_clock::now();
   while (!inventory_informers_->WaitForSync(std::chrono::milliseconds(500))) {
@@ -197,8 +198,11 @@ kube::Status Controller::ProbeApiServer() {
          resources && resources->is_array() ? *resources : nlohmann::json::array()) {
       served = served || (r.is_object() && r.contains("name") && r["name"] == wanted);
     }
-    if (!served)
+    if (served) {
+      served_resources_.insert(wanted);
+    } else {
       spdlog::warn("resource.k8s.io/v1 does not serve {}; features using it stay off", wanted);
+    }
   }
   return kube::Status::Ok();
 }

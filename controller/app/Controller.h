@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -72,6 +73,7 @@ class Controller {
   std::unique_ptr<kube::RestClientMetrics> rest_metrics_;
   std::shared_ptr<kube::RestClient> client_;
   std::unique_ptr<kube::LeaderElector> elector_;
+  std::set<std::string> served_resources_;  // of resource.k8s.io/v1, from the probe
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<kube::InformerRegistry> informers_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;

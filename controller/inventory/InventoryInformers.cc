@@ -13,15 +13,14 @@ const kube::ResourceType DraResourceTypes::kResourceClaims{"resource.k8s.io", "v
 const kube::ResourceType DraResourceTypes::kDeviceTaintRules{
     "resource.k8s.io", "v1", "devicetaintrules", false, "DeviceTaintRule"};
 
-InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory)
+InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
+                                       bool with_taint_rules)
     : classes_(registry.Get<api::DeviceClass>(DraResourceTypes::kDeviceClasses,
                                               api::DeviceClass::FromJson)),
       slices_(registry.Get<api::ResourceSlice>(DraResourceTypes::kResourceSlices,
                                                api::ResourceSlice::FromJson)),
       claims_(registry.Get<api::ResourceClaim>(DraResourceTypes::kResourceClaims,
-                                               api::ResourceClaim::FromJson)),
-      rules_(registry.Get<api::DeviceTaintRule>(DraResourceTypes::kDeviceTaintRules,
-                                                api::DeviceTaintRule::FromJson)) {
+                                               api::ResourceClaim::FromJson)) {
   Inventory* inv = &inventory;
   classes_.AddHandler(std::make_shared<InventoryFeed<api::DeviceClass>>(
       [inv](auto c) { inv->ApplyClass(std::move(c)); },
@@ -32,7 +31,10 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
   claims_.AddHandler(std::make_shared<InventoryFeed<api::ResourceClaim>>(
       [inv](auto c) { inv->ApplyClaim(std::move(c)); },
       [inv](const api::ResourceClaim& c) { inv->RemoveClaim(c); }));
-  rules_.AddHandler(std::make_shared<InventoryFeed<api::DeviceTaintRule>>(
+  if (!with_taint_rules) return;
+  rules_ = &registry.Get<api::DeviceTaintRule>(DraResourceTypes::kDeviceTaintRules,
+                                               api::DeviceTaintRule::FromJson);
+  rules_->AddHandler(std::make_shared<InventoryFeed<api::DeviceTaintRule>>(
       [inv](auto r) { inv->ApplyTaintRule(std::move(r)); },
       [inv](const api::DeviceTaintRule& r) { inv->RemoveTaintRule(r); }));
 }
@@ -44,7 +46,7 @@ bool InventoryInformers::WaitForSync(std::chrono::milliseconds timeout) {
                                                                  std::chrono::steady_clock::now());
   };
   return classes_.WaitForSync(left()) && slices_.WaitForSync(left()) &&
-         claims_.WaitForSync(left()) && rules_.WaitForSync(left());
+         claims_.WaitForSync(left()) && (rules_ == nullptr || rules_->WaitForSync(left()));
 }
 
 }  // namespace dra::inventory

@@ -20,25 +20,29 @@ struct DraResourceTypes {
   static const kube::ResourceType kDeviceTaintRules;
 };
 
-// Registers (or reuses) the four informers an Inventory needs and feeds their
-// events into it. The registry starts and stops them.
+// Registers (or reuses) the informers an Inventory needs and feeds their
+// events into it. The registry starts and stops them. Without
+// `with_taint_rules` (a cluster that does not serve DeviceTaintRules) only
+// slice taints are known.
 class InventoryInformers {
  public:
-  InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory);
+  InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
+                     bool with_taint_rules = true);
 
-  // True once all four informers have listed.
+  // True once every informer has listed.
   bool WaitForSync(std::chrono::milliseconds timeout);
 
   kube::Informer<api::ResourceSlice>& slices() { return slices_; }
   kube::Informer<api::ResourceClaim>& claims() { return claims_; }
   kube::Informer<api::DeviceClass>& classes() { return classes_; }
-  kube::Informer<api::DeviceTaintRule>& rules() { return rules_; }
+  // nullptr without taint rules.
+  kube::Informer<api::DeviceTaintRule>* rules() { return rules_; }
 
  private:
   kube::Informer<api::DeviceClass>& classes_;
   kube::Informer<api::ResourceSlice>& slices_;
   kube::Informer<api::ResourceClaim>& claims_;
-  kube::Informer<api::DeviceTaintRule>& rules_;
+  kube::Informer<api::DeviceTaintRule>* rules_ = nullptr;
 };
 
 }  // namespace dra::inventory
