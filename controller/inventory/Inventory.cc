@@ -21,7 +21,8 @@ bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect eff
                      [&](const api::DeviceTaint& t) { return t.EffectiveEffect() == effect; });
 }
 
-void Tally(DeviceCounts& counts, const DeviceInfo& device) {
+void Tally(DeviceCounts& counts, const DeviceInfo& device,
+           const std::vector<api::DeviceToleration>& tolerations = {}) {
   ++counts.total;
   bool allocated = !device.allocated_to.empty();
   counts.allocated += allocated ? 1 : 0;
@@ -29,7 +30,7 @@ void Tally(DeviceCounts& counts, const DeviceInfo& device) {
   counts.no_execute += HasEffect(device.taints, api::TaintEffect::kNoExecute) ? 1 : 0;
   counts.incomplete_pool += device.pool_complete ? 0 : 1;
   bool available = !allocated || device.allow_multiple_allocations;
-  if (available && device.pool_complete && UntoleratedTaints(device.taints, {}).empty()) {
+  if (available && device.pool_complete && UntoleratedTaints(device.taints, tolerations).empty()) {
     ++counts.free;
   }
 }
@@ -318,19 +319,44 @@ std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
   std::vector<DeviceInfo> out;
   const ClassEntry* cls = FindClass(class_name);
   if (cls == nullptr) return out;
-  auto add = [&](DeviceId id) {
+  for (DeviceId id : Candidates(node)) {
     if (Matches(*cls, id)) out.push_back(Describe(*entries_[id]));
-  };
+  }
+  return out;
+}
+
+std::vector<Inventory::DeviceId> Inventory::Candidates(std::string_view node) const {
+  std::vector<DeviceId> ids;
   if (node.empty()) {
-    for (DeviceId id = 0; id < entries_.size(); ++id) add(id);
-    return out;
+    for (DeviceId id = 0; id < entries_.size(); ++id) {
+      if (entries_[id]) ids.push_back(id);
+    }
+    return ids;
   }
   for (std::string_view key : {node, std::string_view()}) {
     auto it = by_node_.find(std::string(key));
-    if (it == by_node_.end()) continue;
-    for (DeviceId id : it->second) add(id);
+    if (it != by_node_.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
   }
-  return out;
+  return ids;
+}
+
+RequestCounts Inventory::CountForRequest(const api::ResourceClaim::ExactRequest& request,
+                                         std::string_view node) const {
+  RequestCounts result;
+  ClassSelector own = ClassSelector::Compile(request.selectors, programs_);
+  std::shared_lock lock(mu_);
+  const ClassEntry* cls = FindClass(request.device_class_name);
+  if (cls == nullptr) return result;
+  result.class_exists = true;
+  for (DeviceId id : Candidates(node)) {
+    if (!Matches(*cls, id)) continue;
+    const Entry& entry = *entries_[id];
+    std::optional<ClassSelector::Failure> failure;
+    bool selected = own.Matches(ToCelDevice(*entry.device, entry.slice->driver), &failure);
+    if (failure && !result.selector_error) result.selector_error = failure;
+    if (selected) Tally(result.counts, Describe(entry), request.tolerations);
+  }
+  return result;
 }
 
 std::optional<Inventory::DeviceId> Inventory::IdOf(const DeviceKey& key) const {

@@ -59,6 +59,15 @@ struct PodUse {
   std::string claim_name;
 };
 
+// What one claim request could be given: devices of its class that also
+// pass its own selectors, counted with its tolerations applied.
+struct RequestCounts {
+  bool class_exists = false;
+  DeviceCounts counts;
+  // The first failure of the request's own selectors, if any.
+  std::optional<ClassSelector::Failure> selector_error;
+};
+
 // A selector that failed to compile or evaluate, for reports and metrics.
 struct SelectorError {
   std::string class_name;
@@ -96,6 +105,10 @@ class Inventory {
   // reaches (add them to a node's own figures); devices behind a slice node
   // selector are left out.
   std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
+  // For an `exactly` request or a firstAvailable subrequest; `free` counts
+  // devices whose taints the request tolerates.
+  RequestCounts CountForRequest(const api::ResourceClaim::ExactRequest& request,
+                                std::string_view node = "") const;
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
@@ -135,6 +148,8 @@ class Inventory {
   void RecordFailure(const std::string& class_name, const ClassSelector::Failure& failure);
 
   const ClassEntry* FindClass(std::string_view name) const;
+  // Ids of the devices on `node` (and those every node reaches); all when empty.
+  std::vector<DeviceId> Candidates(std::string_view node) const;
   bool Matches(const ClassEntry& entry, DeviceId id) const;
   // The node a device is local to, "" for a device every node reaches, and
   // nullopt for devices behind a slice node selector.
@@ -144,7 +159,7 @@ class Inventory {
   std::optional<DeviceId> IdOf(const DeviceKey& key) const;
 
   mutable std::shared_mutex mu_;
-  cel::ProgramCache programs_;
+  mutable cel::ProgramCache programs_;
   PoolTracker pools_;
   std::vector<std::optional<Entry>> entries_;  // by DeviceId
   std::vector<DeviceId> free_ids_;

@@ -315,6 +315,33 @@ TEST_F(InventoryTest, CountPerNodeAgreesWithCountOnEachNode) {
   EXPECT_TRUE(inventory_.CountPerNode("no-such-class").empty());
 }
 
+TEST_F(InventoryTest, RequestSelectorsNarrowTheClassAndTolerationsFreeTaintedDevices) {
+  inventory_.ApplyTaintRule(TaintRule("b0", "node-b", "gpu-0", api::TaintEffect::kNoSchedule));
+  api::ResourceClaim::ExactRequest request;
+  request.device_class_name = "gpu";
+  request.selectors = {kBigGpu};
+  auto plain = inventory_.CountForRequest(request);
+  EXPECT_TRUE(plain.class_exists);
+  EXPECT_EQ(plain.counts.total, 2);
+  EXPECT_EQ(plain.counts.free, 1);
+  EXPECT_EQ(inventory_.CountForRequest(request, "node-a").counts.total, 0);
+
+  api::DeviceToleration tolerate;
+  tolerate.key = "dra-controller.dev/unhealthy";
+  tolerate.op = api::DeviceToleration::Operator::kExists;
+  request.tolerations = {tolerate};
+  EXPECT_EQ(inventory_.CountForRequest(request, "node-b").counts.free, 2);
+
+  request.selectors = {R"(device.attributes["gpu.example.com"].nope == 1)"};
+  auto failing = inventory_.CountForRequest(request);
+  EXPECT_EQ(failing.counts.total, 0);
+  ASSERT_TRUE(failing.selector_error.has_value());
+  EXPECT_NE(failing.selector_error->message.find("nope"), std::string::npos);
+
+  request.device_class_name = "missing";
+  EXPECT_FALSE(inventory_.CountForRequest(request).class_exists);
+}
+
 TEST_F(InventoryTest, FullRecomputeAgreesWithIncrementalUpdates) {
   inventory_.ApplySlice(
       Slice("node-b-gpus", "node-b", {Gpu("gpu-0", 80, "gpu-80g"), Gpu("gpu-1", 16, "gpu-16g")}));
