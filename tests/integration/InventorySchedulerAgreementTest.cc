@@ -90,11 +90,12 @@ class InventorySchedulerAgreementTest : public ClusterTest {
   }
 
   // Waits until the inventory's counts for the class on `node` satisfy `check`.
-  void WaitForCounts(const std::string& what, const std::string& node,
-                     std::function<bool(const inventory::DeviceCounts&)> check) {
+  ::testing::AssertionResult CountsReach(const std::string& what, const std::string& node,
+                                         std::function<bool(const inventory::DeviceCounts&)> check,
+                                         std::chrono::seconds deadline = 30s) {
     inventory::DeviceCounts counts;
     auto reached = WaitFor(
-        what, 30s,
+        what, deadline,
         [&] {
           counts = inventory_.Count(kClass, node);
           return check(counts);
@@ -103,7 +104,17 @@ class InventorySchedulerAgreementTest : public ClusterTest {
           return "total=" + std::to_string(counts.total) + " free=" + std::to_string(counts.free) +
                  " allocated=" + std::to_string(counts.allocated);
         });
-    ASSERT_TRUE(reached.ok()) << reached.ToString();
+    if (reached.ok()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << reached.ToString();
+  }
+
+  // Pods the inventory says hold the class's devices on inv-b.
+  std::set<std::string> PodsOnInvB() const {
+    std::set<std::string> users;
+    for (const auto& device : inventory_.DevicesMatching(kClass, "inv-b")) {
+      for (const auto& pod : inventory_.PodsUsing(device.key)) users.insert(pod.name);
+    }
+    return users;
   }
 
   std::set<std::string> NodesWithDevices() const {
@@ -121,8 +132,8 @@ class InventorySchedulerAgreementTest : public ClusterTest {
 };
 
 TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlacePods) {
-  WaitForCounts("both 80Gi GPUs of inv-b free", "inv-b",
-                [](const auto& c) { return c.total == 2 && c.free == 2; });
+  ASSERT_TRUE(CountsReach("both 80Gi GPUs of inv-b free", "inv-b",
+                          [](const auto& c) { return c.total == 2 && c.free == 2; }));
   EXPECT_EQ(inventory_.Count(kClass, "inv-a").total, 0) << "24Gi GPUs must not match";
 
   ASSERT_TRUE(cluster_->Create(PodManifest("big-0", ns_)).ok());
@@ -132,14 +143,9 @@ TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlace
     ASSERT_TRUE(bound.ok()) << bound.ToString();
     EXPECT_EQ(NodeOf(name), "inv-b");
   }
-  WaitForCounts("inv-b full", "inv-b",
-                [](const auto& c) { return c.allocated == 2 && c.free == 0; });
-
-  std::set<std::string> users;
-  for (const auto& device : inventory_.DevicesMatching(kClass, "inv-b")) {
-    for (const auto& pod : inventory_.PodsUsing(device.key)) users.insert(pod.name);
-  }
-  EXPECT_EQ(users, (std::set<std::string>{"big-0", "big-1"}));
+  ASSERT_TRUE(CountsReach("inv-b full", "inv-b",
+                          [](const auto& c) { return c.allocated == 2 && c.free == 0; }));
+  EXPECT_EQ(PodsOnInvB(), (std::set<std::string>{"big-0", "big-1"}));
 
   ASSERT_TRUE(cluster_->Create(PodManifest("big-2", ns_)).ok());
   json pending;
@@ -161,17 +167,23 @@ TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlace
   }
   EXPECT_EQ(inventory_.Count(kClass).free, 0);
 
-  // Free one GPU: the inventory sees it, and the scheduler places big-2 there.
+  // Free one GPU: the scheduler places big-2 there, and the inventory follows
+  // (big-0's device free, then big-2's). Releasing big-0's claim is
+  // kube-controller-manager's work, which can lag for a while after an
+  // earlier test restarted kube-apiserver; hence 90 s.
   ASSERT_TRUE(cluster_
                   ->Kubectl({"delete", "pod", "big-0", "-n", ns_, "--grace-period=0", "--force",
                              "--wait=false"})
                   .ok());
-  WaitForCounts("one GPU of inv-b free again", "inv-b", [](const auto& c) { return c.free == 1; });
   auto placed =
       WaitFor("big-2 bound once a GPU is free", 90s, [&] { return !NodeOf("big-2").empty(); });
   ASSERT_TRUE(placed.ok()) << placed.ToString();
   EXPECT_EQ(NodeOf("big-2"), "inv-b");
-  WaitForCounts("inv-b full again", "inv-b", [](const auto& c) { return c.free == 0; });
+  auto settled = WaitFor("the inventory to show big-1 and big-2 on inv-b", 30s, [&] {
+    return PodsOnInvB() == std::set<std::string>{"big-1", "big-2"};
+  });
+  EXPECT_TRUE(settled.ok()) << settled.ToString();
+  EXPECT_EQ(inventory_.Count(kClass, "inv-b").free, 0);
 }
 
 }  // namespace
