@@ -184,6 +184,8 @@ TEST_F(InformerTest, ApiServerRestartMidWatchLosesNoChange) {
   EXPECT_GE(informer->reflector().watches(), 2u) << "the watch must have been re-established";
   for (const auto& name : informer->store().Keys())
     (void)client_->Delete(kSlices.ItemPath("", name));
+  kube::Status settled = cluster_->WaitForControllersToCatchUp();
+  EXPECT_TRUE(settled.ok()) << settled.ToString();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <iostream>
 #include <random>
 
 #include "src/config/ConfigLoader.h"
@@ -73,11 +74,12 @@ kube::Status TestCluster::Create(const std::string& manifest) const {
   return out.ok() ? kube::Status::Ok() : out.status();
 }
 
-kube::Result<std::string> TestCluster::CreateTestNamespace(const std::string& prefix) const {
+kube::Result<std::string> TestCluster::CreateTestNamespace(
+    const std::string& prefix, std::chrono::seconds service_account_deadline) const {
   std::string ns = prefix + "-" + RandomSuffix();
   auto created = Kubectl({"create", "namespace", ns});
   if (!created.ok()) return created.status();
-  auto ready = WaitFor("ServiceAccount default in " + ns, std::chrono::seconds(30), [&] {
+  auto ready = WaitFor("ServiceAccount default in " + ns, service_account_deadline, [&] {
     return Kubectl({"get", "serviceaccount", "default", "-n", ns}).ok();
   });
   if (!ready.ok()) return ready;
@@ -114,6 +116,21 @@ kube::Status TestCluster::RestartComponent(const std::string& component) const {
     return kube::Status(kube::StatusCode::kInternal,
                         "restart of " + component + " failed: " + result->err);
   }
+  return kube::Status::Ok();
+}
+
+// A new namespace getting its default ServiceAccount proves that
+// kube-controller-manager watches and acts again.
+kube::Status TestCluster::WaitForControllersToCatchUp() const {
+  auto started = std::chrono::steady_clock::now();
+  auto ns = CreateTestNamespace("settle", std::chrono::seconds(150));
+  if (!ns.ok()) return ns.status().WithContext("controllers did not catch up after the restart");
+  (void)Kubectl({"delete", "namespace", *ns, "--wait=false"});
+  std::cout << "kube-controller-manager caught up in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now() - started)
+                   .count()
+            << " ms\n";
   return kube::Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,7 +30,9 @@ class TestCluster {
 
   // Creates a namespace named PREFIX-<random> that is ready for Pods (its
   // default ServiceAccount exists).
-  kube::Result<std::string> CreateTestNamespace(const std::string& prefix) const;
+  kube::Result<std::string> CreateTestNamespace(
+      const std::string& prefix,
+      std::chrono::seconds service_account_deadline = std::chrono::seconds(60)) const;
   // Force-deletes the namespace's Pods (no kubelet will ever confirm their
   // termination) and then the namespace, without waiting.
   void DeleteTestNamespace(const std::string& ns) const;
@@ -39,6 +42,10 @@ class TestCluster {
 
   // Stops a control-plane component by PID and starts it again (cluster.sh restart).
   kube::Status RestartComponent(const std::string& component) const;
+  // Waits until kube-controller-manager acts on new objects again (after a
+  // kube-apiserver restart its informers can take tens of seconds to resume),
+  // so the next test does not pay for a restart it did not make.
+  kube::Status WaitForControllersToCatchUp() const;
 
   // Runs a script from the repository with KUBECONFIG pointing at this cluster.
   kube::Result<ProcessOutput> RunRepoScript(const std::string& relative_path,
