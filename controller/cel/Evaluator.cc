@@ -11,6 +11,14 @@ Value NotBool(std::string_view op, const Value& v) { return Operators::NoOverloa
 }  // namespace
 
 Value Evaluator::Eval(const Node& node) {
+  Value v = EvalNode(node);
+  if (!v.IsError() || v.As<ErrorValue>().offset.has_value()) return v;
+  ErrorValue located = v.As<ErrorValue>();
+  located.offset = node.offset;
+  return Value(std::move(located));
+}
+
+Value Evaluator::EvalNode(const Node& node) {
   switch (node.kind) {
     case NodeKind::kLiteral:
       return node.literal;

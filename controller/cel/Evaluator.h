@@ -16,9 +16,11 @@ class Evaluator {
  public:
   explicit Evaluator(const Device& device) : device_(device) {}
 
+  // An error produced (not merely passed on) by `node` carries its offset.
   Value Eval(const Node& node);
 
  private:
+  Value EvalNode(const Node& node);
   Value Ident(const Node& node);
   Value Select(const Node& node);
   Value Has(const Node& node);

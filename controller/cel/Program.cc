@@ -1,6 +1,7 @@
 #include "controller/cel/Program.h"
 
 #include "controller/cel/Evaluator.h"
+#include "controller/cel/Lexer.h"
 #include "controller/cel/Parser.h"
 
 namespace dra::cel {
@@ -15,8 +16,10 @@ EvalResult Program::Evaluate(const Device& device) const {
   Evaluator evaluator(device);
   Value v = evaluator.Eval(*root_);
   if (auto* b = v.If<bool>()) return *b;
-  if (auto* e = v.If<ErrorValue>())
-    return kube::Status(kube::StatusCode::kInvalidArgument, e->message);
+  if (auto* e = v.If<ErrorValue>()) {
+    std::string where = e->offset ? " at " + Lexer::Position(expression_, *e->offset) : "";
+    return kube::Status(kube::StatusCode::kInvalidArgument, e->message + where);
+  }
   return kube::Status(kube::StatusCode::kInvalidArgument,
                       "expression must evaluate to bool, got " + std::string(v.TypeName()));
 }

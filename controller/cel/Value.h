@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,6 +26,7 @@ struct NullValue {
 // A CEL runtime error carried as a value.
 struct ErrorValue {
   std::string message;
+  std::optional<size_t> offset;  // where in the expression it arose, once known
 };
 // Views into the evaluated device (the device outlives the evaluation).
 struct DeviceRef {
@@ -56,7 +58,9 @@ class Value {
   Value(T v) : data_(std::move(v)) {}              // NOLINT: implicit by design
   Value(const char* s) : data_(std::string(s)) {}  // NOLINT
 
-  static Value Error(std::string message) { return Value(ErrorValue{std::move(message)}); }
+  static Value Error(std::string message) {
+    return Value(ErrorValue{std::move(message), std::nullopt});
+  }
   static Value FromAttribute(const Attribute& attribute);
 
   template <typename T>

@@ -324,6 +324,11 @@ line""" == "multi\nline")",
       {R"(if == 1)", P, "reserved"},
       {R"(1..2)", P, ""},
       {R"()", P, "unexpected end"},
+      // Runtime errors say where they arose.
+      {"device.driver == \"gpu.example.com\" &&\n  device.attributes[\"gpu.example.com\"].vendor "
+       "== 1",
+       E, "no such key: 'vendor' at 2:"},
+      {R"(device.driver == "gpu.example.com" && 1 / 0 == 1)", E, "division by zero at 1:"},
       // Comments and whitespace.
       {"device.driver == \"gpu.example.com\" // trailing comment", T},
       {"\tdevice.driver\n==\r\n\"gpu.example.com\"", T},
