@@ -6,9 +6,9 @@
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "controller/BuildInfo.h"
+#include "src/base/Jitter.h"
 
 namespace dra::app {
 namespace {
@@ -16,12 +16,6 @@ namespace {
 constexpr const char* kResourceApi = "/apis/resource.k8s.io/v1";
 const char* const kRequiredResources[] = {"deviceclasses", "resourceslices", "resourceclaims",
                                           "devicetaintrules"};
-
-std::chrono::milliseconds Jittered(std::chrono::milliseconds base) {
-  static thread_local std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<double> factor(1.0, 2.0);
-  return std::chrono::milliseconds(static_cast<long>(base.count() * factor(rng)));
-}
 
 }  // namespace
 
@@ -154,7 +148,7 @@ void Controller::ConnectLoop() {
       if (SyncInventory()) ready_ = true;
       return;
     }
-    auto delay = Jittered(backoff);
+    auto delay = kube::Jitter(backoff, 1.0);
     spdlog::warn("API server not usable yet, retrying in {} ms: {}", delay.count(),
                  probed.ToString());
     if (!WaitOrStop(delay)) return;

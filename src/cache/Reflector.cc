@@ -2,18 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include <random>
-
+#include "src/base/Jitter.h"
 #include "src/cache/JsonFields.h"
 #include "src/client/ApiError.h"
 
 namespace kube {
 namespace {
-
-double RandomFactor(double low, double high) {
-  static thread_local std::mt19937 rng(std::random_device{}());
-  return std::uniform_real_distribution<double>(low, high)(rng);
-}
 
 // "Too large resource version": the server is behind the RV we asked for
 // (e.g. after an etcd restore); only a fresh list can recover.
@@ -99,8 +93,7 @@ bool Reflector::WaitOrStop(std::chrono::milliseconds delay) {
 }
 
 std::chrono::milliseconds Reflector::NextBackoff() {
-  auto delay =
-      std::chrono::milliseconds(static_cast<long>(backoff_.count() * RandomFactor(1.0, 1.5)));
+  auto delay = Jitter(backoff_, 0.5);
   backoff_ = std::min(backoff_ * 2, options_.max_backoff);
   return std::min(delay, options_.max_backoff);
 }
@@ -195,8 +188,8 @@ Status Reflector::WatchOnce() {
   options.resource_version = last_resource_version();
   options.label_selector = options_.label_selector;
   options.field_selector = options_.field_selector;
-  auto timeout = std::chrono::seconds(
-      static_cast<long>(options_.min_watch_timeout.count() * RandomFactor(1.0, 2.0)));
+  auto timeout =
+      std::chrono::duration_cast<std::chrono::seconds>(Jitter(options_.min_watch_timeout, 1.0));
   options.timeout_seconds = timeout.count();
   HttpRequest request;
   request.path = type_.CollectionPath() + options.ToQuery();

@@ -1,20 +1,18 @@
 #include "src/client/RetryOnConflict.h"
 
-#include <random>
 #include <thread>
+
+#include "src/base/Jitter.h"
 
 namespace kube {
 
 Status RetryOnConflict(const std::function<Status()>& attempt, int max_attempts,
                        std::chrono::milliseconds delay) {
-  static thread_local std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<double> jitter(1.0, 1.1);
   Status last;
   for (int i = 0; i < max_attempts; ++i) {
     last = attempt();
     if (last.code() != StatusCode::kConflict) return last;
-    std::this_thread::sleep_for(
-        std::chrono::duration<double, std::milli>(delay.count() * jitter(rng)));
+    std::this_thread::sleep_for(Jitter(delay, 0.1));
   }
   return last;
 }

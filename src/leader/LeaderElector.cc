@@ -10,6 +10,8 @@
 #include <ctime>
 #include <random>
 
+#include "src/base/Jitter.h"
+
 namespace kube {
 namespace {
 
@@ -27,12 +29,6 @@ std::string MicroTimeNow() {
   size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
   std::snprintf(buf + n, sizeof(buf) - n, ".%06lldZ", static_cast<long long>(micros % 1000000));
   return buf;
-}
-
-std::chrono::milliseconds Jitter(std::chrono::milliseconds base, double max_factor) {
-  static thread_local std::mt19937 rng(std::random_device{}());
-  double f = std::uniform_real_distribution<double>(1.0, 1.0 + max_factor)(rng);
-  return std::chrono::milliseconds(static_cast<long>(base.count() * f));
 }
 
 // Lease fields may be absent or null; nlohmann's value() throws on null.
