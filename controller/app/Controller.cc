@@ -26,14 +26,11 @@ Controller::~Controller() { Stop(); }
 
 kube::Status Controller::Start() {
   config_.user_agent = std::string("dra-controller/") + build::kVersion;
-  auto transport = kube::HttpTransport::Create(config_);
-  if (!transport.ok()) return transport.status();
-  transport_ = std::move(*transport);
   registry_ = std::make_shared<prometheus::Registry>();
   rest_metrics_ = std::make_unique<kube::RestClientMetrics>(*registry_, config_.server);
-  kube::RestClientOptions client_options;
-  client_options.metrics = rest_metrics_.get();
-  client_ = std::make_shared<kube::RestClient>(transport_, client_options);
+  auto client = NewClient(config_);
+  if (!client.ok()) return client.status();
+  client_ = std::move(*client);
   kube::Status servers = StartServers();
   if (!servers.ok()) return servers;
   connector_ = std::thread([this] { ConnectLoop(); });
@@ -72,11 +69,17 @@ std::shared_ptr<kube::RestClient> Controller::ElectionClient() const {
   kube::RestConfig config = config_;
   config.request_timeout = std::max(std::chrono::milliseconds(1000),
                                     std::min(config.request_timeout, options_.retry_period));
+  auto client = NewClient(config);
+  if (client.ok()) return std::move(*client);
+  spdlog::warn("leader election: using the shared client: {}", client.status().ToString());
+  return client_;
+}
+
+// A client over its own transport, counted in the shared rest_client_* metrics.
+kube::Result<std::shared_ptr<kube::RestClient>> Controller::NewClient(
+    const kube::RestConfig& config) const {
   auto transport = kube::HttpTransport::Create(config);
-  if (!transport.ok()) {
-    spdlog::warn("leader election: using the shared client: {}", transport.status().ToString());
-    return client_;
-  }
+  if (!transport.ok()) return transport.status();
   kube::RestClientOptions client_options;
   client_options.metrics = rest_metrics_.get();
   return std::make_shared<kube::RestClient>(

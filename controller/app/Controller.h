@@ -64,11 +64,11 @@ class Controller {
   kube::Status StartServers();
   void StartLeaderElection();
   std::shared_ptr<kube::RestClient> ElectionClient() const;
+  kube::Result<std::shared_ptr<kube::RestClient>> NewClient(const kube::RestConfig& config) const;
   bool WaitOrStop(std::chrono::milliseconds delay);
 
   kube::RestConfig config_;
   ControllerOptions options_;
-  std::shared_ptr<kube::HttpTransport> transport_;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<kube::RestClientMetrics> rest_metrics_;
   std::shared_ptr<kube::RestClient> client_;
