@@ -361,12 +361,8 @@ Result<NodePtr> Parser::IdentOrCall() {
   if (IsReserved(name.text)) return ErrorAt(name.offset, "reserved word '" + name.text + "'");
   if (IsPunct("(")) {
     if (name.text == "has") return Has(name);
-    auto it = Functions().find(name.text);
-    if (it == Functions().end())
-      return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
-    auto node = MakeNode(NodeKind::kCall, name.offset);
-    node->function = it->second;
-    node->name = name.text;
+    NodePtr node;
+    KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
     ++pos_;
     if (auto s = Args(node->children, ")"); !s.ok()) return s;
     return Finish(FoldConstant(std::move(node)));
@@ -426,14 +422,21 @@ Result<NodePtr> Parser::Has(const Token& name) {
   return arg;
 }
 
-Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
-  if (Macros().count(name.text)) return Comprehension(std::move(target), name);
+// A call node for the function `name` names, arguments still to come.
+Result<NodePtr> Parser::CallTo(const Token& name) {
   auto it = Functions().find(name.text);
   if (it == Functions().end())
     return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
   auto node = MakeNode(NodeKind::kCall, name.offset);
   node->function = it->second;
   node->name = name.text;
+  return node;
+}
+
+Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
+  if (Macros().count(name.text)) return Comprehension(std::move(target), name);
+  NodePtr node;
+  KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
   node->has_target = true;
   node->children.push_back(std::move(target));
   ++pos_;  // (

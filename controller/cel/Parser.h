@@ -45,6 +45,7 @@ class Parser {
   kube::Result<NodePtr> ListLiteral();
   kube::Result<NodePtr> MapLiteral();
   kube::Result<NodePtr> MemberCall(NodePtr target, const Token& name);
+  kube::Result<NodePtr> CallTo(const Token& name);
   kube::Result<NodePtr> Comprehension(NodePtr target, const Token& name);
   kube::Result<NodePtr> Has(const Token& name);
   kube::Status Args(std::vector<NodePtr>& out, std::string_view close);
