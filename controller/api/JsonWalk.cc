@@ -33,4 +33,15 @@ std::optional<kube::Quantity> QuantityValue(simdjson::dom::element e) {
 
 bool ContainsSlash(std::string_view name) { return name.find('/') != std::string_view::npos; }
 
+std::vector<std::string> CelExpressions(simdjson::dom::element selectors) {
+  std::vector<std::string> expressions;
+  expressions.reserve(Size(selectors));
+  ForEachElement(selectors, [&](simdjson::dom::element selector) {
+    std::string_view expression =
+        kube::json::StringOr(kube::json::Field(selector, "cel"), "expression");
+    if (!expression.empty()) expressions.emplace_back(expression);
+  });
+  return expressions;
+}
+
 }  // namespace dra::api::json

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "src/api/Quantity.h"
 #include "src/base/Result.h"
@@ -42,6 +43,10 @@ kube::Result<int64_t> IntField(simdjson::dom::element object, std::string_view k
 
 // A quantity string ("80Gi"); nullopt when absent, not a string or invalid.
 std::optional<kube::Quantity> QuantityValue(simdjson::dom::element e);
+
+// The CEL expressions of a DeviceSelector list ([{cel: {expression}}]), in
+// order; entries without one are skipped.
+std::vector<std::string> CelExpressions(simdjson::dom::element selectors);
 
 // Extended resource names as the pod/node projections keep them.
 bool ContainsSlash(std::string_view name);

@@ -24,12 +24,7 @@ kube::Result<ResourceClaim::ExactRequest> ParseExactRequest(simdjson::dom::eleme
                                                             const std::string& path) {
   ResourceClaim::ExactRequest request;
   request.device_class_name = StringOr(object, "deviceClassName");
-  simdjson::dom::element selectors = Field(object, "selectors");
-  request.selectors.reserve(json::Size(selectors));
-  json::ForEachElement(selectors, [&](simdjson::dom::element selector) {
-    std::string_view expression = StringOr(Field(selector, "cel"), "expression");
-    if (!expression.empty()) request.selectors.emplace_back(expression);
-  });
+  request.selectors = json::CelExpressions(Field(object, "selectors"));
   simdjson::dom::element mode = Field(object, "allocationMode");
   if (!mode.is_null()) {
     std::string_view text;
