@@ -6,7 +6,7 @@
 
 #include "src/client/ApiError.h"
 #include "src/queue/BucketRateLimiter.h"
-#include "src/queue/RealClock.h"
+#include "src/base/RealClock.h"
 
 namespace kube {
 namespace {

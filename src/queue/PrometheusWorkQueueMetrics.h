@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "src/base/Result.h"
-#include "src/queue/Clock.h"
+#include "src/base/Clock.h"
 #include "src/queue/WorkQueueMetrics.h"
 
 namespace kube {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "src/base/Status.h"
-#include "src/queue/Clock.h"
+#include "src/base/Clock.h"
 
 namespace kube {
 

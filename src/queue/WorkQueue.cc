@@ -1,7 +1,7 @@
 #include "src/queue/WorkQueue.h"
 
 #include "src/queue/DefaultControllerRateLimiter.h"
-#include "src/queue/RealClock.h"
+#include "src/base/RealClock.h"
 
 namespace kube {
 namespace {

@@ -15,7 +15,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "src/queue/Clock.h"
+#include "src/base/Clock.h"
 #include "src/queue/RateLimiter.h"
 #include "src/queue/WorkQueueMetrics.h"
 

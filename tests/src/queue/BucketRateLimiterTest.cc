@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "src/queue/BucketRateLimiter.h"
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 
 namespace kube {
 namespace {

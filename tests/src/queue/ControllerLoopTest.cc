@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "src/queue/ControllerLoop.h"
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 #include "src/queue/ItemExponentialFailureRateLimiter.h"
 #include "tests/src/queue/QueueTestHelpers.h"
 

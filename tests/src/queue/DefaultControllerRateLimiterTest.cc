@@ -5,7 +5,7 @@
 #include <string>
 
 #include "src/queue/DefaultControllerRateLimiter.h"
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 
 namespace kube {
 namespace {

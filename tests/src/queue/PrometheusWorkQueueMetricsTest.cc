@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 #include "src/queue/ItemExponentialFailureRateLimiter.h"
 #include "src/queue/PrometheusWorkQueueMetrics.h"
 #include "src/queue/WorkQueue.h"

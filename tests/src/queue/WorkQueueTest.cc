@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 #include "src/queue/ItemExponentialFailureRateLimiter.h"
 #include "src/queue/WorkQueue.h"
 #include "tests/src/queue/QueueTestHelpers.h"

@@ -5,7 +5,7 @@
 #include <future>
 #include <mutex>
 
-#include "src/queue/RealClock.h"
+#include "src/base/RealClock.h"
 
 namespace kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "src/queue/RealClock.h"
+#include "src/base/RealClock.h"
 
 namespace kube {
 

@@ -5,7 +5,7 @@
 #include <future>
 #include <mutex>
 
-#include "src/queue/FakeClock.h"
+#include "src/base/FakeClock.h"
 #include "tests/src/queue/QueueTestHelpers.h"
 
 namespace kube {

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "src/queue/Clock.h"
+#include "src/base/Clock.h"
 
 namespace kube {
 

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <vector>
 
-#include "src/queue/Clock.h"
+#include "src/base/Clock.h"
 
 namespace kube {
 
