@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "src/queue/MetricFamilyCache.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <exception>
 
-#include "src/queue/MetricFamilyCache.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {

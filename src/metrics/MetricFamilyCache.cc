@@ -1,4 +1,4 @@
-#include "src/queue/MetricFamilyCache.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 #include <exception>
 #include <map>

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "src/queue/MetricFamilyCache.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {
