@@ -24,7 +24,7 @@ try_this_next() {
 ================================================================================
  dra-controller demo: Kubernetes ${K8S_VERSION} control plane on loopback
 ================================================================================
- In another terminal:
+ Try this next, in another terminal:
    export KUBECONFIG=${CLUSTER_DIR}/kubeconfig
    alias kubectl=${K8S_BIN_DIR}/kubectl
 
@@ -48,7 +48,7 @@ main() {
   "$CLUSTER" up
   # shellcheck disable=SC1091
   source "${CLUSTER_DIR}/env"
-  "$DRA_KUBECTL" apply -f "${REPO_ROOT}/crds/" >/dev/null
+  "$DRA_KUBECTL" apply -k "${REPO_ROOT}/crds/" >/dev/null
   "$DRA_KUBECTL" wait --for=condition=Established --timeout=30s crd --all >/dev/null
   "$DRA_KUBECTL" apply -f "${REPO_ROOT}/manifests/examples/gpu-deviceclass.yaml" >/dev/null
   "${REPO_ROOT}/hack/fake-gpu-fleet.sh" apply

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include "controller/cli/Command.h"
 #include "controller/cli/FlagSet.h"
 
@@ -9,7 +11,12 @@ namespace dra::cli {
 // or SIGTERM, then shuts down cleanly and exits 0.
 class RunCommand : public Command {
  public:
+  // Blocks until the process should stop; returns the signal number
+  // (SIGUSR1: leadership lost). Tests inject their own.
+  using ShutdownWaiter = std::function<int()>;
+
   RunCommand();
+  explicit RunCommand(ShutdownWaiter wait_for_shutdown);
   std::string_view Name() const override { return "run"; }
   std::string_view Summary() const override { return "Run the controller until SIGINT/SIGTERM"; }
   std::string Help() const override;
@@ -17,6 +24,7 @@ class RunCommand : public Command {
 
  private:
   FlagSet flags_;
+  ShutdownWaiter wait_for_shutdown_;
 };
 
 }  // namespace dra::cli

@@ -47,9 +47,7 @@ bool BackgroundThread::stopping() const {
   return stopping_;
 }
 
-bool BackgroundThread::SleepFor(Clock::Duration delay) {
-  return SleepUntil(clock_->Now() + delay);
-}
+bool BackgroundThread::SleepFor(Clock::Duration delay) { return SleepUntil(clock_->Now() + delay); }
 
 bool BackgroundThread::SleepUntil(Clock::TimePoint deadline) {
   std::unique_lock lock(mu_);

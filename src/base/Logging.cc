@@ -5,12 +5,17 @@
 
 namespace kube {
 
-Status InitLogging(const std::string& level) {
-  auto parsed = spdlog::level::from_str(level);
-  if (parsed == spdlog::level::off && level != "off") {
+Status ValidateLogLevel(const std::string& level) {
+  if (spdlog::level::from_str(level) == spdlog::level::off && level != "off") {
     return Status(StatusCode::kInvalidArgument,
                   "unknown log level \"" + level + "\" (trace, debug, info, warn, error)");
   }
+  return Status::Ok();
+}
+
+Status InitLogging(const std::string& level) {
+  if (Status valid = ValidateLogLevel(level); !valid.ok()) return valid;
+  auto parsed = spdlog::level::from_str(level);
   auto logger = spdlog::get("dra-controller");
   if (!logger) logger = spdlog::stderr_logger_mt("dra-controller");
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ %l %v", spdlog::pattern_time_type::utc);

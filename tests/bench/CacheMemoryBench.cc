@@ -1,4 +1,4 @@
-// Heap bytes per cached object (DESIGN.md §5: <= 2 KiB per Pod, <= 1 KiB per
+// Heap bytes per cached object (docs/design.md §5: <= 2 KiB per Pod, <= 1 KiB per
 // device; client-go informers hold 14-36 KiB per Pod). Every allocation of
 // this binary is counted, so the figure includes keys, indexes, shared_ptr
 // control blocks and allocator overhead (malloc_usable_size).
@@ -102,7 +102,7 @@ struct SliceDevices {
 };
 
 void BM_HeapPerCachedSliceDevice(benchmark::State& state) {
-  constexpr int kSlices = 5000, kDevicesPerSlice = 8;  // DESIGN.md's 5,000 nodes x 8 GPUs
+  constexpr int kSlices = 5000, kDevicesPerSlice = 8;  // docs/design.md's 5,000 nodes x 8 GPUs
   double per_device = 0;
   for (auto _ : state) {
     kube::WatchDecoder decoder;

@@ -1,4 +1,4 @@
-// Cost of evaluating a compiled DRA selector per device (DESIGN: 40k devices
+// Cost of evaluating a compiled DRA selector per device (docs/design.md: 40k devices
 // x 50 classes must be cheap to recompute).
 #include <benchmark/benchmark.h>
 

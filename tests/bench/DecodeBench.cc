@@ -1,4 +1,4 @@
-// Watch/list decode throughput (DESIGN.md §5 target: >= 300 MB/s per core),
+// Watch/list decode throughput (docs/design.md §5 target: >= 300 MB/s per core),
 // with nlohmann's DOM as the baseline the choice of simdjson is measured against.
 #include <benchmark/benchmark.h>
 

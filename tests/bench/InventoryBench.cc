@@ -1,4 +1,4 @@
-// Inventory costs at fleet scale (DESIGN §5: 5,000 nodes x 8 GPUs = 40k
+// Inventory costs at fleet scale (docs/design.md §5: 5,000 nodes x 8 GPUs = 40k
 // devices, 50 DeviceClasses): a full recompute of every class's match set,
 // one slice event, one class change, a per-node count, and the inventory's
 // own heap per device on top of the slice projections it shares.

@@ -15,8 +15,9 @@ extern char** environ;
 namespace dra::testing {
 
 kube::Result<std::unique_ptr<BackgroundProcess>> BackgroundProcess::Start(
-    const std::vector<std::string>& argv) {
+    const std::vector<std::string>& argv, Options options) {
   std::unique_ptr<BackgroundProcess> process(new BackgroundProcess());
+  process->group_leader_ = options.new_process_group;
   process->output_path_ = process->dir_.Write("output", "");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -27,7 +28,14 @@ kube::Result<std::unique_ptr<BackgroundProcess>> BackgroundProcess::Start(
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
-  int rc = posix_spawnp(&process->pid_, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (options.new_process_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
+  int rc = posix_spawnp(&process->pid_, cargv[0], &actions, &attributes, cargv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     return kube::Status(kube::StatusCode::kNotFound,
@@ -38,6 +46,7 @@ kube::Result<std::unique_ptr<BackgroundProcess>> BackgroundProcess::Start(
 
 BackgroundProcess::~BackgroundProcess() {
   if (Running()) {
+    if (group_leader_) SignalGroup(SIGKILL);
     Signal(SIGKILL);
     Wait(std::chrono::seconds(10));
   }
@@ -52,6 +61,10 @@ std::string BackgroundProcess::Output() const {
 
 void BackgroundProcess::Signal(int signal) const {
   if (pid_ > 0) kill(pid_, signal);
+}
+
+void BackgroundProcess::SignalGroup(int signal) const {
+  if (pid_ > 0 && group_leader_) kill(-pid_, signal);
 }
 
 bool BackgroundProcess::Running() {

@@ -1,11 +1,10 @@
-#include "src/base/BackgroundThread.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <future>
 #include <stdexcept>
 
+#include "src/base/BackgroundThread.h"
 #include "src/base/FakeClock.h"
 
 namespace kube {

@@ -1,7 +1,6 @@
-#include "src/base/Backoff.h"
-
 #include <gtest/gtest.h>
 
+#include "src/base/Backoff.h"
 #include "src/base/FakeClock.h"
 
 namespace kube {

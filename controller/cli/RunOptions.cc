@@ -1,0 +1,124 @@
+#include "controller/cli/RunOptions.h"
+
+#include <charconv>
+
+#include "controller/app/Controller.h"
+#include "src/base/Duration.h"
+#include "src/base/Logging.h"
+
+namespace dra::cli {
+namespace {
+
+kube::Status Usage(std::string message) {
+  return kube::Status(kube::StatusCode::kInvalidArgument, std::move(message));
+}
+
+kube::Status ParseDurationFlag(const FlagSet& flags, const char* flag,
+                               std::chrono::milliseconds& out) {
+  auto parsed = kube::ParseDuration(flags.Get(flag));
+  if (!parsed.ok()) return Usage("--" + std::string(flag) + ": " + parsed.status().message());
+  if (parsed->count() <= 0) return Usage("--" + std::string(flag) + " must be greater than 0");
+  out = *parsed;
+  return kube::Status::Ok();
+}
+
+// client-go's checks (leaderelection.NewLeaderElector), with its jitter
+// factor of 1.2 on the retry period.
+kube::Status ValidateElectionTiming(const kube::ManagerOptions& options) {
+  if (options.lease_duration <= options.renew_deadline) {
+    return Usage(
+        "--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
+  }
+  if (options.renew_deadline.count() <= 1.2 * static_cast<double>(options.retry_period.count())) {
+    return Usage(
+        "--leader-elect-renew-deadline must be greater than 1.2 x --leader-elect-retry-period");
+  }
+  return kube::Status::Ok();
+}
+
+kube::Status ParseDurations(const FlagSet& flags, kube::ManagerOptions& options) {
+  struct Target {
+    const char* flag;
+    std::chrono::milliseconds* value;
+  };
+  for (Target t : {Target{"leader-elect-lease-duration", &options.lease_duration},
+                   Target{"leader-elect-renew-deadline", &options.renew_deadline},
+                   Target{"leader-elect-retry-period", &options.retry_period},
+                   Target{"graceful-shutdown-timeout", &options.graceful_shutdown_timeout}}) {
+    if (kube::Status s = ParseDurationFlag(flags, t.flag, *t.value); !s.ok()) return s;
+  }
+  return ValidateElectionTiming(options);
+}
+
+}  // namespace
+
+kube::Status ValidateBindAddress(const std::string& flag, const std::string& address) {
+  if (address == "0") return kube::Status::Ok();
+  auto colon = address.rfind(':');
+  std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
+  std::string port = colon == std::string::npos ? "" : address.substr(colon + 1);
+  int value = -1;
+  auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), value);
+  bool port_ok = !port.empty() && error == std::errc() && end == port.data() + port.size() &&
+                 value >= 0 && value <= 65535;
+  bool host_ok = host.find(':') == std::string::npos ||
+                 (host.size() > 2 && host.front() == '[' && host.back() == ']');
+  if (port_ok && host_ok) return kube::Status::Ok();
+  return Usage("--" + flag + " \"" + address +
+               "\": want HOST:PORT, :PORT or [IPv6]:PORT with a port in 0..65535, or \"0\" to "
+               "disable");
+}
+
+void RunOptions::Declare(FlagSet& flags) {
+  flags.String("kubeconfig", "",
+               "Path to a kubeconfig; without it and without $KUBECONFIG the in-cluster "
+               "service account is used");
+  flags.String("context", "", "kubeconfig context to use (default: current-context)");
+  flags.String("metrics-bind-address", ":8080",
+               "Address the /metrics endpoint binds to; \"0\" disables it");
+  flags.String("health-probe-bind-address", ":8081",
+               "Address the /healthz, /livez and /readyz endpoints bind to; \"0\" disables them");
+  flags.String("log-level", "info", "Log level: trace, debug, info, warn, error");
+  flags.Bool("leader-elect", false,
+             "Elect a leader on a coordination.k8s.io Lease before reconciling, so several "
+             "replicas can run; the process exits when it loses the lease");
+  flags.String("leader-election-namespace", "",
+               "Namespace of the Lease (default: the service account's or kubeconfig's namespace)");
+  flags.String("leader-election-id", "dra-controller", "Name of the Lease");
+  flags.String("leader-elect-lease-duration", "15s", "How long a lease is valid without renewal");
+  flags.String("leader-elect-renew-deadline", "10s",
+               "How long the leader keeps trying to renew before it stops leading");
+  flags.String("leader-elect-retry-period", "2s", "How often candidates try to acquire or renew");
+  flags.String("graceful-shutdown-timeout", "30s",
+               "How long SIGTERM waits for reconciles in flight before exiting anyway");
+}
+
+kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
+  if (!flags.positional().empty()) {
+    return Usage("run takes no arguments (got \"" + flags.positional()[0] + "\")");
+  }
+  RunOptions options;
+  options.kubeconfig = flags.Get("kubeconfig");
+  options.context = flags.Get("context");
+  options.log_level = flags.Get("log-level");
+  if (kube::Status level = kube::ValidateLogLevel(options.log_level); !level.ok()) {
+    return Usage("--log-level: " + level.message());
+  }
+  options.manager = app::Controller::DefaultOptions();
+  kube::ManagerOptions& m = options.manager;
+  m.metrics_bind_address = flags.Get("metrics-bind-address");
+  m.health_probe_bind_address = flags.Get("health-probe-bind-address");
+  for (const char* flag : {"metrics-bind-address", "health-probe-bind-address"}) {
+    if (kube::Status s = ValidateBindAddress(flag, flags.Get(flag)); !s.ok()) return s;
+  }
+  m.leader_elect = flags.GetBool("leader-elect");
+  m.leader_election_namespace = flags.Get("leader-election-namespace");
+  m.leader_election_id = flags.Get("leader-election-id");
+  if (m.leader_elect && m.leader_election_id.empty()) {
+    return Usage("--leader-election-id must not be empty with --leader-elect");
+  }
+  if (kube::Status durations = ParseDurations(flags, m); !durations.ok()) return durations;
+  return options;
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <string>
+
+#include "controller/cli/FlagSet.h"
+#include "src/base/Result.h"
+#include "src/manager/ManagerOptions.h"
+
+namespace dra::cli {
+
+// Everything `run` takes from its flags, validated before any configuration
+// is loaded, so a usage error is never hidden behind a kubeconfig error.
+struct RunOptions {
+  std::string kubeconfig;
+  std::string context;
+  std::string log_level;
+  kube::ManagerOptions manager;
+
+  // Declares run's flags on `flags`.
+  static void Declare(FlagSet& flags);
+  // Reads parsed flags; an error is a usage error (exit 2).
+  static kube::Result<RunOptions> FromFlags(const FlagSet& flags);
+};
+
+// ":8080", "127.0.0.1:0", "[::1]:8080", "0" (disabled): a port in 0..65535
+// after the last colon; anything else is a usage error naming the flag.
+kube::Status ValidateBindAddress(const std::string& flag, const std::string& address);
+
+}  // namespace dra::cli

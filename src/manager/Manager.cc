@@ -1,0 +1,294 @@
+#include "src/manager/Manager.h"
+
+#include <prometheus/text_serializer.h>
+#include <spdlog/spdlog.h>
+
+#include <future>
+
+#include "src/base/RealClock.h"
+
+namespace kube {
+namespace {
+
+constexpr std::chrono::milliseconds kSyncPoll{200};
+
+Status NotYet(const std::string& what) { return Status(StatusCode::kUnavailable, what); }
+
+}  // namespace
+
+Manager::Manager(RestConfig config, ManagerOptions options)
+    : config_(std::move(config)),
+      options_(std::move(options)),
+      clock_(options_.clock ? options_.clock : RealClock::Shared()),
+      registry_(std::make_shared<prometheus::Registry>()),
+      startup_(clock_) {
+  if (!options_.user_agent.empty()) config_.user_agent = options_.user_agent;
+  health_checks_.Add("ping", [] { return Status::Ok(); });
+  ready_checks_.Add("api-server", [this] {
+    return connected_ ? Status::Ok() : NotYet("not connected to the API server yet");
+  });
+  ready_checks_.Add("informers-synced", [this] {
+    return synced_ ? Status::Ok() : NotYet("informer caches have not synced yet");
+  });
+}
+
+Manager::~Manager() {
+  (void)Stop();
+  // Writers that outlived the drain deadline may still act as leader: never
+  // release the lease under them (the elector's destructor would).
+  if (abandoned_) (void)elector_.release();
+}
+
+void Manager::SetWiring(Wiring wiring) { wiring_ = std::move(wiring); }
+
+void Manager::AddHealthCheck(std::string name, CheckSet::Check check) {
+  health_checks_.Add(std::move(name), std::move(check));
+}
+
+void Manager::AddReadyCheck(std::string name, CheckSet::Check check) {
+  ready_checks_.Add(std::move(name), std::move(check));
+}
+
+Result<ManagedController*> Manager::AddController(ManagedControllerOptions options,
+                                                  std::shared_ptr<Reconciler> reconciler) {
+  auto controller =
+      ManagedController::Create(std::move(options), std::move(reconciler), registry_, clock_);
+  if (!controller.ok()) return controller.status();
+  ManagedController* raw = controller->get();
+  Add(std::move(*controller));
+  return raw;
+}
+
+void Manager::Add(std::unique_ptr<Runnable> runnable) {
+  std::lock_guard lock(mu_);
+  runnables_.push_back(std::move(runnable));
+}
+
+bool Manager::leading() const { return elector_ ? elector_->IsLeader() : true; }
+
+Result<std::shared_ptr<RestClient>> Manager::NewClient(const RestConfig& config,
+                                                       int max_retries) const {
+  auto transport = options_.transport_factory ? options_.transport_factory(config)
+                                              : HttpTransport::Create(config);
+  if (!transport.ok()) return transport.status();
+  RestClientOptions client_options;
+  client_options.metrics = rest_metrics_.get();
+  client_options.max_retries = max_retries;
+  return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
+                                      client_options);
+}
+
+Status Manager::Start() {
+  if (options_.leader_elect && options_.leader_election_id.empty()) {
+    return Status(StatusCode::kInvalidArgument, "leader election needs a lease name");
+  }
+  rest_metrics_ = std::make_unique<RestClientMetrics>(*registry_, config_.server);
+  auto client = NewClient(config_, RestClientOptions{}.max_retries);
+  if (!client.ok()) return client.status();
+  client_ = std::move(*client);
+  informers_ = std::make_unique<InformerRegistry>(client_);
+  if (Status servers = StartServers(); !servers.ok()) return servers;
+  if (options_.leader_elect) {
+    if (Status election = StartLeaderElection(); !election.ok()) return election;
+  } else {
+    leading_now_ = true;
+  }
+  startup_.Start([this] { RunStartup(); });
+  return Status::Ok();
+}
+
+EndpointServer::Reply Manager::Probe(const CheckSet& checks, bool verbose) const {
+  CheckSet::Verdict verdict = checks.Evaluate(verbose);
+  return EndpointServer::Reply{verdict.ok ? 200 : 503, verdict.body};
+}
+
+Status Manager::StartServers() {
+  if (options_.health_probe_bind_address != "0") {
+    auto health =
+        EndpointServer::Start(options_.health_probe_bind_address,
+                              {{"/healthz", [this] { return Probe(health_checks_, false); }},
+                               {"/readyz", [this] { return Probe(ready_checks_, false); }},
+                               {"/livez", [this] { return Probe(health_checks_, false); }}});
+    if (!health.ok()) return health.status().WithContext("--health-probe-bind-address");
+    health_ = std::move(*health);
+    spdlog::info("serving probes on {} (/healthz, /readyz) port={}",
+                 options_.health_probe_bind_address, health_->port());
+  }
+  if (options_.metrics_bind_address != "0") {
+    auto registry = registry_;
+    auto scrape = [registry] {
+      return EndpointServer::Reply{200, prometheus::TextSerializer().Serialize(registry->Collect()),
+                                   "text/plain; version=0.0.4; charset=utf-8"};
+    };
+    auto metrics = EndpointServer::Start(options_.metrics_bind_address, {{"/metrics", scrape}});
+    if (!metrics.ok()) return metrics.status().WithContext("--metrics-bind-address");
+    metrics_ = std::move(*metrics);
+    spdlog::info("serving metrics on {} (/metrics) port={}", options_.metrics_bind_address,
+                 metrics_->port());
+  }
+  return Status::Ok();
+}
+
+Status Manager::StartLeaderElection() {
+  // Lease requests must end before the renew deadline can pass: no retries,
+  // and a timeout of one retry period.
+  RestConfig election_config = config_;
+  election_config.request_timeout = std::max(
+      std::chrono::milliseconds(1000), std::min(config_.request_timeout, options_.retry_period));
+  auto client = NewClient(election_config, 0);
+  if (!client.ok()) return client.status().WithContext("leader election client");
+  LeaderElectionConfig election;
+  election.namespace_name = options_.leader_election_namespace.empty()
+                                ? config_.namespace_name
+                                : options_.leader_election_namespace;
+  election.name = options_.leader_election_id;
+  election.identity = LeaderElector::DefaultIdentity();
+  election.lease_duration = options_.lease_duration;
+  election.renew_deadline = options_.renew_deadline;
+  election.retry_period = options_.retry_period;
+  election.metrics = registry_.get();
+  election.on_started_leading = [this] {
+    spdlog::info("leading: leader-only runnables may start");
+    leading_now_ = true;
+    StartLeaderRunnablesWhenLeading();
+  };
+  election.on_new_leader = [](const std::string& id) { spdlog::info("current leader: {}", id); };
+  election.on_stopped_leading = [this] { OnStoppedLeading(); };
+  elector_ = std::make_unique<LeaderElector>(std::move(*client), election);
+  elector_->Start();
+  return Status::Ok();
+}
+
+void Manager::OnStoppedLeading() {
+  leading_now_ = false;
+  bool shutting_down;
+  {
+    std::lock_guard lock(mu_);
+    shutting_down = stopped_;
+  }
+  if (!shutting_down && options_.on_leadership_lost) options_.on_leadership_lost();
+}
+
+void Manager::RunStartup() {
+  if (!ConnectAndWire()) return;
+  informers_->StartAll();
+  if (!WaitForCaches()) return;
+  synced_ = true;
+  if (Status started = StartRunnables(false); !started.ok()) {
+    spdlog::error("cannot start: {}", started.ToString());
+    return;
+  }
+  ready_ = true;
+  StartLeaderRunnablesWhenLeading();
+}
+
+bool Manager::ConnectAndWire() {
+  Backoff backoff(options_.connect_backoff, clock_);
+  while (true) {
+    Status probed = discovery_.Probe(*client_, options_.discover, options_.required);
+    if (probed.ok()) break;
+    auto delay = backoff.Next();
+    spdlog::warn("API server not usable yet, retrying in {} ms: {}", delay.count(),
+                 probed.ToString());
+    if (!startup_.SleepFor(delay)) return false;
+  }
+  spdlog::info("connected to Kubernetes {} at {} via {}", discovery_.server_version(),
+               config_.server, config_.source);
+  connected_ = true;
+  if (!wiring_) return true;
+  if (Status wired = wiring_(*this, discovery_); !wired.ok()) {
+    spdlog::error("wiring the controllers failed: {}", wired.ToString());
+    return false;
+  }
+  return true;
+}
+
+bool Manager::WaitForCaches() {
+  auto started = clock_->Now();
+  while (!informers_->WaitForSync(kSyncPoll)) {
+    if (startup_.stopping()) return false;
+  }
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(clock_->Now() - started);
+  spdlog::info("{} informer caches synced in {} ms", informers_->size(), took.count());
+  return true;
+}
+
+Status Manager::StartRunnables(bool leader_only) {
+  std::lock_guard lock(mu_);
+  if (stopped_) return Status::Ok();
+  for (const auto& runnable : runnables_) {
+    if (runnable->NeedsLeaderElection() != leader_only) continue;
+    if (Status started = runnable->Start(); !started.ok()) {
+      return started.WithContext(runnable->name());
+    }
+    spdlog::info("started {}{}", runnable->name(), leader_only ? " (leader only)" : "");
+    started_.push_back(runnable);
+  }
+  return Status::Ok();
+}
+
+void Manager::StartLeaderRunnablesWhenLeading() {
+  {
+    std::lock_guard lock(mu_);
+    if (leader_runnables_started_ || !synced_ || !leading_now_) return;
+    leader_runnables_started_ = true;
+  }
+  if (Status started = StartRunnables(true); !started.ok()) {
+    spdlog::error("cannot start leader-only runnables: {}", started.ToString());
+  }
+}
+
+// Stops the started runnables of one kind, newest first, within the
+// graceful-shutdown timeout. A runnable still stopping at the deadline is
+// left to the process exit.
+bool Manager::StopRunnables(bool leader_only) {
+  std::vector<std::shared_ptr<Runnable>> to_stop;
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = started_.rbegin(); it != started_.rend(); ++it) {
+      if ((*it)->NeedsLeaderElection() == leader_only) to_stop.push_back(*it);
+    }
+  }
+  if (to_stop.empty()) return true;
+  auto done = std::make_shared<std::promise<void>>();
+  auto finished = done->get_future();
+  std::thread([to_stop, done] {
+    for (const auto& runnable : to_stop) runnable->Stop();
+    done->set_value();
+  }).detach();
+  if (finished.wait_for(options_.graceful_shutdown_timeout) == std::future_status::ready) {
+    return true;
+  }
+  spdlog::error("{} runnables did not stop within the graceful-shutdown timeout of {} ms",
+                leader_only ? "leader-only" : "always-on",
+                options_.graceful_shutdown_timeout.count());
+  return false;
+}
+
+Status Manager::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) return Status::Ok();
+    stopped_ = true;
+  }
+  startup_.Stop();
+  bool drained = StopRunnables(true);
+  if (!drained) {
+    abandoned_ = true;
+    return Status(StatusCode::kTimeout,
+                  "writers still running at the graceful-shutdown deadline; the lease is left "
+                  "to expire");
+  }
+  if (elector_) elector_->Stop();  // releases the lease: a standby takes over at once
+  drained = StopRunnables(false);
+  if (informers_) informers_->StopAll();
+  // Each server takes up to civetweb's poll quantum to stop; overlap them.
+  std::thread stop_metrics([this] { metrics_.reset(); });
+  health_.reset();
+  stop_metrics.join();
+  ready_ = false;
+  if (!drained) return Status(StatusCode::kTimeout, "runnables still running at the deadline");
+  return Status::Ok();
+}
+
+}  // namespace kube

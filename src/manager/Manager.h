@@ -1,0 +1,121 @@
+#pragma once
+
+#include <prometheus/registry.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/base/BackgroundThread.h"
+#include "src/base/Status.h"
+#include "src/cache/InformerRegistry.h"
+#include "src/client/RestClient.h"
+#include "src/client/RestClientMetrics.h"
+#include "src/http/EndpointServer.h"
+#include "src/leader/LeaderElector.h"
+#include "src/manager/ApiDiscovery.h"
+#include "src/manager/CheckSet.h"
+#include "src/manager/ManagedController.h"
+#include "src/manager/ManagerOptions.h"
+#include "src/manager/Runnable.h"
+
+namespace kube {
+
+// The process-wide runtime a controller binary plugs its reconcilers into,
+// modelled on controller-runtime's Manager. It owns the clients, one metrics
+// registry and its /metrics server, the probe server with named checks, the
+// API discovery probe, the shared informers, leader election and the
+// runnables. Start() brings them up in this order:
+//   1. clients, /metrics and the probe server (/healthz, /readyz);
+//   2. leader election (campaigning runs alongside the rest);
+//   3. on a background thread, retrying with backoff until it succeeds:
+//      discovery of the API server, then the wiring callback, which asks for
+//      informers and registers controllers and runnables for what is served;
+//   4. the informers, and a wait until their caches have synced;
+//   5. the runnables that need no leader; the process is now ready;
+//   6. once leading, the leader-only runnables (reconcilers that write).
+// Stop() undoes it in reverse: leader-only runnables (drained within the
+// graceful-shutdown timeout), the others, then leader election (releasing the
+// lease only after the writers have stopped), informers, servers.
+class Manager {
+ public:
+  using Wiring = std::function<Status(Manager&, const ApiDiscovery&)>;
+
+  Manager(RestConfig config, ManagerOptions options);
+  ~Manager();
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+
+  // Before Start().
+  void SetWiring(Wiring wiring);
+  void AddHealthCheck(std::string name, CheckSet::Check check);
+  void AddReadyCheck(std::string name, CheckSet::Check check);
+
+  // Before Start() or from the wiring callback.
+  Result<ManagedController*> AddController(ManagedControllerOptions options,
+                                           std::shared_ptr<Reconciler> reconciler);
+  void Add(std::unique_ptr<Runnable> runnable);
+  InformerRegistry& informers() { return *informers_; }
+  const std::shared_ptr<RestClient>& client() const { return client_; }
+  const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
+  const std::shared_ptr<Clock>& clock() const { return clock_; }
+
+  // Fails at once on unusable options (bind errors, bad election timing);
+  // everything that waits for the API server happens in the background.
+  Status Start();
+  // Idempotent. Fails only when runnables did not finish within the
+  // graceful-shutdown timeout; the lease is then left to expire and the
+  // caller must exit at once (_exit: objects the writers use stay alive).
+  Status Stop();
+
+  bool ready() const { return ready_; }
+  bool leading() const;
+  int health_port() const { return health_ ? health_->port() : 0; }
+  int metrics_port() const { return metrics_ ? metrics_->port() : 0; }
+
+ private:
+  Result<std::shared_ptr<RestClient>> NewClient(const RestConfig& config, int max_retries) const;
+  Status StartServers();
+  Status StartLeaderElection();
+  void RunStartup();
+  bool ConnectAndWire();
+  bool WaitForCaches();
+  Status StartRunnables(bool leader_only);
+  void StartLeaderRunnablesWhenLeading();
+  bool StopRunnables(bool leader_only);
+  void OnStoppedLeading();
+  EndpointServer::Reply Probe(const CheckSet& checks, bool verbose) const;
+
+  RestConfig config_;
+  ManagerOptions options_;
+  std::shared_ptr<Clock> clock_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<RestClientMetrics> rest_metrics_;
+  std::shared_ptr<RestClient> client_;
+  std::unique_ptr<InformerRegistry> informers_;
+  std::unique_ptr<LeaderElector> elector_;
+  std::unique_ptr<EndpointServer> health_;
+  std::unique_ptr<EndpointServer> metrics_;
+  CheckSet health_checks_;
+  CheckSet ready_checks_;
+  Wiring wiring_;
+  ApiDiscovery discovery_;
+
+  mutable std::mutex mu_;  // guards the runnables lists and the flags below
+  std::vector<std::shared_ptr<Runnable>> runnables_;
+  std::vector<std::shared_ptr<Runnable>> started_;  // in start order
+  bool stopped_ = false;
+  bool leader_runnables_started_ = false;
+  bool abandoned_ = false;  // Stop() gave up on writers at the deadline
+
+  std::atomic<bool> connected_{false};
+  std::atomic<bool> synced_{false};
+  std::atomic<bool> ready_{false};
+  std::atomic<bool> leading_now_{false};
+  BackgroundThread startup_;
+};
+
+}  // namespace kube

@@ -1,0 +1,288 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "src/manager/FunctionRunnable.h"
+#include "src/manager/Manager.h"
+#include "tests/support/WaitFor.h"
+
+namespace kube {
+namespace {
+
+using dra::testing::WaitFor;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// A fake kube-apiserver behind the transport seam: /version, discovery of the
+// configured group-versions, an empty LIST of anything, and watches that
+// stay open until cancelled. `serve_group` can be switched on later.
+class FakeApiServer : public HttpTransport {
+ public:
+  Result<HttpResponse> Send(const HttpRequest& request) override {
+    std::lock_guard lock(mu_);
+    ++requests_;
+    if (request.path == "/version") return Json(200, R"({"gitVersion":"v1.37.2"})");
+    if (request.path == "/apis/example.com/v1") {
+      ++discoveries_;
+      if (!serve_group_) return Json(404, R"({"kind":"Status","reason":"NotFound","code":404})");
+      return Json(200, R"({"resources":[{"name":"widgets"}]})");
+    }
+    return Json(200,
+                R"({"kind":"List","metadata":{"resourceVersion":"7"},"items":[)" + items_ + "]}");
+  }
+
+  Status Stream(const HttpRequest&, StreamHandler& handler, CancelFlag& cancel,
+                std::chrono::seconds) override {
+    HttpResponse head;
+    head.status = 200;
+    handler.OnHead(head);
+    while (!cancel.cancelled()) std::this_thread::sleep_for(milliseconds(5));
+    return Status(StatusCode::kCancelled, "cancelled");
+  }
+
+  void ServeGroup(bool serve) {
+    std::lock_guard lock(mu_);
+    serve_group_ = serve;
+  }
+  void SetItems(std::string items) {
+    std::lock_guard lock(mu_);
+    items_ = std::move(items);
+  }
+  int discoveries() const {
+    std::lock_guard lock(mu_);
+    return discoveries_;
+  }
+
+ private:
+  static HttpResponse Json(int status, std::string body) {
+    HttpResponse response;
+    response.status = status;
+    response.headers["content-type"] = "application/json";
+    response.body = std::move(body);
+    return response;
+  }
+
+  mutable std::mutex mu_;
+  bool serve_group_ = true;
+  std::string items_;
+  int requests_ = 0;
+  int discoveries_ = 0;
+};
+
+struct Widget {
+  ObjectMeta meta;
+};
+
+const ResourceType kWidgets{"example.com", "v1", "widgets", false, "Widget"};
+
+Result<Widget> ProjectWidget(simdjson::dom::element object) {
+  auto meta = ObjectMeta::FromObject(object);
+  if (!meta.ok()) return meta.status();
+  return Widget{std::move(*meta)};
+}
+
+// Records the order in which things happen across the test's runnables.
+class Journal {
+ public:
+  void Add(std::string entry) {
+    std::lock_guard lock(mu_);
+    entries_.push_back(std::move(entry));
+  }
+  std::vector<std::string> entries() const {
+    std::lock_guard lock(mu_);
+    return entries_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> entries_;
+};
+
+class RecordingReconciler : public Reconciler {
+ public:
+  ReconcileResult Reconcile(const std::string& key) override {
+    std::lock_guard lock(mu_);
+    keys_.push_back(key);
+    return ReconcileResult::Done();
+  }
+  std::vector<std::string> keys() const {
+    std::lock_guard lock(mu_);
+    return keys_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> keys_;
+};
+
+class ManagerTest : public ::testing::Test {
+ protected:
+  ManagerOptions Options() {
+    ManagerOptions options;
+    options.metrics_bind_address = "127.0.0.1:0";
+    options.health_probe_bind_address = "127.0.0.1:0";
+    options.discover = {"example.com/v1"};
+    options.required = {"example.com/v1"};
+    options.connect_backoff.initial = milliseconds(10);
+    options.connect_backoff.max = milliseconds(20);
+    options.transport_factory = [this](const RestConfig&) {
+      return Result<std::unique_ptr<HttpTransport>>(std::make_unique<Forwarder>(api_));
+    };
+    return options;
+  }
+
+  RestConfig Config() {
+    RestConfig config;
+    config.server = "https://fake.invalid";
+    return config;
+  }
+
+  // Each client gets its own transport object; all of them reach `api_`.
+  class Forwarder : public HttpTransport {
+   public:
+    explicit Forwarder(std::shared_ptr<FakeApiServer> api) : api_(std::move(api)) {}
+    Result<HttpResponse> Send(const HttpRequest& r) override { return api_->Send(r); }
+    Status Stream(const HttpRequest& r, StreamHandler& h, CancelFlag& c,
+                  std::chrono::seconds t) override {
+      return api_->Stream(r, h, c, t);
+    }
+
+   private:
+    std::shared_ptr<FakeApiServer> api_;
+  };
+
+  std::unique_ptr<Runnable> Step(const std::string& name, bool leader_only) {
+    return std::make_unique<FunctionRunnable>(
+        name, leader_only,
+        [this, name] {
+          journal_.Add("start " + name);
+          return Status::Ok();
+        },
+        [this, name] { journal_.Add("stop " + name); });
+  }
+
+  std::shared_ptr<FakeApiServer> api_ = std::make_shared<FakeApiServer>();
+  Journal journal_;
+};
+
+TEST_F(ManagerTest, WiresAfterDiscoveryStartsInOrderAndStopsInReverse) {
+  Manager manager(Config(), Options());
+  manager.Add(Step("writer", true));
+  manager.Add(Step("reader", false));
+  manager.SetWiring([this](Manager& m, const ApiDiscovery& discovery) {
+    journal_.Add(std::string("wire widgets=") +
+                 (discovery.Serves("example.com/v1", "widgets") ? "served" : "missing"));
+    m.informers().Get<Widget>(kWidgets, ProjectWidget);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  ASSERT_TRUE(
+      WaitFor("writer started", seconds(10), [&] { return journal_.entries().size() == 3; }).ok());
+  ASSERT_TRUE(manager.Stop().ok());
+  EXPECT_EQ(journal_.entries(),
+            (std::vector<std::string>{"wire widgets=served", "start reader", "start writer",
+                                      "stop writer", "stop reader"}));
+  EXPECT_FALSE(manager.ready());
+}
+
+TEST_F(ManagerTest, StaysUnreadyAndRetriesUntilARequiredApiIsServed) {
+  api_->ServeGroup(false);
+  Manager manager(Config(), Options());
+  std::atomic<bool> wired{false};
+  manager.SetWiring([&](Manager&, const ApiDiscovery&) {
+    wired = true;
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("several discovery attempts", seconds(10), [&] {
+                return api_->discoveries() >= 3;
+              }).ok());
+  EXPECT_FALSE(manager.ready());
+  EXPECT_FALSE(wired);
+  api_->ServeGroup(true);
+  EXPECT_TRUE(WaitFor("ready once served", seconds(10), [&] { return manager.ready(); }).ok());
+  EXPECT_TRUE(wired);
+}
+
+TEST_F(ManagerTest, ControllerReconcilesTheKeysOfItsInformersEvents) {
+  api_->SetItems(R"({"metadata":{"name":"a","resourceVersion":"1"}},)"
+                 R"({"metadata":{"name":"b","resourceVersion":"2"}})");
+  Manager manager(Config(), Options());
+  auto reconciler = std::make_shared<RecordingReconciler>();
+  manager.SetWiring([&](Manager& m, const ApiDiscovery&) {
+    auto controller = m.AddController({.name = "widgets", .workers = 2}, reconciler);
+    if (!controller.ok()) return controller.status();
+    (*controller)
+        ->Watch(m.informers().Get<Widget>(kWidgets, ProjectWidget),
+                ManagedController::OwnKey<Widget>);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("both widgets reconciled", seconds(10), [&] {
+                return reconciler->keys().size() >= 2;
+              }).ok());
+  auto keys = reconciler->keys();
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "b"}));
+  std::string exposition;
+  for (const auto& family : manager.registry()->Collect()) exposition += family.name + "\n";
+  EXPECT_NE(exposition.find("workqueue_adds_total"), std::string::npos) << exposition;
+  EXPECT_NE(exposition.find("controller_runtime_reconcile_total"), std::string::npos) << exposition;
+}
+
+TEST_F(ManagerTest, StopGivesUpOnAWriterThatDoesNotFinishByTheDeadline) {
+  auto options = Options();
+  options.graceful_shutdown_timeout = milliseconds(300);
+  Manager manager(Config(), options);
+  auto release = std::make_shared<std::atomic<bool>>(false);
+  manager.Add(std::make_unique<FunctionRunnable>(
+      "stuck-writer", true, [] { return Status::Ok(); },
+      [release] {
+        while (!*release) std::this_thread::sleep_for(milliseconds(5));
+      }));
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  auto started = std::chrono::steady_clock::now();
+  Status stopped = manager.Stop();
+  auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(stopped.code(), StatusCode::kTimeout) << stopped.ToString();
+  EXPECT_LT(took, seconds(5));
+  *release = true;  // let the detached stopper finish before the test ends
+}
+
+TEST_F(ManagerTest, ARunnableThatFailsToStartKeepsTheProcessUnready) {
+  Manager manager(Config(), Options());
+  manager.Add(std::make_unique<FunctionRunnable>(
+      "broken", false, [] { return Status(StatusCode::kInternal, "cannot start"); }));
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("caches synced", seconds(10), [&] { return api_->discoveries() >= 1; }).ok());
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_FALSE(manager.ready());
+}
+
+TEST_F(ManagerTest, RefusesLeaderElectionWithoutALeaseName) {
+  auto options = Options();
+  options.leader_elect = true;
+  options.leader_election_id = "";
+  Manager manager(Config(), options);
+  EXPECT_EQ(manager.Start().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(CheckSetTest, ReportsEveryFailingCheckByName) {
+  CheckSet checks;
+  checks.Add("ping", [] { return Status::Ok(); });
+  checks.Add("informers", [] { return Status(StatusCode::kUnavailable, "not synced"); });
+  auto verdict = checks.Evaluate(false);
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_EQ(verdict.body, "[+]ping ok\n[-]informers failed: not synced\ncheck failed\n");
+  CheckSet healthy;
+  healthy.Add("ping", [] { return Status::Ok(); });
+  EXPECT_EQ(healthy.Evaluate(false).body, "ok\n");
+  EXPECT_EQ(healthy.Evaluate(true).body, "[+]ping ok\nok\n");
+}
+
+}  // namespace
+}  // namespace kube
