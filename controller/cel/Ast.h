@@ -1,10 +1,10 @@
 #pragma once
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "controller/cel/Regex.h"
 #include "controller/cel/Value.h"
 
 namespace dra::cel {
@@ -71,8 +71,8 @@ struct Node {
   Macro macro = Macro::kAll;
   bool has_target = false;  // kCall: children[0] is the receiver
   int depth = 1;
-  std::shared_ptr<const std::regex> regex;  // kCall matches() with a literal pattern
-  std::string regex_error;                  // ... that does not compile
+  std::shared_ptr<const Regex> regex;  // kCall matches() with a literal pattern
+  std::string regex_error;             // ... that does not compile
   std::vector<std::unique_ptr<Node>> children;
 };
 

@@ -2,14 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <regex>
 
 #include "controller/cel/Operators.h"
+#include "controller/cel/Regex.h"
 
 namespace dra::cel {
 namespace {
-
-constexpr size_t kMaxMatchBytes = 4096;
 
 Value NoOverload(const Node& call, const std::vector<Value>& args) {
   std::vector<const Value*> pointers;
@@ -162,17 +160,10 @@ Value Functions::String(const Node& call, const std::vector<Value>& args) {
 
 Value Functions::Matches(const Node& call, const std::string& text, const std::string& pattern) {
   if (!call.regex_error.empty()) return Value::Error(call.regex_error);
-  // std::regex recurses per input character; DRA attribute strings are at
-  // most 64 bytes, so a generous cap keeps the stack safe.
-  if (text.size() > kMaxMatchBytes)
-    return Value::Error("matches() input longer than " + std::to_string(kMaxMatchBytes) + " bytes");
-  try {
-    if (call.regex) return Value(std::regex_search(text, *call.regex));
-    std::regex re(pattern, std::regex::ECMAScript);
-    return Value(std::regex_search(text, re));
-  } catch (const std::regex_error& e) {
-    return Value::Error("invalid regex '" + pattern + "': " + e.what());
-  }
+  if (call.regex) return Value(call.regex->PartialMatch(text));
+  auto regex = Regex::Compile(pattern);
+  if (!regex.ok()) return Value::Error(regex.status().message());
+  return Value((*regex)->PartialMatch(text));
 }
 
 Value Functions::Semver(const Node& call, const std::vector<Value>& args) {

@@ -111,6 +111,22 @@ NodePtr FoldConstant(NodePtr call) {
   return node;
 }
 
+// s.matches("literal") compiles its pattern once, here, rather than for every
+// device. A pattern RE2 rejects stays an error value that evaluation returns
+// (with the call's position), as it does for a computed pattern.
+void PrecompilePattern(Node& call) {
+  if (call.function != Function::kMatches || call.children.size() != 2 ||
+      call.children[1]->kind != NodeKind::kLiteral)
+    return;
+  const auto* pattern = call.children[1]->literal.If<std::string>();
+  if (!pattern) return;
+  auto regex = Regex::Compile(*pattern);
+  if (regex.ok())
+    call.regex = std::move(regex).value();
+  else
+    call.regex_error = regex.status().message();
+}
+
 }  // namespace
 
 Result<NodePtr> Parser::Parse(std::string_view expression) {
@@ -441,16 +457,7 @@ Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
   node->children.push_back(std::move(target));
   ++pos_;  // (
   if (auto s = Args(node->children, ")"); !s.ok()) return s;
-  if (node->function == Function::kMatches && node->children.size() == 2 &&
-      node->children[1]->kind == NodeKind::kLiteral) {
-    if (auto* pattern = node->children[1]->literal.If<std::string>()) {
-      try {
-        node->regex = std::make_shared<const std::regex>(*pattern, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        node->regex_error = "invalid regex '" + *pattern + "': " + e.what();
-      }
-    }
-  }
+  PrecompilePattern(*node);
   return Finish(std::move(node));
 }
 
