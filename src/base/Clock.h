@@ -6,8 +6,9 @@
 
 namespace kube {
 
-// Monotonic time plus the one blocking primitive the work queue needs, so that
-// tests can drive delays deterministically with a FakeClock.
+// The runtime's one source of time: monotonic time, wall time and the one
+// blocking primitive loops need, so that tests drive every delay and
+// timestamp deterministically with a FakeClock.
 class Clock {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
@@ -19,6 +20,9 @@ class Clock {
   virtual ~Clock() = default;
 
   virtual TimePoint Now() const = 0;
+  // Wall-clock time, for timestamps written to the API (Events, Leases).
+  // Only Now() may be used to measure intervals.
+  virtual std::chrono::system_clock::time_point WallNow() const = 0;
 
   // Blocks the caller, which holds `lock`, until `cv` is notified or this
   // clock reaches `deadline`. Like a condition-variable wait it may return

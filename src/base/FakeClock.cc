@@ -8,11 +8,18 @@ namespace kube {
 // A waiter takes mutex_ while holding its own mutex, but only takes
 // step_mutex_ after releasing it, so no cycle is possible.
 
-FakeClock::FakeClock(TimePoint start) : now_(start) {}
+FakeClock::FakeClock(TimePoint start, std::chrono::system_clock::time_point wall_start)
+    : now_(start), start_(start), wall_start_(wall_start) {}
 
 Clock::TimePoint FakeClock::Now() const {
   std::lock_guard<std::mutex> guard(mutex_);
   return now_;
+}
+
+std::chrono::system_clock::time_point FakeClock::WallNow() const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return wall_start_ +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(now_ - start_);
 }
 
 void FakeClock::WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,

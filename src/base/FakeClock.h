@@ -13,9 +13,12 @@ namespace kube {
 // when the test says so.
 class FakeClock : public Clock {
  public:
-  explicit FakeClock(TimePoint start = TimePoint{});
+  // Wall time starts at `wall_start` and moves with every Step().
+  explicit FakeClock(TimePoint start = TimePoint{},
+                     std::chrono::system_clock::time_point wall_start = {});
 
   TimePoint Now() const override;
+  std::chrono::system_clock::time_point WallNow() const override;
   void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                  TimePoint deadline) override;
 
@@ -38,6 +41,8 @@ class FakeClock : public Clock {
   std::mutex step_mutex_;
   mutable std::mutex mutex_;  // guards now_ and waiters_
   TimePoint now_;
+  const TimePoint start_;
+  const std::chrono::system_clock::time_point wall_start_;
   std::vector<const Waiter*> waiters_;
 };
 

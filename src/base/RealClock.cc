@@ -9,6 +9,10 @@ std::shared_ptr<Clock> RealClock::Shared() {
 
 Clock::TimePoint RealClock::Now() const { return std::chrono::steady_clock::now(); }
 
+std::chrono::system_clock::time_point RealClock::WallNow() const {
+  return std::chrono::system_clock::now();
+}
+
 void RealClock::WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                           TimePoint deadline) {
   // wait_until(max) converts the deadline to the underlying clock and can

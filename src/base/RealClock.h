@@ -13,6 +13,7 @@ class RealClock : public Clock {
   static std::shared_ptr<Clock> Shared();
 
   TimePoint Now() const override;
+  std::chrono::system_clock::time_point WallNow() const override;
   void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                  TimePoint deadline) override;
 };

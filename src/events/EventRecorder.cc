@@ -6,6 +6,8 @@
 #include <climits>
 #include <system_error>
 
+#include "src/base/RealClock.h"
+
 namespace kube {
 namespace {
 
@@ -38,8 +40,7 @@ EventSource SourceFor(std::string component, const std::string& host) {
 
 EventRecorder::EventRecorder(std::shared_ptr<RestClient> client, std::string component,
                              EventRecorderOptions options)
-    : clock_(options.clock ? std::move(options.clock)
-                           : [] { return std::chrono::system_clock::now(); }),
+    : clock_(options.clock ? std::move(options.clock) : RealClock::Shared()),
       metrics_(options.registry),
       writer_(std::move(client), SourceFor(std::move(component), options.host)),
       queue_(options.queue_capacity),
@@ -51,10 +52,8 @@ Status EventRecorder::Start() {
   std::lock_guard lock(lifecycle_mu_);
   if (stopped_) return Status(StatusCode::kInvalidArgument, "event recorder already stopped");
   if (started_) return Status::Ok();
-  try {
-    writer_thread_ = std::thread([this] { Run(); });
-  } catch (const std::system_error& e) {
-    return Status(StatusCode::kInternal, std::string("starting event writer: ") + e.what());
+  if (!writer_thread_.Start([this] { Run(); })) {
+    return Status(StatusCode::kInternal, "cannot start the event writer");
   }
   started_ = true;
   return Status::Ok();
@@ -67,7 +66,7 @@ void EventRecorder::Stop(std::chrono::milliseconds flush_timeout) {
   queue_.Close();
   if (started_) queue_.WaitUntilEmpty(std::chrono::steady_clock::now() + flush_timeout);
   DropQueued();
-  if (writer_thread_.joinable()) writer_thread_.join();
+  writer_thread_.Stop();
 }
 
 void EventRecorder::Event(const ObjectReference& object, const std::string& type,
@@ -79,7 +78,7 @@ void EventRecorder::Event(const ObjectReference& object, const std::string& type
     }
     return;
   }
-  RecordedEvent recorded{object, type, reason, Truncated(message), clock_()};
+  RecordedEvent recorded{object, type, reason, Truncated(message), clock_->WallNow()};
   std::optional<CorrelatedEvent> correlated;
   {
     std::lock_guard lock(correlator_mu_);

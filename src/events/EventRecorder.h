@@ -7,8 +7,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
+#include "src/base/BackgroundThread.h"
+#include "src/base/Clock.h"
 #include "src/client/RestClient.h"
 #include "src/events/EventCorrelator.h"
 #include "src/events/EventQueue.h"
@@ -31,10 +32,10 @@ struct EventRecorderOptions {
   // Distinct Event objects waiting to be written; more are dropped and counted.
   size_t queue_capacity = 1000;
   EventCorrelatorOptions correlator;
-  // Stamps each occurrence; tests substitute a fake clock.
-  std::function<std::chrono::system_clock::time_point()> clock;
-  // If set, dra_controller_events_total{type,result} is registered here.
-  prometheus::Registry* registry = nullptr;
+  // Stamps each occurrence (WallNow) and times the flush; null: RealClock.
+  std::shared_ptr<Clock> clock;
+  // If set, event_recorder_events_total{type,result} is registered here.
+  std::shared_ptr<prometheus::Registry> registry;
 };
 
 // Records Kubernetes Events (core/v1) about objects without ever blocking the
@@ -46,7 +47,7 @@ struct EventRecorderOptions {
 class EventRecorder {
  public:
   // `component` names the reporter in source.component and reportingComponent,
-  // e.g. "dra-controller".
+  // e.g. "my-controller".
   EventRecorder(std::shared_ptr<RestClient> client, std::string component,
                 EventRecorderOptions options = {});
   ~EventRecorder();  // Stop() with its default timeout
@@ -77,7 +78,7 @@ class EventRecorder {
   void Enqueue(CorrelatedEvent event);
   void DropQueued();
 
-  std::function<std::chrono::system_clock::time_point()> clock_;
+  std::shared_ptr<Clock> clock_;
   EventRecorderMetrics metrics_;
   EventWriter writer_;
   EventQueue queue_;
@@ -88,7 +89,7 @@ class EventRecorder {
   std::mutex lifecycle_mu_;
   bool started_ = false;
   bool stopped_ = false;
-  std::thread writer_thread_;
+  BackgroundThread writer_thread_;
 
   // Log throttles: one line per episode instead of one per event.
   std::atomic<bool> queue_full_logged_{false};

@@ -4,6 +4,8 @@
 #include <prometheus/registry.h>
 #include <spdlog/spdlog.h>
 
+#include "src/metrics/MetricFamilyCache.h"
+
 namespace kube {
 namespace {
 
@@ -27,16 +29,18 @@ const char* ResultLabel(EventRecorderMetrics::Outcome outcome) {
 
 }  // namespace
 
-EventRecorderMetrics::EventRecorderMetrics(prometheus::Registry* registry) {
-  if (registry == nullptr) return;
-  try {
-    family_ = &prometheus::BuildCounter()
-                   .Name("dra_controller_events_total")
-                   .Help("Kubernetes Events recorded, by event type and what became of them.")
-                   .Register(*registry);
-  } catch (const std::exception& e) {
-    // A registry that refuses the name (Throw insert behavior) must not stop the recorder.
-    spdlog::error("events: not exporting dra_controller_events_total: {}", e.what());
+EventRecorderMetrics::EventRecorderMetrics(std::shared_ptr<prometheus::Registry> registry)
+    : registry_(std::move(registry)) {
+  if (!registry_) return;
+  auto family = MetricFamilyCache::Counter(
+      registry_, "event_recorder_events_total",
+      "Kubernetes Events recorded, by event type and what became of them.");
+  if (family.ok()) {
+    family_ = *family;
+  } else {
+    // A registry that refuses the name must not stop the recorder.
+    spdlog::error("events: not exporting event_recorder_events_total: {}",
+                  family.status().ToString());
   }
 }
 

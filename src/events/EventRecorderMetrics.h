@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace prometheus {
@@ -27,13 +28,13 @@ struct EventRecorderCounters {
 };
 
 // Counts outcomes for tests and, given a registry, exports them as
-// dra_controller_events_total{type,result}. Thread-safe.
+// event_recorder_events_total{type,result}. Thread-safe.
 class EventRecorderMetrics {
  public:
   enum class Outcome { kCreated, kPatched, kSpamFiltered, kQueueFull, kDroppedOnStop, kWriteError };
 
   // `registry` may be null: counters are then only kept in memory.
-  explicit EventRecorderMetrics(prometheus::Registry* registry);
+  explicit EventRecorderMetrics(std::shared_ptr<prometheus::Registry> registry);
 
   void Count(const std::string& event_type, Outcome outcome);
   EventRecorderCounters Snapshot() const;
@@ -42,6 +43,7 @@ class EventRecorderMetrics {
   static constexpr size_t kOutcomes = 6;
 
   std::array<std::atomic<uint64_t>, kOutcomes> counts_{};
+  std::shared_ptr<prometheus::Registry> registry_;  // keeps family_ alive
   prometheus::Family<prometheus::Counter>* family_ = nullptr;
 };
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "src/base/FakeClock.h"
 #include "src/events/EventRecorder.h"
 #include "tests/support/WaitFor.h"
 
@@ -146,22 +147,12 @@ class FakeEventsApi : public HttpTransport {
   int waiting_ = 0;
 };
 
-// A clock that moves only when told to.
-class FakeClock {
+// A clock that moves only when told to, starting at 2026-11-30T03:00:00Z.
+class EventClock : public FakeClock {
  public:
-  std::chrono::system_clock::time_point Now() const {
-    std::lock_guard lock(mu_);
-    return now_;
-  }
-  void Advance(std::chrono::system_clock::duration d) {
-    std::lock_guard lock(mu_);
-    now_ += d;
-  }
-
- private:
-  mutable std::mutex mu_;
-  // 2026-11-30T03:00:00Z
-  std::chrono::system_clock::time_point now_{std::chrono::seconds(1796007600)};
+  EventClock()
+      : FakeClock({}, std::chrono::system_clock::time_point(std::chrono::seconds(1796007600))) {}
+  void Advance(Clock::Duration d) { Step(d); }
 };
 
 ObjectReference Pod(const std::string& name) {
@@ -174,7 +165,7 @@ class EventRecorderTest : public ::testing::Test {
  protected:
   std::unique_ptr<EventRecorder> NewRecorder(EventRecorderOptions options = {}) {
     options.host = "node-a";
-    options.clock = [this] { return clock_.Now(); };
+    options.clock = clock_;
     return std::make_unique<EventRecorder>(std::make_shared<RestClient>(api_), "dra-controller",
                                            std::move(options));
   }
@@ -205,7 +196,7 @@ class EventRecorderTest : public ::testing::Test {
   }
 
   std::shared_ptr<FakeEventsApi> api_ = std::make_shared<FakeEventsApi>();
-  FakeClock clock_;
+  std::shared_ptr<EventClock> clock_ = std::make_shared<EventClock>();
 };
 
 TEST_F(EventRecorderTest, FirstEventIsCreatedWithCountOne) {
@@ -245,7 +236,7 @@ TEST_F(EventRecorderTest, IdenticalEventPatchesCountOfTheSameEvent) {
   ASSERT_TRUE(recorder->Start().ok());
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   WaitForWrites(*recorder, 1);
-  clock_.Advance(30s);
+  clock_->Advance(30s);
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   WaitForWrites(*recorder, 2);
 
@@ -292,9 +283,9 @@ TEST_F(EventRecorderTest, CombiningEndsAfterTenQuietMinutes) {
   for (int i = 0; i < 10; ++i) {
     recorder->Event(Pod("pod-a"), kEventTypeWarning, "Unschedulable", "try " + std::to_string(i));
   }
-  clock_.Advance(9min);
+  clock_->Advance(9min);
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "Unschedulable", "still combined");
-  clock_.Advance(10min + 1s);
+  clock_->Advance(10min + 1s);
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "Unschedulable", "on its own again");
   recorder->Stop(5s);
 
@@ -382,11 +373,11 @@ TEST_F(EventRecorderTest, SpamBudgetRefillsOneEventPerFiveMinutes) {
   for (int i = 0; i < 26; ++i) {
     recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   }
-  clock_.Advance(4min);
+  clock_->Advance(4min);
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   EXPECT_EQ(recorder->counters().dropped_by_spam_filter, 2u);
 
-  clock_.Advance(1min);
+  clock_->Advance(1min);
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   recorder->Event(Pod("pod-a"), kEventTypeWarning, "FailedPrepare", "no free device");
   recorder->Stop(5s);
@@ -596,9 +587,9 @@ TEST_F(EventRecorderTest, MessagesAreCutAndMadeValidUtf8) {
 }
 
 TEST_F(EventRecorderTest, ExportsPrometheusCountersByTypeAndResult) {
-  prometheus::Registry registry;
+  auto registry = std::make_shared<prometheus::Registry>();
   EventRecorderOptions options;
-  options.registry = &registry;
+  options.registry = registry;
   auto recorder = NewRecorder(options);
   ASSERT_TRUE(recorder->Start().ok());
   for (int i = 0; i < 27; ++i) {
@@ -607,8 +598,8 @@ TEST_F(EventRecorderTest, ExportsPrometheusCountersByTypeAndResult) {
   recorder->Stop(5s);
 
   std::map<std::string, double> values;  // "type/result" -> value
-  for (const auto& family : registry.Collect()) {
-    if (family.name != "dra_controller_events_total") continue;
+  for (const auto& family : registry->Collect()) {
+    if (family.name != "event_recorder_events_total") continue;
     for (const auto& metric : family.metric) {
       std::string type, result;
       for (const auto& label : metric.label) {
