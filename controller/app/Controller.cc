@@ -48,7 +48,7 @@ void Controller::StartLeaderElection() {
   election.lease_duration = options_.lease_duration;
   election.renew_deadline = options_.renew_deadline;
   election.retry_period = options_.retry_period;
-  election.metrics = registry_.get();
+  election.metrics = registry_;
   election.on_started_leading = [] { spdlog::info("leading: reconcilers may run"); };
   election.on_new_leader = [](const std::string& id) { spdlog::info("current leader: {}", id); };
   election.on_stopped_leading = [this] {
