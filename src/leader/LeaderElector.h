@@ -29,6 +29,7 @@ struct LeaderElectionConfig {
   std::chrono::milliseconds retry_period{2000};
   // Callbacks run on the elector's threads with no lock held; they may call
   // IsLeader() and ObservedLeader().
+  // Must return promptly: the lease is not renewed while it runs.
   std::function<void()> on_started_leading;
   // Called once when leadership is lost or released (only after
   // on_started_leading); the process should stop reconciling

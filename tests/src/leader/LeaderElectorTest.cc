@@ -195,6 +195,35 @@ TEST_F(LeaderElectorTest, StandbyWhoseReadsFailWaitsTheRetryPeriod) {
   EXPECT_FALSE(elector.IsLeader());
 }
 
+// The same on a FakeClock, with the test renewing for a live leader "a":
+// the candidate's reads fail for longer than the lease lasts, then work
+// again and find a renewal it has not seen. It must date that renewal to now.
+TEST_F(LeaderElectorTest, CandidateDoesNotTakeALiveLeaseAfterAGapInItsReads) {
+  Seed(HeldBy("a", 15));
+  LeaseStoreLock a(store_);
+  std::shared_ptr<LeaseStoreLock> lock;
+  kube::LeaderElector& b = Start(Config("b"), &lock);
+  ASSERT_TRUE(WaitFor("the first read", 5s, [&] { return clock_->waits() > 0; }).ok());
+  int leading_steps = 0;
+  auto run = [&](int steps) {
+    for (int i = 1; i <= steps; ++i) {
+      if (i % 10 == 0) {  // "a" renews every 2 s
+        ASSERT_TRUE(a.Get().ok());
+        ASSERT_TRUE(a.Update(HeldBy("a", 15)).ok());
+      }
+      ASSERT_TRUE(clock_->StepAndSettle(200ms).ok());
+      leading_steps += b.IsLeader() ? 1 : 0;
+    }
+  };
+  lock->FailReads(kube::Status(kube::StatusCode::kUnavailable, "partitioned"));
+  run(100);  // 20 s without a successful read
+  lock->FailReads(std::nullopt);
+  run(100);
+  EXPECT_EQ(leading_steps, 0) << "b led while a kept renewing";
+  EXPECT_EQ(lock->writes(), 0);
+  EXPECT_EQ(b.ObservedLeader(), "a");
+}
+
 // The leader's renewal hangs: it must stop leading at last renewal +
 // renew_deadline all the same, and say so through the callback and metric.
 TEST_F(LeaderElectorTest, LeaderStopsAtItsDeadlineWhileARenewalHangs) {
