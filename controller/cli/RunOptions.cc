@@ -5,6 +5,7 @@
 #include "controller/app/Controller.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
+#include "src/leader/LeaderElector.h"
 
 namespace dra::cli {
 namespace {
@@ -22,18 +23,15 @@ kube::Status ParseDurationFlag(const FlagSet& flags, const char* flag,
   return kube::Status::Ok();
 }
 
-// client-go's checks (leaderelection.NewLeaderElector), with its jitter
-// factor of 1.2 on the retry period.
+// The elector's own rules (client-go's), checked before anything starts; the
+// names are placeholders because the namespace may come from the config.
 kube::Status ValidateElectionTiming(const kube::ManagerOptions& options) {
-  if (options.lease_duration <= options.renew_deadline) {
-    return Usage(
-        "--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
-  }
-  if (options.renew_deadline.count() <= 1.2 * static_cast<double>(options.retry_period.count())) {
-    return Usage(
-        "--leader-elect-renew-deadline must be greater than 1.2 x --leader-elect-retry-period");
-  }
-  return kube::Status::Ok();
+  kube::LeaderElectionConfig election;
+  election.name = election.namespace_name = election.identity = "checked-later";
+  election.lease_duration = options.lease_duration;
+  election.renew_deadline = options.renew_deadline;
+  election.retry_period = options.retry_period;
+  return kube::ValidateLeaderElectionConfig(election);
 }
 
 kube::Status ParseDurations(const FlagSet& flags, kube::ManagerOptions& options) {

@@ -11,13 +11,20 @@
 #include <random>
 
 #include "src/base/Jitter.h"
+#include "src/leader/LeaseLock.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {
 
-const ResourceType kLeases{"coordination.k8s.io", "v1", "leases", true, "Lease"};
+// client-go's JitterFactor, which bounds retry_period against renew_deadline.
+constexpr double kJitterFactor = 1.2;
+// How far candidates spread their polls; small so a released lease is taken
+// within about one retry period.
+constexpr double kCandidateJitter = 0.2;
 
-// metav1.MicroTime: RFC 3339 with microseconds, UTC.
+// metav1.MicroTime: RFC 3339 with microseconds, UTC. Wall time, only written
+// for people and other tools to read; the election itself never compares it.
 std::string MicroTimeNow() {
   auto now = std::chrono::system_clock::now();
   auto micros =
@@ -31,45 +38,62 @@ std::string MicroTimeNow() {
   return buf;
 }
 
-// Lease fields may be absent or null; nlohmann's value() throws on null.
-std::string StringField(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-int64_t IntField(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return 0;
-  auto it = object.find(key);
-  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
-}
-
-nlohmann::json SpecOf(const nlohmann::json& lease) {
-  if (!lease.is_object()) return nlohmann::json::object();
-  auto it = lease.find("spec");
-  return it != lease.end() && it->is_object() ? *it : nlohmann::json::object();
-}
-
+// Rounded up: a holder never advertises less than it was configured with.
 int64_t Seconds(std::chrono::milliseconds d) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(d.count() / 1000.0)));
 }
 
+std::string Ms(std::chrono::milliseconds d) { return std::to_string(d.count()) + "ms"; }
+
+Status Invalid(const std::string& message) { return Status(StatusCode::kInvalidArgument, message); }
+
 }  // namespace
 
-LeaderElector::LeaderElector(std::shared_ptr<RestClient> client, LeaderElectionConfig config)
-    : client_(std::move(client)), config_(std::move(config)) {
-  path_ = kLeases.ItemPath(config_.namespace_name, config_.name);
-  if (config_.metrics != nullptr) {
-    master_status_ = &prometheus::BuildGauge()
-                          .Name("leader_election_master_status")
-                          .Help(
-                              "Gauge of if the reporting system is master of the relevant lease, "
-                              "0 indicates backup, 1 indicates master. 'name' is the string used "
-                              "to identify the lease.")
-                          .Register(*config_.metrics)
-                          .Add({{"name", config_.name}});
+Status ValidateLeaderElectionConfig(const LeaderElectionConfig& config) {
+  if (config.retry_period.count() <= 0) {
+    return Invalid("--leader-elect-retry-period must be greater than zero, got " +
+                   Ms(config.retry_period));
+  }
+  if (config.renew_deadline.count() <= config.retry_period.count() * kJitterFactor) {
+    return Invalid("--leader-elect-renew-deadline (" + Ms(config.renew_deadline) +
+                   ") must be greater than 1.2 x --leader-elect-retry-period (" +
+                   Ms(config.retry_period) + ")");
+  }
+  if (config.lease_duration <= config.renew_deadline) {
+    return Invalid("--leader-elect-lease-duration (" + Ms(config.lease_duration) +
+                   ") must be greater than --leader-elect-renew-deadline (" +
+                   Ms(config.renew_deadline) + ")");
+  }
+  if (config.name.empty()) return Invalid("--leader-election-id must not be empty");
+  if (config.namespace_name.empty()) {
+    return Invalid("--leader-election-namespace must not be empty");
+  }
+  if (config.identity.empty()) return Invalid("the leader election identity must not be empty");
+  return Status::Ok();
+}
+
+LeaderElector::LeaderElector(std::shared_ptr<ResourceLock> lock, LeaderElectionConfig config)
+    : lock_(std::move(lock)),
+      config_(std::move(config)),
+      clock_(config_.clock ? config_.clock : RealClock::Shared()),
+      loop_(clock_),
+      watchdog_(clock_) {
+  if (!config_.metrics) return;
+  auto family = MetricFamilyCache::Gauge(
+      config_.metrics, "leader_election_master_status",
+      "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 "
+      "indicates master. 'name' is the string used to identify the lease.");
+  if (family.ok()) {
+    master_status_ = &(*family)->Add({{"name", config_.name}});
+  } else {
+    spdlog::warn("leader election: no master status metric: {}", family.status().ToString());
   }
 }
+
+LeaderElector::LeaderElector(std::shared_ptr<RestClient> client, LeaderElectionConfig config)
+    : LeaderElector(
+          std::make_shared<LeaseLock>(std::move(client), config.namespace_name, config.name),
+          config) {}
 
 LeaderElector::~LeaderElector() { Stop(); }
 
@@ -82,164 +106,243 @@ std::string LeaderElector::DefaultIdentity() {
   return std::string(host) + "_" + suffix;
 }
 
-void LeaderElector::Start() {
-  std::lock_guard lock(mu_);
-  if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { Run(); });
+Status LeaderElector::Start() {
+  Status valid = ValidateLeaderElectionConfig(config_);
+  if (!valid.ok()) return valid;
+  if (!lock_) return Invalid("leader election needs a lock");
+  if (!loop_.Start([this] { Run(); })) return Invalid("leader elector already started");
+  return Status::Ok();
 }
 
 void LeaderElector::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-  }
-  stop_cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  loop_.Stop();
+  watchdog_.Stop();
+}
+
+bool LeaderElector::IsLeader() const {
+  std::lock_guard lock(mu_);
+  return leading_ && clock_->Now() < deadline_;
 }
 
 std::string LeaderElector::ObservedLeader() const {
   std::lock_guard lock(mu_);
-  return observed_holder_;
+  return observed_.holder_identity;
 }
 
-bool LeaderElector::WaitOrStop(std::chrono::milliseconds delay) {
-  std::unique_lock lock(mu_);
-  return !stop_cv_.wait_for(lock, delay, [this] { return stopping_; });
-}
-
-void LeaderElector::SetLeading(bool leading) {
-  leading_ = leading;
+void LeaderElector::SetGauge(bool leading) {
   if (master_status_ != nullptr) master_status_->Set(leading ? 1 : 0);
 }
 
 void LeaderElector::Run() {
-  spdlog::info("leader election: {} campaigning for lease {}/{}", config_.identity,
-               config_.namespace_name, config_.name);
-  while (!TryAcquireOrRenew()) {
-    if (!WaitOrStop(CandidateDelay())) return;
-  }
-  SetLeading(true);
-  spdlog::info("leader election: {} became leader of {}/{}", config_.identity,
-               config_.namespace_name, config_.name);
+  spdlog::info("leader election: {} campaigning for lease {}", config_.identity, lock_->Describe());
+  if (!Campaign()) return;
   if (config_.on_started_leading) config_.on_started_leading();
+  // Started only now so that on_stopped_leading cannot overtake on_started_leading.
+  watchdog_.Start([this] { Watchdog(); });
+  Lead();
+}
 
-  auto last_renew = std::chrono::steady_clock::now();
-  while (WaitOrStop(config_.retry_period)) {
-    if (TryAcquireOrRenew()) {
-      last_renew = std::chrono::steady_clock::now();
-    } else if (PastRenewDeadline(last_renew)) {
-      SetLeading(false);
-      spdlog::error("leader election: {} lost lease {}/{} (not renewed within {} ms)",
-                    config_.identity, config_.namespace_name, config_.name,
-                    config_.renew_deadline.count());
-      if (config_.on_stopped_leading) config_.on_stopped_leading();
+bool LeaderElector::Campaign() {
+  while (true) {
+    Attempt attempt = TryAcquireOrRenew();
+    if (attempt.outcome == Outcome::kAcquired) {
+      BecomeLeader(attempt.started);
+      return true;
+    }
+    auto next = clock_->Now() + Jitter(config_.retry_period, kCandidateJitter);
+    if (attempt.outcome == Outcome::kHeldByOther) next = std::min(next, attempt.expiry);
+    if (!loop_.SleepUntil(next)) return false;
+  }
+}
+
+void LeaderElector::Lead() {
+  auto next = clock_->Now() + config_.retry_period;
+  while (loop_.SleepUntil(next)) {
+    if (!StillLeading()) return;
+    next = clock_->Now() + config_.retry_period;
+    Attempt attempt = TryAcquireOrRenew();
+    if (attempt.outcome == Outcome::kAcquired) {
+      if (!ExtendLeadership(attempt.started)) return;
+    } else if (!StillLeading()) {
       return;
     }
   }
-  Release();
-  SetLeading(false);
-  if (config_.on_stopped_leading) config_.on_stopped_leading();
+  StepDown();
 }
 
-std::chrono::milliseconds LeaderElector::CandidateDelay() const {
-  auto delay = Jitter(config_.retry_period, 0.2);
-  std::lock_guard lock(mu_);
-  if (observed_holder_.empty() || observed_holder_ == config_.identity) return delay;
-  auto expiry = observed_at_ + observed_duration_;
-  auto until_expiry = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          expiry - std::chrono::steady_clock::now()) +
-                      std::chrono::milliseconds(1);
-  return std::clamp(until_expiry, std::chrono::milliseconds(1), delay);
-}
-
-bool LeaderElector::PastRenewDeadline(std::chrono::steady_clock::time_point last_renew) const {
-  // The next attempt would start after a retry_period; with requests timing
-  // out after about a retry_period it ends by the deadline at the latest.
-  auto next_attempt = std::chrono::steady_clock::now() + config_.retry_period;
-  return next_attempt - last_renew > config_.renew_deadline;
-}
-
-bool LeaderElector::TryAcquireOrRenew() {
+LeaderElector::Attempt LeaderElector::TryAcquireOrRenew() {
+  Attempt attempt;
+  attempt.started = clock_->Now();
+  auto current = lock_->Get();
+  if (current.ok()) {
+    Observe(*current, clock_->Now());
+    return Write(*current, attempt.started);
+  }
+  if (current.status().code() != StatusCode::kNotFound) {
+    spdlog::warn("leader election: reading lease {} failed: {}", lock_->Describe(),
+                 current.status().ToString());
+    return attempt;
+  }
   std::string now = MicroTimeNow();
-  auto read_sent = std::chrono::steady_clock::now();
-  nlohmann::json spec = {{"holderIdentity", config_.identity},
-                         {"leaseDurationSeconds", Seconds(config_.lease_duration)},
-                         {"acquireTime", now},
-                         {"renewTime", now},
-                         {"leaseTransitions", 0}};
-  auto current = client_->Get(path_);
-  if (current.status().code() == StatusCode::kNotFound) {
-    nlohmann::json lease = {
-        {"apiVersion", "coordination.k8s.io/v1"},
-        {"kind", "Lease"},
-        {"metadata", {{"name", config_.name}, {"namespace", config_.namespace_name}}},
-        {"spec", spec}};
-    return client_->Create(kLeases, config_.namespace_name, lease).ok();
+  LeaderElectionRecord record{config_.identity, Seconds(config_.lease_duration), now, now, 0, ""};
+  Status created = lock_->Create(record);
+  if (!created.ok()) {
+    spdlog::warn("leader election: creating lease {} failed: {}", lock_->Describe(),
+                 created.ToString());
+    return attempt;
   }
-  if (!current.ok()) {
-    spdlog::warn("leader election: reading lease failed: {}", current.status().ToString());
-    return false;
+  Observe(record, clock_->Now());
+  attempt.outcome = Outcome::kAcquired;
+  return attempt;
+}
+
+// Renews the lock if this process holds it, takes it if it is free or
+// expired; otherwise reports when it expires.
+LeaderElector::Attempt LeaderElector::Write(const LeaderElectionRecord& current,
+                                            Clock::TimePoint started) {
+  Attempt attempt;
+  attempt.started = started;
+  bool mine = current.holder_identity == config_.identity;
+  if (!mine && !current.holder_identity.empty()) {
+    attempt.expiry = ObservedExpiry();
+    if (clock_->Now() < attempt.expiry) {
+      attempt.outcome = Outcome::kHeldByOther;
+      return attempt;
+    }
   }
-  const nlohmann::json old = SpecOf(*current);
-  std::string holder = StringField(old, "holderIdentity");
-  std::string renewed = StringField(old, "renewTime");
-  auto duration = std::chrono::seconds(IntField(old, "leaseDurationSeconds"));
-  std::chrono::steady_clock::time_point observed_at;
+  std::string now = MicroTimeNow();
+  LeaderElectionRecord record{config_.identity,
+                              Seconds(config_.lease_duration),
+                              mine && !current.acquire_time.empty() ? current.acquire_time : now,
+                              now,
+                              current.leader_transitions + (mine ? 0 : 1),
+                              ""};
+  Status written = lock_->Update(record);
+  if (!written.ok()) {
+    if (written.code() != StatusCode::kConflict) {
+      spdlog::warn("leader election: updating lease {} failed: {}", lock_->Describe(),
+                   written.ToString());
+    }
+    return attempt;
+  }
+  Observe(record, clock_->Now());
+  attempt.outcome = Outcome::kAcquired;
+  return attempt;
+}
+
+// Dates a changed record to when it was received: it was stored before that.
+void LeaderElector::Observe(const LeaderElectionRecord& record, Clock::TimePoint received) {
+  std::string new_leader;
   {
     std::lock_guard lock(mu_);
-    if (holder != observed_holder_ || renewed != observed_renew_time_) {
-      if (holder != observed_holder_ && config_.on_new_leader && !holder.empty())
-        config_.on_new_leader(holder);
-      observed_holder_ = holder;
-      observed_renew_time_ = renewed;
-      observed_at_ = last_read_sent_.value_or(std::chrono::steady_clock::now());
-    }
-    observed_duration_ = duration;
-    last_read_sent_ = read_sent;
-    observed_at = observed_at_;
+    if (record == observed_) return;
+    if (record.holder_identity != observed_.holder_identity) new_leader = record.holder_identity;
+    observed_ = record;
+    observed_at_ = received;
   }
-  bool held_by_other = !holder.empty() && holder != config_.identity;
-  if (held_by_other && observed_at + duration > std::chrono::steady_clock::now()) return false;
+  if (!new_leader.empty()) {
+    spdlog::info("leader election: lease {} is held by {}", lock_->Describe(), new_leader);
+    if (config_.on_new_leader) config_.on_new_leader(new_leader);
+  }
+}
 
-  if (holder == config_.identity) {
-    std::string acquired = StringField(old, "acquireTime");
-    spec["acquireTime"] = acquired.empty() ? now : acquired;
-    spec["leaseTransitions"] = IntField(old, "leaseTransitions");
-  } else {
-    spec["leaseTransitions"] = IntField(old, "leaseTransitions") + 1;
-  }
-  nlohmann::json updated = current->is_object() ? *current : nlohmann::json::object();
-  updated["spec"] = spec;
-  auto written = client_->Update(path_, updated);
-  if (!written.ok()) {
-    if (written.status().code() != StatusCode::kConflict) {
-      spdlog::warn("leader election: updating lease failed: {}", written.status().ToString());
-    }
-    return false;
-  }
+Clock::TimePoint LeaderElector::ObservedExpiry() const {
   std::lock_guard lock(mu_);
-  observed_holder_ = config_.identity;
-  observed_renew_time_ = now;
-  observed_at_ = std::chrono::steady_clock::now();
+  return observed_at_ + std::chrono::seconds(observed_.lease_duration_seconds);
+}
+
+void LeaderElector::BecomeLeader(Clock::TimePoint renewed) {
+  {
+    std::lock_guard lock(mu_);
+    leading_ = true;
+    deadline_ = renewed + config_.renew_deadline;
+  }
+  SetGauge(true);
+  spdlog::info("leader election: {} became leader of {}", config_.identity, lock_->Describe());
+}
+
+bool LeaderElector::ExtendLeadership(Clock::TimePoint renewed) {
+  {
+    std::lock_guard lock(mu_);
+    if (!leading_) return false;
+    // A renewal that returns after the deadline comes too late: IsLeader()
+    // has already said false and must not say true again.
+    if (clock_->Now() < deadline_) {
+      deadline_ = std::max(deadline_, renewed + config_.renew_deadline);
+      return true;
+    }
+  }
+  return !ExpireAtDeadline();
+}
+
+bool LeaderElector::StillLeading() const {
+  std::lock_guard lock(mu_);
+  return leading_;
+}
+
+void LeaderElector::Watchdog() {
+  while (true) {
+    Clock::TimePoint deadline;
+    {
+      std::lock_guard lock(mu_);
+      if (!leading_) return;
+      deadline = deadline_;
+    }
+    if (!watchdog_.SleepUntil(deadline)) return;
+    if (ExpireAtDeadline()) return;
+  }
+}
+
+bool LeaderElector::ExpireAtDeadline() {
+  {
+    std::lock_guard lock(mu_);
+    if (!leading_) return true;
+    if (clock_->Now() < deadline_) return false;
+    leading_ = false;
+  }
+  SetGauge(false);
+  spdlog::error("leader election: {} lost lease {} (not renewed within {})", config_.identity,
+                lock_->Describe(), Ms(config_.renew_deadline));
+  NotifyStopped();
   return true;
 }
 
-void LeaderElector::Release() {
-  auto current = client_->Get(path_);
-  if (!current.ok() || StringField(SpecOf(*current), "holderIdentity") != config_.identity) return;
-  std::string now = MicroTimeNow();
-  nlohmann::json released = *current;
-  released["spec"]["holderIdentity"] = "";
-  released["spec"]["leaseDurationSeconds"] = 1;
-  released["spec"]["renewTime"] = now;
-  released["spec"]["acquireTime"] = now;
-  auto written = client_->Update(path_, released);
-  if (written.ok()) {
-    spdlog::info("leader election: {} released lease {}/{}", config_.identity,
-                 config_.namespace_name, config_.name);
-  } else {
-    spdlog::warn("leader election: releasing lease failed: {}", written.status().ToString());
+void LeaderElector::StepDown() {
+  bool in_time;
+  {
+    std::lock_guard lock(mu_);
+    if (!leading_) return;
+    in_time = clock_->Now() < deadline_;
+    leading_ = false;
   }
+  SetGauge(false);
+  // Only a leader still within its deadline may write; IsLeader() is false
+  // before the release lets a standby in.
+  if (in_time) Release();
+  NotifyStopped();
+}
+
+void LeaderElector::Release() {
+  std::string now = MicroTimeNow();
+  LeaderElectionRecord released;
+  {
+    std::lock_guard lock(mu_);
+    released.leader_transitions = observed_.leader_transitions;
+  }
+  released.lease_duration_seconds = 1;
+  released.acquire_time = now;
+  released.renew_time = now;
+  Status written = lock_->Update(released);
+  if (written.ok()) {
+    spdlog::info("leader election: {} released lease {}", config_.identity, lock_->Describe());
+  } else {
+    spdlog::warn("leader election: releasing lease {} failed: {}", lock_->Describe(),
+                 written.ToString());
+  }
+}
+
+void LeaderElector::NotifyStopped() {
+  if (config_.on_stopped_leading) config_.on_stopped_leading();
 }
 
 }  // namespace kube

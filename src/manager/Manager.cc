@@ -146,7 +146,8 @@ Status Manager::StartLeaderElection() {
   election.lease_duration = options_.lease_duration;
   election.renew_deadline = options_.renew_deadline;
   election.retry_period = options_.retry_period;
-  election.metrics = registry_.get();
+  election.metrics = registry_;
+  election.clock = clock_;
   election.on_started_leading = [this] {
     spdlog::info("leading: leader-only runnables may start");
     leading_now_ = true;
@@ -155,8 +156,7 @@ Status Manager::StartLeaderElection() {
   election.on_new_leader = [](const std::string& id) { spdlog::info("current leader: {}", id); };
   election.on_stopped_leading = [this] { OnStoppedLeading(); };
   elector_ = std::make_unique<LeaderElector>(std::move(*client), election);
-  elector_->Start();
-  return Status::Ok();
+  return elector_->Start().WithContext("leader election");
 }
 
 void Manager::OnStoppedLeading() {
