@@ -2,12 +2,17 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/HostileTcpServer.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/TempDir.h"
+#include "tests/support/TestCertificates.h"
+#include "tests/support/TlsEchoServer.h"
 
 namespace kube {
 namespace {
@@ -20,6 +25,9 @@ using dra::testing::Route;
 using dra::testing::ScriptedHttpServer;
 using dra::testing::ScriptedResponse;
 using dra::testing::StreamStep;
+using dra::testing::TempDir;
+using dra::testing::TestCertificates;
+using dra::testing::TlsEchoServer;
 
 constexpr auto kDeadline = 10s;
 
@@ -316,6 +324,128 @@ TEST_P(HttpTransportTest, StreamsAreNotLimitedByTheBodyCap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HttpTransportTest,
+                         ::testing::Values(HttpBackend::kCurl, HttpBackend::kCpprest),
+                         [](const ::testing::TestParamInfo<HttpBackend>& info) {
+                           return info.param == HttpBackend::kCurl ? "Curl" : "Cpprest";
+                         });
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A CA, a server certificate for 127.0.0.1 and one for the name api.example
+// only, two client certificates, and an unrelated CA.
+class HttpTransportTlsTest : public HttpTransportTest {
+ protected:
+  void SetUp() override {
+    TestCertificates pki(dir_.path().string());
+    auto ca = pki.MakeCa("ca");
+    ASSERT_TRUE(ca.ok()) << ca.status().ToString();
+    ca_ = *ca;
+    auto other = pki.MakeCa("other-ca");
+    ASSERT_TRUE(other.ok()) << other.status().ToString();
+    other_ca_ = *other;
+    auto server = pki.MakeLeaf(ca_, "server", "server", "IP:127.0.0.1");
+    auto named = pki.MakeLeaf(ca_, "named", "named", "DNS:api.example");
+    auto a = pki.MakeLeaf(ca_, "client-a", "client-a", "");
+    auto b = pki.MakeLeaf(ca_, "client-b", "client-b", "");
+    ASSERT_TRUE(server.ok() && named.ok() && a.ok() && b.ok());
+    server_ = *server;
+    named_ = *named;
+    client_a_ = *a;
+    client_b_ = *b;
+  }
+  RestConfig TlsConfig(const TlsEchoServer& server, const TestCertificates::Pair& ca) {
+    RestConfig config = ConfigFor(server.Url());
+    config.ca_pem = ReadAll(ca.cert);
+    return config;
+  }
+  Result<HttpResponse> GetFrom(const RestConfig& config) {
+    auto transport = HttpTransport::Create(config, GetParam());
+    if (!transport.ok()) return transport.status();
+    return (*transport)->Send(Get("/version"));
+  }
+
+  TempDir dir_;
+  TestCertificates::Pair ca_, other_ca_, server_, named_, client_a_, client_b_;
+};
+
+TEST_P(HttpTransportTlsTest, TrustsTheConfiguredCaOnly) {
+  auto server = TlsEchoServer::Start(server_.cert, server_.key);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto ok = GetFrom(TlsConfig(**server, ca_));
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->body, "none");
+  auto untrusted = GetFrom(TlsConfig(**server, other_ca_));
+  ASSERT_FALSE(untrusted.ok());
+  EXPECT_EQ(untrusted.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(untrusted.status().message().find("certificate"), std::string::npos)
+      << untrusted.status().ToString();
+}
+
+TEST_P(HttpTransportTlsTest, InsecureSkipsVerification) {
+  auto server = TlsEchoServer::Start(server_.cert, server_.key);
+  ASSERT_TRUE(server.ok());
+  RestConfig config = ConfigFor((*server)->Url());
+  config.insecure_skip_tls_verify = true;
+  auto response = GetFrom(config);
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+}
+
+TEST_P(HttpTransportTlsTest, PresentsTheClientCertificate) {
+  auto server = TlsEchoServer::Start(server_.cert, server_.key, ca_.cert);
+  ASSERT_TRUE(server.ok());
+  RestConfig config = TlsConfig(**server, ca_);
+  config.client_cert_pem = ReadAll(client_a_.cert);
+  config.client_key_pem = ReadAll(client_a_.key);
+  auto response = GetFrom(config);
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->body, "client-a");
+}
+
+TEST_P(HttpTransportTlsTest, RotatedClientCertificateFilesAreUsedByNewConnections) {
+  auto server = TlsEchoServer::Start(server_.cert, server_.key, ca_.cert);
+  ASSERT_TRUE(server.ok());
+  std::string cert = dir_.Write("tls.crt", ReadAll(client_a_.cert));
+  std::string key = dir_.Write("tls.key", ReadAll(client_a_.key));
+  RestConfig config = TlsConfig(**server, ca_);
+  config.client_cert_pem = ReadAll(cert);
+  config.client_key_pem = ReadAll(key);
+  config.client_cert_file = cert;
+  config.client_key_file = key;
+  auto transport = HttpTransport::Create(config, GetParam());
+  ASSERT_TRUE(transport.ok()) << transport.status().ToString();
+  auto before = (*transport)->Send(Get("/version"));
+  ASSERT_TRUE(before.ok()) << before.status().ToString();
+  EXPECT_EQ(before->body, "client-a");
+  // Swapped the way kubelet and cert-manager do it: new files renamed in place.
+  std::filesystem::rename(dir_.Write("tls.crt.new", ReadAll(client_b_.cert)), cert);
+  std::filesystem::rename(dir_.Write("tls.key.new", ReadAll(client_b_.key)), key);
+  auto after = (*transport)->Send(Get("/version"));
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(after->body, "client-b");
+}
+
+TEST_P(HttpTransportTlsTest, TlsServerNameIsUsedForVerification) {
+  auto server = TlsEchoServer::Start(named_.cert, named_.key);
+  ASSERT_TRUE(server.ok());
+  RestConfig config = TlsConfig(**server, ca_);
+  auto mismatch = GetFrom(config);
+  ASSERT_FALSE(mismatch.ok()) << "the certificate names api.example, not 127.0.0.1";
+  config.tls_server_name = "api.example";
+  auto response = GetFrom(config);
+  if (IsCpprest()) {
+    ASSERT_FALSE(response.ok());
+    EXPECT_NE(response.status().message().find("tls-server-name"), std::string::npos);
+    return;
+  }
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, HttpTransportTlsTest,
                          ::testing::Values(HttpBackend::kCurl, HttpBackend::kCpprest),
                          [](const ::testing::TestParamInfo<HttpBackend>& info) {
                            return info.param == HttpBackend::kCurl ? "Curl" : "Cpprest";
