@@ -155,6 +155,22 @@ struct CurlTransport::Transfer {
     return len;
   }
 
+  // The URL to request. With tls-server-name it names that host, and
+  // CONNECT_TO sends the connection to the configured address: the name is
+  // then used for SNI and certificate verification, as in client-go.
+  std::string Url(const RestConfig& config, const HttpRequest& request) {
+    ServerAddress server = ParseServer(config.server);
+    if (config.tls_server_name.empty() || server.scheme != "https") {
+      return config.server + request.path;
+    }
+    std::string name_port = config.tls_server_name + ":" + server.port;
+    header_list =
+        curl_slist_append(header_list, ("Host: " + server.host + ":" + server.port).c_str());
+    connect_to =
+        curl_slist_append(nullptr, (name_port + ":" + server.host + ":" + server.port).c_str());
+    return "https://" + name_port + server.prefix + request.path;
+  }
+
   static CURLcode OnSslContext(CURL*, void* ssl_ctx, void* self) {
     static_cast<Transfer*>(self)->tls->InstallInto(static_cast<SSL_CTX*>(ssl_ctx));
     return CURLE_OK;
@@ -215,38 +231,35 @@ Status CurlTransport::Configure(Session& s, const HttpRequest& request, Transfer
   if (!headers.ok()) return headers.status();
   CURL* e = s.easy;
   curl_easy_reset(e);
-  ServerAddress server = ParseServer(config_.server);
-  std::string url = config_.server + request.path;
   bool has_content_type = false;
   for (const auto& [name, value] : *headers) {
     has_content_type |= Lower(name) == "content-type";
     t.header_list = curl_slist_append(t.header_list, (name + ": " + value).c_str());
   }
   t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
-  if (!config_.tls_server_name.empty() && server.scheme == "https") {
-    // Connect to the configured address but use the name for SNI and verification.
-    url = "https://" + config_.tls_server_name + ":" + server.port + server.prefix + request.path;
-    std::string connect_to =
-        config_.tls_server_name + ":" + server.port + ":" + server.host + ":" + server.port;
-    t.header_list =
-        curl_slist_append(t.header_list, ("Host: " + server.host + ":" + server.port).c_str());
-    t.connect_to = curl_slist_append(nullptr, connect_to.c_str());
-    curl_easy_setopt(e, CURLOPT_CONNECT_TO, t.connect_to);
-  }
-  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(e, CURLOPT_URL, t.Url(config_, request).c_str());
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  curl_easy_setopt(e, CURLOPT_PROXY,
-                   "");  // like the cpprest transport: no *_proxy from the environment
+  // Like the cpprest transport: no *_proxy from the environment.
+  curl_easy_setopt(e, CURLOPT_PROXY, "");
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::OnHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::OnBody);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
+  SetLimits(e, t);
+  SetTls(e, t);
+  SetMethod(e, request, t, has_content_type);
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
+  return Status::Ok();
+}
+
+void CurlTransport::SetLimits(void* easy, const Transfer& t) const {
+  CURL* e = easy;
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(config_.request_timeout.count()));
-  if (t.deadline) {
+  if (t.handler == nullptr) {
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(config_.request_timeout.count()));
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(config_.max_response_body_bytes));
@@ -255,26 +268,36 @@ Status CurlTransport::Configure(Session& s, const HttpRequest& request, Transfer
     // A watch's connection is closed when it ends rather than pooled, as before.
     curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
   }
+}
+
+void CurlTransport::SetTls(void* easy, Transfer& t) const {
+  CURL* e = easy;
   bool verify = !config_.insecure_skip_tls_verify;
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);
   curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, &Transfer::OnSslContext);
   curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, &t);
+  if (t.connect_to != nullptr) curl_easy_setopt(e, CURLOPT_CONNECT_TO, t.connect_to);
+}
+
+void CurlTransport::SetMethod(void* easy, const HttpRequest& request, Transfer& t,
+                              bool has_content_type) const {
+  CURL* e = easy;
   if (request.method == "GET") {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-  } else if (request.method == "HEAD") {
-    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
-  } else {
-    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    if (!request.body.empty() || request.method != "DELETE") {
-      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(request.body.size()));
-      curl_easy_setopt(e, CURLOPT_POSTFIELDS, request.body.data());
-      if (!has_content_type) t.header_list = curl_slist_append(t.header_list, "Content-Type:");
-    }
+    return;
   }
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
-  return Status::Ok();
+  if (request.method == "HEAD") {
+    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+    return;
+  }
+  curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (request.body.empty() && request.method == "DELETE") return;
+  // POSTFIELDS does not copy: `request` outlives the transfer.
+  curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(e, CURLOPT_POSTFIELDS, request.body.data());
+  // Otherwise libcurl labels the body as a form.
+  if (!has_content_type) t.header_list = curl_slist_append(t.header_list, "Content-Type:");
 }
 
 Status CurlTransport::Run(Session& s, Transfer& t, CancelFlag& cancel) const {

@@ -32,6 +32,11 @@ class CurlTransport : public HttpTransport {
 
   Status Perform(const HttpRequest& request, Transfer& transfer, CancelFlag& cancel);
   Status Configure(Session& session, const HttpRequest& request, Transfer& transfer) const;
+  // The easy handle is a void* so that this header need not include libcurl.
+  void SetLimits(void* easy, const Transfer& transfer) const;
+  void SetTls(void* easy, Transfer& transfer) const;
+  void SetMethod(void* easy, const HttpRequest& request, Transfer& transfer,
+                 bool has_content_type) const;
   Status Run(Session& session, Transfer& transfer, CancelFlag& cancel) const;
   Status Failure(int curl_code, const Transfer& transfer) const;
   std::unique_ptr<Session> TakeSession(const std::shared_ptr<const TlsMaterial>& tls);
