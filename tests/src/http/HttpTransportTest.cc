@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -182,6 +183,30 @@ TEST_P(HttpTransportTest, SilentServerTimesOutWithinTheRequestTimeout) {
 
 TEST_P(HttpTransportTest, SilentTlsServerTimesOutWithinTheRequestTimeout) {
   ExpectSilentServerTimesOut(*this, "https");
+}
+
+TEST_P(HttpTransportTest, StreamFromASilentTlsServerEndsAtTheIdleTimeout) {
+  auto silent = HostileTcpServer::Start();
+  ASSERT_TRUE(silent.ok());
+  auto transport = Transport(ConfigFor((*silent)->Url("https")));
+  struct Ignore : StreamHandler {
+    void OnHead(const HttpResponse&) override {}
+    bool OnData(std::string_view) override { return true; }
+  };
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  auto status = std::make_shared<Status>();
+  auto start = Clock::now();
+  std::thread([transport, done, status] {
+    Ignore handler;
+    CancelFlag cancel;
+    *status = transport->Stream(Get("/w?watch=true"), handler, cancel, 1s);
+    done->store(true);
+  }).detach();
+  auto until = start + 5s;
+  while (!done->load() && Clock::now() < until) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(done->load()) << "stream still blocked 5 s after a 1 s idle timeout";
+  EXPECT_LT(Clock::now() - start, 2500ms);
+  EXPECT_FALSE(status->ok());
 }
 
 TEST_P(HttpTransportTest, CancelInterruptsAnInFlightRequest) {
