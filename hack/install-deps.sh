@@ -11,7 +11,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config make clang-format
   # libraries (see README "Dependencies")
   libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
-  libspdlog-dev libsimdjson-dev libre2-dev
+  libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # control plane scripts: certificates, health probes

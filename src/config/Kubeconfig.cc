@@ -60,7 +60,45 @@ Result<Kubeconfig::Cluster> ParseCluster(const YAML::Node& n, const std::string&
   KUBE_ASSIGN_OR_RETURN(c.ca_data, Data(n, "certificate-authority-data"));
   KUBE_ASSIGN_OR_RETURN(c.insecure_skip_tls_verify, Bool(n, "insecure-skip-tls-verify"));
   KUBE_ASSIGN_OR_RETURN(c.tls_server_name, Str(n, "tls-server-name"));
+  KUBE_ASSIGN_OR_RETURN(c.proxy_url, Str(n, "proxy-url"));
   return c;
+}
+
+Result<std::vector<std::string>> StrList(const YAML::Node& node, const char* key) {
+  YAML::Node v = node[key];
+  std::vector<std::string> out;
+  if (!v || v.IsNull()) return out;
+  if (!v.IsSequence()) return ParseError(std::string("field '") + key + "' must be a list");
+  for (const auto& item : v) {
+    if (!item.IsScalar()) return ParseError(std::string("'") + key + "' must list strings");
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
+// as-user-extra: {key: [values]}.
+Result<std::map<std::string, std::vector<std::string>>> Extra(const YAML::Node& node) {
+  YAML::Node v = node["as-user-extra"];
+  std::map<std::string, std::vector<std::string>> out;
+  if (!v || v.IsNull()) return out;
+  if (!v.IsMap()) return ParseError("field 'as-user-extra' must be a mapping");
+  for (const auto& entry : v) {
+    YAML::Node holder;
+    holder["values"] = entry.second;
+    auto values = StrList(holder, "values");
+    if (!values.ok()) return values.status().WithContext("as-user-extra");
+    out[entry.first.as<std::string>()] = std::move(*values);
+  }
+  return out;
+}
+
+Result<Impersonation> ParseImpersonation(const YAML::Node& n) {
+  Impersonation as;
+  KUBE_ASSIGN_OR_RETURN(as.user, Str(n, "as"));
+  KUBE_ASSIGN_OR_RETURN(as.uid, Str(n, "as-uid"));
+  KUBE_ASSIGN_OR_RETURN(as.groups, StrList(n, "as-groups"));
+  KUBE_ASSIGN_OR_RETURN(as.extra, Extra(n));
+  return as;
 }
 
 Result<Kubeconfig::User> ParseUser(const YAML::Node& n, const std::string& base_dir) {
@@ -74,6 +112,7 @@ Result<Kubeconfig::User> ParseUser(const YAML::Node& n, const std::string& base_
   KUBE_ASSIGN_OR_RETURN(u.token, Str(n, "token"));
   KUBE_ASSIGN_OR_RETURN(u.token_file, Str(n, "tokenFile"));
   u.token_file = Resolve(u.token_file, base_dir);
+  KUBE_ASSIGN_OR_RETURN(u.impersonate, ParseImpersonation(n));
   if (n["exec"] && !n["exec"].IsNull()) u.unsupported = "exec credential plugins";
   if (n["auth-provider"] && !n["auth-provider"].IsNull()) u.unsupported = "auth-provider plugins";
   if (n["username"] && !n["username"].IsNull()) u.unsupported = "basic authentication";
@@ -198,6 +237,12 @@ Result<RestConfig> Kubeconfig::ToRestConfig(std::string_view context) const {
   if (cluster->second.server.empty()) {
     return Status(StatusCode::kInvalidArgument, "cluster \"" + cluster->first + "\" has no server");
   }
+  if (!cluster->second.proxy_url.empty()) {
+    return Status(StatusCode::kInvalidArgument,
+                  "cluster \"" + cluster->first +
+                      "\" sets proxy-url, which dra-controller does not support yet; reach the "
+                      "API server directly");
+  }
   RestConfig config;
   config.server = cluster->second.server;
   while (!config.server.empty() && config.server.back() == '/') config.server.pop_back();
@@ -208,6 +253,13 @@ Result<RestConfig> Kubeconfig::ToRestConfig(std::string_view context) const {
   config.source = "kubeconfig " + origin_ + " (context " + name + ")";
   KUBE_ASSIGN_OR_RETURN(config.ca_pem, Pem(cluster->second.ca_data, cluster->second.ca_file,
                                            "certificate-authority"));
+  if (config.insecure_skip_tls_verify && !config.ca_pem.empty()) {
+    // client-go refuses this too: which of the two was meant is unknowable.
+    return Status(StatusCode::kInvalidArgument,
+                  "cluster \"" + cluster->first +
+                      "\" sets both insecure-skip-tls-verify and a certificate-authority; "
+                      "specifying a root certificate with the insecure flag is not allowed");
+  }
   if (ctx->second.user.empty()) return config;
   auto user = users_.find(ctx->second.user);
   if (user == users_.end()) {
@@ -225,6 +277,11 @@ Result<RestConfig> Kubeconfig::ToRestConfig(std::string_view context) const {
                         Pem(u.client_cert_data, u.client_cert_file, "client-certificate"));
   KUBE_ASSIGN_OR_RETURN(config.client_key_pem,
                         Pem(u.client_key_data, u.client_key_file, "client-key"));
+  if (u.client_cert_data.empty() && u.client_key_data.empty()) {
+    config.client_cert_file = u.client_cert_file;  // re-read on rotation
+    config.client_key_file = u.client_key_file;
+  }
+  config.impersonate = u.impersonate;
   if (config.client_cert_pem.empty() != config.client_key_pem.empty()) {
     return Status(
         StatusCode::kInvalidArgument,

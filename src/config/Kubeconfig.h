@@ -22,12 +22,14 @@ class Kubeconfig {
     std::string ca_data;  // decoded PEM
     bool insecure_skip_tls_verify = false;
     std::string tls_server_name;
+    std::string proxy_url;  // refused: not supported
   };
   struct User {
     std::string client_cert_file, client_cert_data;
     std::string client_key_file, client_key_data;
     std::string token, token_file;
-    std::string unsupported;  // "exec", "auth-provider", "username/password"
+    Impersonation impersonate;  // as, as-uid, as-groups, as-user-extra
+    std::string unsupported;    // "exec", "auth-provider", "username/password"
   };
   struct Context {
     std::string cluster, user, namespace_name;

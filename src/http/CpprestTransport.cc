@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <condition_variable>
 #include <vector>
 
+#include "src/http/RequestHeaders.h"
 #include "src/http/TlsDiagnosis.h"
 
 namespace kube {
@@ -61,39 +63,41 @@ HttpResponse Head(const http::http_response& response) {
 
 struct CpprestTransport::Impl {
   RestConfig config;
-  std::shared_ptr<TlsMaterial> tls;
+  std::shared_ptr<TlsMaterialSource> tls;
   std::unique_ptr<client::http_client> shared_client;  // for ordinary requests
 
   std::unique_ptr<client::http_client> NewClient(std::chrono::seconds timeout) const {
     client::http_client_config cfg;
     cfg.set_timeout(timeout);
     cfg.set_validate_certificates(!config.insecure_skip_tls_verify);
-    auto material = tls;
-    cfg.set_ssl_context_callback(
-        [material](boost::asio::ssl::context& ctx) { material->InstallInto(ctx.native_handle()); });
+    auto source = tls;
+    cfg.set_ssl_context_callback([source](boost::asio::ssl::context& ctx) {
+      source->Current()->InstallInto(ctx.native_handle());
+    });
     return std::make_unique<client::http_client>(web::uri(config.server), cfg);
   }
 
   Result<http::http_request> Build(const HttpRequest& request) const {
     http::http_request req(Method(request.method));
     req.set_request_uri(web::uri(request.path));
-    req.headers().add("User-Agent", config.user_agent);
-    req.headers().add("Accept", "application/json");
-    for (const auto& [name, value] : request.headers) req.headers().add(name, value);
-    if (config.token) {
-      auto token = config.token->Token();
-      if (!token.ok()) return token.status();
-      req.headers().add("Authorization", "Bearer " + *token);
+    auto headers = RequestHeaders::For(config, request);
+    if (!headers.ok()) return headers.status();
+    std::string content_type = "application/json";
+    for (const auto& [name, value] : *headers) {
+      if (Lower(name) == "content-type") {
+        content_type = value;
+      } else {
+        req.headers().add(name, value);
+      }
     }
     if (!request.body.empty() || !request.content_type.empty()) {
-      req.set_body(request.body,
-                   request.content_type.empty() ? "application/json" : request.content_type);
+      req.set_body(request.body, content_type);
     }
     return req;
   }
 };
 
-CpprestTransport::CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterial> tls)
+CpprestTransport::CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterialSource> tls)
     : impl_(std::make_unique<Impl>()) {
   impl_->config = std::move(config);
   impl_->tls = std::move(tls);
@@ -104,14 +108,85 @@ CpprestTransport::CpprestTransport(RestConfig config, std::shared_ptr<TlsMateria
 CpprestTransport::~CpprestTransport() = default;
 
 Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request) {
+  CancelFlag never;
+  return Send(request, never);
+}
+
+// The library's timeout is an inactivity timer; the absolute deadline is
+// enforced here by waiting on the caller's thread and cancelling the task.
+Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFlag& cancel) {
+  struct Outcome {
+    std::mutex mu;
+    std::condition_variable done_cv;
+    bool done = false;
+    HttpResponse response;
+    std::exception_ptr error;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  pplx::cancellation_token_source cts;
+  cancel.SetHook([cts]() mutable { cts.cancel(); });
+  struct ClearHook {
+    CancelFlag& flag;
+    ~ClearHook() { flag.SetHook(nullptr); }
+  } clear_hook{cancel};
+  auto deadline = std::chrono::steady_clock::now() + impl_->config.request_timeout;
   try {
     auto req = impl_->Build(request);
     if (!req.ok()) return req.status();
-    http::http_response response = impl_->shared_client->request(*req).get();
-    HttpResponse out = Head(response);
-    auto bytes = response.extract_vector().get();
-    out.body.assign(bytes.begin(), bytes.end());
-    return out;
+    size_t max_body = impl_->config.max_response_body_bytes;
+    impl_->shared_client->request(*req, cts.get_token())
+        .then([max_body](http::http_response response) {
+          if (response.headers().content_length() > max_body) {
+            throw std::length_error("response body exceeds " + std::to_string(max_body) +
+                                    " bytes (RestConfig::max_response_body_bytes)");
+          }
+          return response.extract_vector().then([response, max_body](std::vector<uint8_t> bytes) {
+            if (bytes.size() > max_body) {
+              throw std::length_error("response body exceeds " + std::to_string(max_body) +
+                                      " bytes (RestConfig::max_response_body_bytes)");
+            }
+            HttpResponse out = Head(response);
+            out.body.assign(bytes.begin(), bytes.end());
+            return out;
+          });
+        })
+        .then([outcome](pplx::task<HttpResponse> task) {
+          // Runs on the library's pool, possibly after Send gave up: it only
+          // hands the outcome over.
+          std::lock_guard lock(outcome->mu);
+          try {
+            outcome->response = task.get();
+          } catch (...) {
+            outcome->error = std::current_exception();
+          }
+          outcome->done = true;
+          outcome->done_cv.notify_all();
+        });
+  } catch (const std::exception& e) {
+    return ExplainedError(e);
+  }
+  std::unique_lock lock(outcome->mu);
+  while (!outcome->done) {
+    if (cancel.cancelled()) return Status(StatusCode::kCancelled, "request cancelled");
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      cts.cancel();
+      return Status(StatusCode::kTimeout,
+                    "request to " + impl_->config.server + " failed: timed out (request timeout " +
+                        std::to_string(impl_->config.request_timeout.count()) + " ms)");
+    }
+    outcome->done_cv.wait_until(lock, std::min(deadline, now + std::chrono::milliseconds(200)));
+  }
+  // Cancelling closes the socket, which the library may report as an error.
+  if (cancel.cancelled()) return Status(StatusCode::kCancelled, "request cancelled");
+  if (!outcome->error) return std::move(outcome->response);
+  try {
+    std::rethrow_exception(outcome->error);
+  } catch (const pplx::task_canceled&) {
+    return Status(StatusCode::kCancelled, "request cancelled");
+  } catch (const std::length_error& e) {
+    return Status(StatusCode::kUnavailable,
+                  "request to " + impl_->config.server + " failed: " + e.what());
   } catch (const std::exception& e) {
     return ExplainedError(e);
   }
@@ -119,8 +194,10 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request) {
 
 Status CpprestTransport::ExplainedError(const std::exception& e) const {
   Status error = TransportError(impl_->config.server, e);
+  // A timeout says nothing a second handshake could explain.
+  if (error.code() == StatusCode::kTimeout) return error;
   if (std::string(e.what()).find("SSL") == std::string::npos) return error;
-  std::string reason = DiagnoseTlsFailure(impl_->config.server, *impl_->tls,
+  std::string reason = DiagnoseTlsFailure(impl_->config.server, *impl_->tls->Current(),
                                           !impl_->config.insecure_skip_tls_verify);
   return reason.empty() ? error : Status(error.code(), error.message() + "; " + reason);
 }
@@ -163,21 +240,6 @@ Status CpprestTransport::Stream(const HttpRequest& request, StreamHandler& handl
   } catch (const std::exception& e) {
     if (cancel.cancelled()) return Status(StatusCode::kCancelled, "stream cancelled");
     return ExplainedError(e);
-  }
-}
-
-Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
-  if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
-    return Status(StatusCode::kInvalidArgument,
-                  "server \"" + config.server + "\" must start with https:// (or http://)");
-  }
-  auto tls = TlsMaterial::FromConfig(config);
-  if (!tls.ok()) return tls.status();
-  try {
-    return std::unique_ptr<HttpTransport>(std::make_unique<CpprestTransport>(config, *tls));
-  } catch (const std::exception& e) {
-    return Status(StatusCode::kInvalidArgument,
-                  "cannot create HTTP client for " + config.server + ": " + e.what());
   }
 }
 

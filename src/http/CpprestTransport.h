@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "src/http/HttpTransport.h"
-#include "src/http/TlsMaterial.h"
+#include "src/http/TlsMaterialSource.h"
 
 namespace kube {
 
@@ -12,13 +12,16 @@ namespace kube {
 // waits inside the library's thread pool (callers block on their own
 // threads), only the configured CA is trusted, streamed bodies are drained as
 // bytes arrive (no getn() stalls), and each stream gets its own client whose
-// inactivity timeout is the stream's idle timeout.
+// inactivity timeout is the stream's idle timeout. Limits: response headers
+// are not capped and a body without Content-Length is capped only after it
+// was read, which is why CurlTransport is the default.
 class CpprestTransport : public HttpTransport {
  public:
-  CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterial> tls);
+  CpprestTransport(RestConfig config, std::shared_ptr<TlsMaterialSource> tls);
   ~CpprestTransport() override;
 
   Result<HttpResponse> Send(const HttpRequest& request) override;
+  Result<HttpResponse> Send(const HttpRequest& request, CancelFlag& cancel) override;
   Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                 std::chrono::seconds idle_timeout) override;
 

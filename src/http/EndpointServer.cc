@@ -7,10 +7,26 @@
 namespace kube {
 namespace {
 
-// civetweb wants "host:port" or "port"; ":8080" means every interface.
-std::string ListeningPorts(const std::string& bind_address) {
-  if (!bind_address.empty() && bind_address[0] == ':') return bind_address.substr(1);
+// Enough workers that a few idle or slow clients (which hold a worker until
+// the request timeout) cannot starve the kubelet's probes.
+constexpr const char* kWorkerThreads = "16";
+constexpr const char* kRequestTimeoutMs = "5000";
+
+// civetweb wants "host:port" or "port"; ":8080" means every interface, which
+// is "+8080" (IPv4 and IPv6, dual-stack) when civetweb was built with IPv6.
+std::string ListeningPorts(const std::string& bind_address, bool dual_stack) {
+  if (!bind_address.empty() && bind_address[0] == ':') {
+    return (dual_stack ? "+" : "") + bind_address.substr(1);
+  }
   return bind_address;
+}
+
+mg_context* StartCivetweb(const std::string& ports) {
+  const char* options[] = {
+      "listening_ports", ports.c_str(),       "num_threads", kWorkerThreads, "request_timeout_ms",
+      kRequestTimeoutMs, "enable_keep_alive", "no",          nullptr};
+  mg_callbacks callbacks{};
+  return mg_start(&callbacks, nullptr, options);
 }
 
 void InitLibraryOnce() {
@@ -42,10 +58,12 @@ Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
   InitLibraryOnce();
   std::unique_ptr<EndpointServer> server(new EndpointServer());
   server->routes_ = std::move(routes);
-  std::string ports = ListeningPorts(bind_address);
-  const char* options[] = {"listening_ports", ports.c_str(), "num_threads", "2", nullptr};
-  mg_callbacks callbacks{};
-  server->ctx_ = mg_start(&callbacks, nullptr, options);
+  bool all_interfaces = !bind_address.empty() && bind_address[0] == ':';
+  if (all_interfaces && Ipv6Supported()) {
+    server->ctx_ = StartCivetweb(ListeningPorts(bind_address, true));
+  }
+  // No IPv6 in civetweb or on the host (the dual-stack socket failed): IPv4 only.
+  if (server->ctx_ == nullptr) server->ctx_ = StartCivetweb(ListeningPorts(bind_address, false));
   if (server->ctx_ == nullptr) {
     return Status(StatusCode::kUnavailable,
                   "cannot listen on " + bind_address + " (address in use or invalid?)");
@@ -57,6 +75,8 @@ Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
   if (mg_get_server_ports(server->ctx_, 1, &port) >= 1) server->port_ = port.port;
   return server;
 }
+
+bool EndpointServer::Ipv6Supported() { return mg_check_feature(8) != 0; }
 
 EndpointServer::~EndpointServer() {
   if (ctx_ != nullptr) mg_stop(ctx_);

@@ -24,12 +24,15 @@ class EndpointServer {
   };
   using Handler = std::function<Reply()>;
 
-  // bind_address: "HOST:PORT" or ":PORT" (all interfaces); port 0 picks a free one.
+  // bind_address: "HOST:PORT" or ":PORT" (all interfaces: IPv4, and IPv6 too
+  // when Ipv6Supported()); port 0 picks a free one.
   static Result<std::unique_ptr<EndpointServer>> Start(const std::string& bind_address,
                                                        std::map<std::string, Handler> routes);
   ~EndpointServer();
 
   int port() const { return port_; }
+  // Whether civetweb was built with IPv6 (Debian 12's is not).
+  static bool Ipv6Supported();
 
  private:
   EndpointServer() = default;

@@ -66,23 +66,37 @@ class CancelFlag {
   std::function<void()> hook_;
 };
 
-// The narrow seam between the client runtime and an HTTP library. Only one
-// implementation file includes the library (cpprestsdk today; it is archived
-// upstream, so keeping it behind this interface keeps it replaceable).
+// Which HTTP library backs a transport.
+enum class HttpBackend {
+  kCurl,     // the default: absolute deadlines, size caps, no replay of timed-out requests
+  kCpprest,  // cpprestsdk (archived upstream); kept as an alternative behind the same seam
+};
+
+// The narrow seam between the client runtime and an HTTP library. Only the
+// implementation files include a library, which keeps each one replaceable.
 //
 // HTTP error statuses are returned as responses; only transport failures
-// (connect, TLS, timeouts, broken streams) are errors.
+// (connect, TLS, timeouts, caps, broken streams) are errors.
 class HttpTransport {
  public:
   virtual ~HttpTransport() = default;
+  // One request with the absolute deadline RestConfig::request_timeout.
   virtual Result<HttpResponse> Send(const HttpRequest& request) = 0;
+  // The same, and `cancel` aborts it from another thread. Transports that
+  // cannot be interrupted (test fakes) ignore `cancel`.
+  virtual Result<HttpResponse> Send(const HttpRequest& request, CancelFlag& cancel) {
+    (void)cancel;
+    return Send(request);
+  }
   // Streams the response body into `handler` until the server ends it, the
   // handler stops it, `cancel` fires, or nothing arrives for `idle_timeout`.
   virtual Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                         std::chrono::seconds idle_timeout) = 0;
 
-  // A transport for `config` backed by the default HTTP library.
+  // A transport for `config` backed by the default HTTP library (libcurl).
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config);
+  static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
+                                                       HttpBackend backend);
 };
 
 }  // namespace kube

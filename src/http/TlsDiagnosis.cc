@@ -1,10 +1,16 @@
 #include "src/http/TlsDiagnosis.h"
 
+#include <fcntl.h>
+#include <netdb.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <memory>
 
 namespace kube {
@@ -13,9 +19,52 @@ namespace {
 struct CtxDeleter {
   void operator()(SSL_CTX* c) const { SSL_CTX_free(c); }
 };
-struct BioDeleter {
-  void operator()(BIO* b) const { BIO_free_all(b); }
+struct SslDeleter {
+  void operator()(SSL* s) const { SSL_free(s); }
 };
+
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+bool ConnectOne(const addrinfo* ai, int timeout_ms, Fd* out) {
+  Fd sock;
+  sock.fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK, ai->ai_protocol);
+  if (sock.fd < 0) return false;
+  if (connect(sock.fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+    if (errno != EINPROGRESS) return false;
+    pollfd p{sock.fd, POLLOUT, 0};
+    int err = 0;
+    socklen_t len = sizeof(err);
+    if (poll(&p, 1, timeout_ms) != 1 ||
+        getsockopt(sock.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
+      return false;
+    }
+  }
+  fcntl(sock.fd, F_SETFL, fcntl(sock.fd, F_GETFL) & ~O_NONBLOCK);
+  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  setsockopt(sock.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  setsockopt(sock.fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+  std::swap(out->fd, sock.fd);
+  return true;
+}
+
+// A TCP connection whose connect, reads and writes each give up after `timeout_ms`.
+bool ConnectWithTimeout(const std::string& host, const std::string& port, int timeout_ms, Fd* out) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return false;
+  bool ok = false;
+  for (addrinfo* ai = found; ai != nullptr && !ok; ai = ai->ai_next) {
+    ok = ConnectOne(ai, timeout_ms, out);
+  }
+  freeaddrinfo(found);
+  return ok;
+}
 
 // "127.0.0.1:6443" from "https://127.0.0.1:6443/..."; empty if not https.
 std::string HostPort(const std::string& server, std::string* host) {
@@ -41,8 +90,8 @@ std::string LastOpenSslError() {
 
 }  // namespace
 
-std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls,
-                               bool verify_peer) {
+std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls, bool verify_peer,
+                               std::chrono::milliseconds timeout) {
   std::string host;
   std::string target = HostPort(server, &host);
   if (target.empty()) return "";
@@ -51,18 +100,19 @@ std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls
   if (!tls.has_ca()) SSL_CTX_set_default_verify_paths(ctx.get());
   tls.InstallInto(ctx.get());
   SSL_CTX_set_verify(ctx.get(), verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
-  std::unique_ptr<BIO, BioDeleter> bio(BIO_new_ssl_connect(ctx.get()));
-  if (!bio) return "";
-  BIO_set_conn_hostname(bio.get(), target.c_str());
-  SSL* ssl = nullptr;
-  BIO_get_ssl(bio.get(), &ssl);
+  Fd sock;
+  std::string port = target.substr(target.rfind(':') + 1);
+  if (!ConnectWithTimeout(host, port, static_cast<int>(timeout.count()), &sock)) return "";
+  std::unique_ptr<SSL, SslDeleter> owned(SSL_new(ctx.get()));
+  SSL* ssl = owned.get();
+  if (ssl == nullptr || SSL_set_fd(ssl, sock.fd) != 1) return "";
   SSL_set_tlsext_host_name(ssl, host.c_str());
   X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
   if (verify_peer && X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) != 1) {
     ERR_clear_error();
     X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
   }
-  if (BIO_do_connect(bio.get()) == 1 && BIO_do_handshake(bio.get()) == 1) return "";
+  if (SSL_connect(ssl) == 1) return "";
   long verify = SSL_get_verify_result(ssl);
   if (verify != X509_V_OK) {
     ERR_clear_error();

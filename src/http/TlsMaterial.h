@@ -24,6 +24,10 @@ class TlsMaterial {
   void InstallInto(SSL_CTX* ctx) const;
 
   bool has_ca() const { return !ca_certs_.empty(); }
+  // The leaf client certificate, or null.
+  const X509* client_certificate() const {
+    return client_chain_.empty() ? nullptr : client_chain_[0].get();
+  }
 
  private:
   struct X509Deleter {

@@ -109,6 +109,47 @@ contexts: [{name: b, context: {cluster: only-b}}]
   EXPECT_EQ(merged->ToRestConfig("b")->server, "https://b");
 }
 
+TEST(KubeconfigTest, ImpersonationIsCarriedIntoTheRestConfig) {
+  auto kc = Kubeconfig::Parse(R"(current-context: x
+clusters: [{name: c, cluster: {server: "https://h"}}]
+users:
+- name: u
+  user:
+    token: t
+    as: jane
+    as-uid: u-1
+    as-groups: [devs, ops]
+    as-user-extra: {scopes: [view, edit]}
+contexts: [{name: x, context: {cluster: c, user: u}}]
+)",
+                              "/tmp");
+  ASSERT_TRUE(kc.ok()) << kc.status().ToString();
+  auto config = kc->ToRestConfig();
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->impersonate.user, "jane");
+  EXPECT_EQ(config->impersonate.uid, "u-1");
+  EXPECT_EQ(config->impersonate.groups, (std::vector<std::string>{"devs", "ops"}));
+  EXPECT_EQ(config->impersonate.extra.at("scopes"), (std::vector<std::string>{"view", "edit"}));
+}
+
+TEST(KubeconfigTest, ClientCertificateFilesAreRememberedForRotation) {
+  TempDir dir;
+  std::string cert = dir.Write("client.crt", "CERT");
+  std::string key = dir.Write("client.key", "KEY");
+  auto kc = Kubeconfig::Parse(R"(current-context: x
+clusters: [{name: c, cluster: {server: "https://h"}}]
+users: [{name: u, user: {client-certificate: client.crt, client-key: client.key}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+)",
+                              dir.path().string());
+  ASSERT_TRUE(kc.ok()) << kc.status().ToString();
+  auto config = kc->ToRestConfig();
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->client_cert_pem, "CERT");
+  EXPECT_EQ(config->client_cert_file, cert);
+  EXPECT_EQ(config->client_key_file, key);
+}
+
 struct BadKubeconfig {
   const char* name;
   const char* yaml;
@@ -163,6 +204,21 @@ clusters: [{name: c, cluster: {server: "https://h"}}]
 users: [{name: u, user: {client-certificate-data: Q0VSVA==}}]
 contexts: [{name: x, context: {cluster: c, user: u}}])",
                       StatusCode::kInvalidArgument, "without a key"},
+        BadKubeconfig{"insecure with ca", R"(current-context: x
+clusters: [{name: c, cluster: {server: "https://h", insecure-skip-tls-verify: true,
+            certificate-authority-data: Q0E=}}]
+contexts: [{name: x, context: {cluster: c}}])",
+                      StatusCode::kInvalidArgument,
+                      "insecure-skip-tls-verify and a certificate-authority"},
+        BadKubeconfig{"proxy url", R"(current-context: x
+clusters: [{name: c, cluster: {server: "https://h", proxy-url: "http://proxy:3128"}}]
+contexts: [{name: x, context: {cluster: c}}])",
+                      StatusCode::kInvalidArgument, "proxy-url"},
+        BadKubeconfig{"as-groups not a list", R"(current-context: x
+clusters: [{name: c, cluster: {server: "https://h"}}]
+users: [{name: u, user: {as: a, as-groups: admins}}]
+contexts: [{name: x, context: {cluster: c, user: u}}])",
+                      StatusCode::kParseError, "'as-groups' must be a list"},
         BadKubeconfig{"missing ca file", R"(current-context: x
 clusters: [{name: c, cluster: {server: "https://h", certificate-authority: /nonexistent/ca}}]
 contexts: [{name: x, context: {cluster: c}}])",

@@ -1,6 +1,12 @@
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <vector>
 
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
@@ -53,6 +59,83 @@ TEST(EndpointServerTest, HandlerExceptionBecomes500) {
   ASSERT_TRUE(reply.ok());
   EXPECT_EQ(reply->status, 500);
   EXPECT_NE(reply->body.find("kaput"), std::string::npos);
+}
+
+// An open TCP connection that never sends a request.
+struct IdleConnection {
+  int fd = -1;
+  explicit IdleConnection(int port) {
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  ~IdleConnection() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+TEST(EndpointServerTest, IdleConnectionsDoNotBlockProbes) {
+  auto server = EndpointServer::Start("127.0.0.1:0", {{"/healthz", [] {
+                                                         return EndpointServer::Reply{200, "ok\n"};
+                                                       }}});
+  ASSERT_TRUE(server.ok());
+  int port = (*server)->port();
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 8; ++i) {
+    idle.push_back(std::make_unique<IdleConnection>(port));
+    ASSERT_GE(idle.back()->fd, 0);
+  }
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  config.request_timeout = std::chrono::seconds(1);
+  auto transport = HttpTransport::Create(config);
+  ASSERT_TRUE(transport.ok());
+  HttpRequest request;
+  request.path = "/healthz";
+  auto start = std::chrono::steady_clock::now();
+  auto health = (*transport)->Send(request);
+  ASSERT_TRUE(health.ok()) << health.status().ToString();
+  EXPECT_EQ(health->status, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+bool HostHasIpv6Loopback() {
+  int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in6 addr{};
+  addr.sin6_family = AF_INET6;
+  addr.sin6_addr = in6addr_loopback;
+  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  close(fd);
+  return ok;
+}
+
+TEST(EndpointServerTest, AllInterfacesIncludesIpv6AndIpv4) {
+  if (!HostHasIpv6Loopback()) GTEST_SKIP() << "no IPv6 loopback on this host";
+  if (!EndpointServer::Ipv6Supported()) GTEST_SKIP() << "civetweb was built without IPv6";
+  auto server = EndpointServer::Start(":0", {{"/healthz", [] {
+                                                return EndpointServer::Reply{200, "ok\n"};
+                                              }}});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  for (const std::string host : {"[::1]", "127.0.0.1"}) {
+    RestConfig config;
+    config.server = "http://" + host + ":" + std::to_string(port);
+    config.request_timeout = std::chrono::seconds(2);
+    auto transport = HttpTransport::Create(config);
+    ASSERT_TRUE(transport.ok());
+    HttpRequest request;
+    request.path = "/healthz";
+    auto health = (*transport)->Send(request);
+    ASSERT_TRUE(health.ok()) << host << ": " << health.status().ToString();
+    EXPECT_EQ(health->status, 200) << host;
+  }
 }
 
 TEST(EndpointServerTest, PortInUseIsAnError) {

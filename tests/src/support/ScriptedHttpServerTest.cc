@@ -513,10 +513,10 @@ TEST_F(ScriptedHttpServerTest, ConnectionCutMidChunkFailsTheStream) {
                                                  StreamStep::CloseAbruptly()})});
   BackgroundStream stream(*transport_, *server_, "/w");
   ASSERT_TRUE(stream.Finished(kDeadline));
-  // cpprestsdk: "Failed to read chunked response part"; the cut chunk's
-  // bytes never reach the handler, since it hands over whole chunks only.
+  // The stream fails; whatever part of the cut chunk the transport handed
+  // over (libcurl passes bytes on as they arrive) follows the whole event.
   EXPECT_EQ(stream.status().code(), StatusCode::kUnavailable) << stream.status().ToString();
-  EXPECT_EQ(stream.handler().data(), added);
+  EXPECT_EQ(stream.handler().data().substr(0, added.size()), added);
 }
 
 TEST_F(ScriptedHttpServerTest, ConnectionResetMidStreamFailsTheStream) {
@@ -560,7 +560,7 @@ TEST_F(ScriptedHttpServerTest, PauseLongerThanTheIdleTimeoutTimesTheStreamOut) {
   // cpprestsdk's timeout is an inactivity timer, reset by every chunk.
   EXPECT_GE(stream.finished_at() - start, 900ms);
   EXPECT_EQ(stream.status().code(), StatusCode::kTimeout) << stream.status().ToString();
-  EXPECT_EQ(stream.handler().data(), added);
+  EXPECT_EQ(stream.handler().data().substr(0, added.size()), added);
 }
 
 TEST_F(ScriptedHttpServerTest, CancelDuringAStalledStreamReturnsPromptly) {
