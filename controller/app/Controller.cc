@@ -161,7 +161,7 @@ void Controller::ConnectLoop() {
 
 bool Controller::SyncInventory() {
   inventory_ = std::make_unique<inventory::Inventory>(registry_.get());
-  informers_ = std::make_unique<kube::InformerRegistry>(client_);
+  informers_ = std::make_unique<kube::InformerRegistry>(client_, registry_);
   inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
       *informers_, *inventory_, served_resources_.contains("devicetaintrules"));
   informers_->StartAll();
