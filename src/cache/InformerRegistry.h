@@ -16,7 +16,10 @@ namespace kube {
 // reconciler interested in a resource shares one list+watch and one cache.
 class InformerRegistry {
  public:
-  explicit InformerRegistry(std::shared_ptr<RestClient> client) : client_(std::move(client)) {}
+  // With `metrics`, every informer's reflector reports its decode errors there.
+  explicit InformerRegistry(std::shared_ptr<RestClient> client,
+                            std::shared_ptr<prometheus::Registry> metrics = nullptr)
+      : client_(std::move(client)), metrics_(std::move(metrics)) {}
   ~InformerRegistry() { StopAll(); }
 
   template <typename T>
@@ -27,7 +30,10 @@ class InformerRegistry {
                       options.field_selector + "|" + typeid(T).name();
     auto it = entries_.find(key);
     if (it == entries_.end()) {
-      auto informer = std::make_shared<Informer<T>>(client_, type, std::move(transform), options);
+      ReflectorOptions with_metrics = options;
+      if (!with_metrics.metrics) with_metrics.metrics = metrics_;
+      auto informer =
+          std::make_shared<Informer<T>>(client_, type, std::move(transform), with_metrics);
       Entry entry{informer, [informer] { informer->Start(); }, [informer] { informer->Stop(); },
                   [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); }};
       if (started_) entry.start();
@@ -74,6 +80,7 @@ class InformerRegistry {
   };
 
   std::shared_ptr<RestClient> client_;
+  std::shared_ptr<prometheus::Registry> metrics_;
   mutable std::mutex mu_;
   bool started_ = false;
   std::map<std::string, Entry> entries_;

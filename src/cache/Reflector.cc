@@ -1,13 +1,21 @@
 #include "src/cache/Reflector.h"
 
+#include <prometheus/counter.h>
 #include <spdlog/spdlog.h>
 
 #include "src/base/Jitter.h"
 #include "src/cache/JsonFields.h"
-#include "src/client/ApiError.h"
+#include "src/cache/JsonSpans.h"
+#include "src/cache/ObjectMeta.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {
+
+constexpr auto kDecodeLogInterval = std::chrono::seconds(10);
+// A watch that ends this soon without any data is treated as a failure, so
+// that it is not re-opened in a hot loop.
+constexpr auto kMinUsefulWatch = std::chrono::seconds(1);
 
 // "Too large resource version": the server is behind the RV we asked for
 // (e.g. after an etcd restore); only a fresh list can recover.
@@ -16,64 +24,58 @@ bool IsTooLargeResourceVersion(const Status& s) {
          s.message().find("ResourceVersionTooLarge") != std::string::npos;
 }
 
+bool NeedsRelist(const Status& s) {
+  return s.code() == StatusCode::kGone || IsTooLargeResourceVersion(s);
+}
+
+BackoffOptions BackoffFor(const ReflectorOptions& options) {
+  BackoffOptions backoff;
+  backoff.initial = options.initial_backoff;
+  backoff.max = options.max_backoff;
+  return backoff;
+}
+
+prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
+                                        const std::string& resource) {
+  if (!options.metrics) return nullptr;
+  auto family = MetricFamilyCache::Counter(
+      options.metrics, "reflector_decode_errors_total",
+      "Objects and watch events skipped by reflectors because they could not be decoded.");
+  if (!family.ok()) {
+    spdlog::warn("{}: no decode error metric: {}", resource, family.status().ToString());
+    return nullptr;
+  }
+  return &(*family)->Add({{"resource", resource}});
+}
+
+std::string KeyOf(simdjson::dom::element object) {
+  auto meta = ObjectMeta::FromObject(object);
+  return meta.ok() ? meta->Key() : "";
+}
+
 }  // namespace
 
-// Feeds a watch response into the reflector: remembers the HTTP status and,
-// for a 200, splits the body into lines.
-class Reflector::WatchStream : public StreamHandler {
- public:
-  explicit WatchStream(Reflector& reflector) : reflector_(reflector) {}
-
-  void OnHead(const HttpResponse& head) override { head_ = head; }
-
-  bool OnData(std::string_view chunk) override {
-    if (head_.status != 200) {
-      if (head_.body.size() < 64 * 1024) head_.body.append(chunk);
-      return true;
-    }
-    saw_data_ = true;
-    bool ok = reflector_.splitter_.Feed(
-        chunk, [this](std::string_view line) { return reflector_.HandleLine(line).ok(); });
-    if (!ok && reflector_.stream_error_.ok()) {
-      reflector_.stream_error_ =
-          Status(StatusCode::kParseError, "watch line exceeds the size limit");
-    }
-    return ok;
-  }
-
-  const HttpResponse& head() const { return head_; }
-  bool saw_data() const { return saw_data_; }
-
- private:
-  Reflector& reflector_;
-  HttpResponse head_;
-  bool saw_data_ = false;
-};
-
-Reflector::Reflector(std::shared_ptr<RestClient> client, ResourceType type, ReflectorSink& sink,
+Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSink& sink,
                      ReflectorOptions options)
-    : client_(std::move(client)),
-      type_(std::move(type)),
+    : lister_watcher_(std::move(lister_watcher)),
+      resource_(lister_watcher_ ? lister_watcher_->Describe() : ""),
       sink_(sink),
       options_(std::move(options)),
-      backoff_(options_.initial_backoff) {}
+      thread_(options_.clock),
+      backoff_(BackoffFor(options_), thread_.shared_clock()),
+      splitter_(options_.max_watch_line_bytes),
+      decode_error_counter_(DecodeErrorCounter(options_, resource_)) {}
 
 Reflector::~Reflector() { Stop(); }
 
 void Reflector::Start() {
-  std::lock_guard lock(mu_);
-  if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { Run(); });
+  thread_.Start([this] { Run(); });
 }
 
 void Reflector::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-  }
-  stop_cv_.notify_all();
+  thread_.RequestStop();
   cancel_.Cancel();
-  if (thread_.joinable()) thread_.join();
+  thread_.Stop();
 }
 
 std::string Reflector::last_resource_version() const {
@@ -87,41 +89,31 @@ void Reflector::SetResourceVersion(std::string_view rv) {
   resource_version_ = std::string(rv);
 }
 
-bool Reflector::WaitOrStop(std::chrono::milliseconds delay) {
-  std::unique_lock lock(mu_);
-  return !stop_cv_.wait_for(lock, delay, [this] { return stopping_; });
-}
-
-std::chrono::milliseconds Reflector::NextBackoff() {
-  auto delay = Jitter(backoff_, 0.5);
-  backoff_ = std::min(backoff_ * 2, options_.max_backoff);
-  return std::min(delay, options_.max_backoff);
-}
-
 void Reflector::Run() {
   bool need_list = true;
-  while (!cancel_.cancelled()) {
+  while (!thread_.stopping()) {
     Status status = need_list ? ListAll() : WatchOnce();
-    if (status.code() == StatusCode::kCancelled || cancel_.cancelled()) return;
-    if (status.ok()) {
+    if (status.code() == StatusCode::kCancelled || thread_.stopping()) return;
+    if (status.ok() && !relist_requested_) {
       need_list = false;
       continue;
     }
-    if (status.code() == StatusCode::kGone || IsTooLargeResourceVersion(status)) {
-      spdlog::info("{}: {}; relisting", type_.Describe(), status.message());
-      need_list = true;
-      continue;
-    }
-    auto delay = NextBackoff();
-    spdlog::warn("{}: {} failed: {}; retrying in {} ms", type_.Describe(),
-                 need_list ? "list" : "watch", status.ToString(), delay.count());
-    if (!WaitOrStop(delay)) return;
+    need_list = need_list || relist_requested_ || NeedsRelist(status);
+    relist_requested_ = false;
+    // Relists go through the backoff too: a server that keeps answering 410
+    // must not get a full LIST per round trip.
+    auto delay = backoff_.Next();
+    spdlog::warn("{}: {}; {} in {} ms", resource_,
+                 status.ok() ? "relist needed" : status.ToString(),
+                 need_list ? "listing" : "watching", delay.count());
+    if (!thread_.SleepFor(delay)) return;
   }
 }
 
 Status Reflector::ListAll() {
   sink_.BeginReplace();
   Status status = ListPages();
+  TrimDecoder();
   if (!status.ok()) sink_.AbortReplace();
   return status;
 }
@@ -133,37 +125,84 @@ Status Reflector::ListPages() {
   options.field_selector = options_.field_selector;
   std::string resource_version;
   do {
-    HttpRequest request;
-    request.path = type_.CollectionPath() + options.ToQuery();
-    auto response = client_->Do(request);
-    if (!response.ok()) return response.status();
-    auto doc = decoder_.ParseDocument(response->body);
-    if (!doc.ok()) return doc.status().WithContext("list " + type_.Describe());
-    simdjson::dom::array items;
-    if (json::Field(*doc, "items").get(items) == simdjson::SUCCESS) {
-      for (simdjson::dom::element item : items) {
-        Status added = sink_.ReplaceItem(item);
-        if (!added.ok())
-          spdlog::warn("{}: skipping listed object: {}", type_.Describe(), added.ToString());
-      }
-    }
-    simdjson::dom::element metadata = json::Field(*doc, "metadata");
-    resource_version = json::StringOr(metadata, "resourceVersion");
-    options.continue_token = json::StringOr(metadata, "continue");
+    auto body = lister_watcher_->List(options);
+    if (!body.ok()) return body.status();
+    Status applied = ApplyPage(*body, options, resource_version);
+    if (!applied.ok()) return applied.WithContext("list " + resource_);
   } while (!options.continue_token.empty());
   ++lists_;
   sink_.EndReplace(resource_version);
   SetResourceVersion(resource_version);
-  backoff_ = options_.initial_backoff;
   return Status::Ok();
+}
+
+// Feeds one page's items to the sink; reads the page's resourceVersion and
+// continue token into `resource_version` and `options`.
+Status Reflector::ApplyPage(const std::string& body, ListOptions& options,
+                            std::string& resource_version) {
+  auto doc = decoder_.ParseDocument(body);
+  if (!doc.ok()) return ApplyPageItemByItem(body, options, resource_version);
+  simdjson::dom::array items;
+  if (json::Field(*doc, "items").get(items) == simdjson::SUCCESS) {
+    for (simdjson::dom::element item : items) ReplaceItem(item);
+  }
+  simdjson::dom::element metadata = json::Field(*doc, "metadata");
+  resource_version = json::StringOr(metadata, "resourceVersion");
+  options.continue_token = json::StringOr(metadata, "continue");
+  return Status::Ok();
+}
+
+// The page does not parse as a whole: one bad item must not cost the others,
+// so the items are cut apart and parsed one by one.
+Status Reflector::ApplyPageItemByItem(const std::string& body, ListOptions& options,
+                                      std::string& resource_version) {
+  auto metadata = decoder_.ParseDocument(json::MemberText(body, "metadata"));
+  if (!metadata.ok()) return metadata.status().WithContext("page metadata");
+  resource_version = json::StringOr(*metadata, "resourceVersion");
+  options.continue_token = json::StringOr(*metadata, "continue");
+  auto items = json::ArrayElements(json::MemberText(body, "items"));
+  if (!items.ok()) return items.status().WithContext("page items");
+  for (std::string_view text : *items) {
+    auto item = decoder_.ParseDocument(text);
+    if (item.ok()) {
+      ReplaceItem(*item);
+      continue;
+    }
+    Status error = item.status();
+    auto salvaged = decoder_.SalvageObject(text);
+    ReportDecodeError(salvaged.ok() ? salvaged->Key() : "", error);
+  }
+  return Status::Ok();
+}
+
+void Reflector::ReplaceItem(simdjson::dom::element item) {
+  Status added = sink_.ReplaceItem(item);
+  if (!added.ok()) ReportDecodeError(KeyOf(item), added);
+}
+
+void Reflector::ReportDecodeError(const std::string& key, const Status& error) {
+  ++decode_errors_;
+  if (decode_error_counter_ != nullptr) decode_error_counter_->Increment();
+  auto now = thread_.clock().Now();
+  if (decode_errors_ > 1 && now - last_decode_log_ < kDecodeLogInterval) {
+    ++unlogged_decode_errors_;
+    return;
+  }
+  spdlog::warn("{}: skipping {} that cannot be decoded: {} ({} more skipped since the last report)",
+               resource_, key.empty() ? "an object" : key, error.ToString(),
+               unlogged_decode_errors_);
+  last_decode_log_ = now;
+  unlogged_decode_errors_ = 0;
+}
+
+void Reflector::TrimDecoder() {
+  decoder_.TrimCapacity();
+  decoder_capacity_ = decoder_.capacity();
 }
 
 Status Reflector::HandleLine(std::string_view line) {
   auto event = decoder_.Decode(line);
-  if (!event.ok()) {
-    stream_error_ = event.status().WithContext("undecodable watch line");
-    return stream_error_;
-  }
+  if (!event.ok()) return SkipUndecodableLine(line, event.status());
   switch (event->type) {
     case WatchEventType::kError:
       stream_error_ = WatchDecoder::ErrorEventStatus(event->object);
@@ -173,12 +212,36 @@ Status Reflector::HandleLine(std::string_view line) {
       return Status::Ok();
     default: {
       Status applied = sink_.Apply(event->type, event->object);
-      if (!applied.ok())
-        spdlog::warn("{}: skipping watch event: {}", type_.Describe(), applied.ToString());
+      if (!applied.ok()) ReportDecodeError(KeyOf(event->object), applied);
       SetResourceVersion(event->resource_version);
       return Status::Ok();
     }
   }
+}
+
+// The server replays an event for as long as the watch resumes before it, so
+// an event that cannot be decoded must be passed over, never retried.
+Status Reflector::SkipUndecodableLine(std::string_view line, const Status& error) {
+  auto salvaged = decoder_.SalvageEvent(line);
+  if (salvaged.ok() && !salvaged->resource_version.empty() &&
+      salvaged->type != WatchEventType::kError) {
+    ReportDecodeError(salvaged->Key(), error);
+    // Whatever the cache held for it is no longer what the server has.
+    if (salvaged->type != WatchEventType::kBookmark && !salvaged->name.empty())
+      sink_.Remove(salvaged->Key());
+    SetResourceVersion(salvaged->resource_version);
+    return Status::Ok();
+  }
+  // Not even the metadata reads: resume once (it may have been a broken
+  // stream); the same failure at the same place again needs a relist.
+  std::string at = last_resource_version();
+  if (at == undecodable_at_) {
+    ReportDecodeError("", error);
+    relist_requested_ = true;
+  }
+  undecodable_at_ = at;
+  stream_error_ = error.WithContext("undecodable watch line");
+  return stream_error_;
 }
 
 Status Reflector::WatchOnce() {
@@ -191,24 +254,35 @@ Status Reflector::WatchOnce() {
   auto timeout =
       std::chrono::duration_cast<std::chrono::seconds>(Jitter(options_.min_watch_timeout, 1.0));
   options.timeout_seconds = timeout.count();
-  HttpRequest request;
-  request.path = type_.CollectionPath() + options.ToQuery();
 
   splitter_.Reset();
   stream_error_ = Status::Ok();
-  WatchStream stream(*this);
+  bool saw_data = false;
+  uint64_t oversized_before = splitter_.oversized_lines();
   ++watches_;
-  auto started = std::chrono::steady_clock::now();
-  Status transport = client_->Stream(request, stream, cancel_, timeout + std::chrono::seconds(30));
-  if (stream.head().status != 0 && stream.head().status != 200) {
-    return ApiErrorFromResponse(stream.head(), "watch " + type_.Describe());
-  }
+  auto started = thread_.clock().Now();
+  Status status = lister_watcher_->Watch(
+      options,
+      [&](std::string_view chunk) {
+        saw_data = true;
+        bool go_on = splitter_.Feed(chunk, [this](std::string_view line) {
+          Status handled = HandleLine(line);
+          TrimDecoder();
+          return handled.ok();
+        });
+        for (; oversized_before < splitter_.oversized_lines(); ++oversized_before) {
+          ReportDecodeError(
+              "", Status(StatusCode::kParseError,
+                         "watch line longer than " + std::to_string(options_.max_watch_line_bytes) +
+                             " bytes"));
+        }
+        return go_on;
+      },
+      cancel_);
+  splitter_.Reset();
   if (!stream_error_.ok()) return stream_error_;
-  if (!transport.ok()) return transport;
-  if (stream.saw_data()) {
-    backoff_ = options_.initial_backoff;
-  } else if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-    // An empty watch that ends at once would otherwise be re-opened in a hot loop.
+  if (!status.ok()) return status;
+  if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");
   }
   return Status::Ok();

@@ -2,17 +2,22 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
+#include "src/base/BackgroundThread.h"
+#include "src/base/Backoff.h"
+#include "src/base/Clock.h"
 #include "src/cache/LineSplitter.h"
+#include "src/cache/ListerWatcher.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/WatchDecoder.h"
-#include "src/client/ResourceType.h"
-#include "src/client/RestClient.h"
+
+namespace prometheus {
+class Registry;
+class Counter;
+}  // namespace prometheus
 
 namespace kube {
 
@@ -20,23 +25,37 @@ struct ReflectorOptions {
   int64_t page_size = 500;
   std::string label_selector;
   std::string field_selector;
+  // client-go's reflector backoff: 0.8 s -> 30 s, factor 2, jitter 1.0, reset
+  // after two quiet minutes.
   std::chrono::milliseconds initial_backoff{800};
   std::chrono::milliseconds max_backoff{30000};
   // Each watch asks the server to end it after a random time in [min, 2*min).
   std::chrono::seconds min_watch_timeout{300};
+  // Longer watch lines are skipped (and counted as decode errors).
+  size_t max_watch_line_bytes = LineSplitter::kDefaultMaxLine;
+  std::shared_ptr<Clock> clock;  // null: the real clock
+  // Registers reflector_decode_errors_total{resource} here when set.
+  std::shared_ptr<prometheus::Registry> metrics;
 };
 
 // Keeps a ReflectorSink equal to the server's collection of one resource
 // type: a paged LIST, then a WATCH from the list's resourceVersion with
 // bookmarks. A watch that ends normally is resumed from the last seen
-// resourceVersion without relisting; 410 Gone/Expired (as an HTTP answer or an
-// in-stream ERROR event) relists; other failures back off 0.8 s -> 30 s with
-// jitter. Broken or invalid lines never crash it: the watch is resumed.
+// resourceVersion without relisting. Every failure waits for the backoff
+// first; 410 Gone/Expired and "too large resource version" then relist, other
+// failures retry what failed.
+//
+// Objects that cannot be decoded are skipped and counted, never retried: a
+// bad item does not fail its LIST page, and an undecodable watch event is
+// passed over (its key is dropped from the cache) when its metadata can be
+// read, or costs at most one resume and then a relist when not.
 class Reflector {
  public:
-  Reflector(std::shared_ptr<RestClient> client, ResourceType type, ReflectorSink& sink,
+  Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSink& sink,
             ReflectorOptions options = {});
   ~Reflector();
+  Reflector(const Reflector&) = delete;
+  Reflector& operator=(const Reflector&) = delete;
 
   void Start();
   void Stop();
@@ -44,36 +63,48 @@ class Reflector {
   std::string last_resource_version() const;
   uint64_t lists() const { return lists_; }
   uint64_t watches() const { return watches_; }
+  // Objects (or watch lines) skipped because they could not be decoded.
+  uint64_t decode_errors() const { return decode_errors_; }
+  // The decoder's buffer capacity after the last document it handled.
+  size_t decoder_capacity() const { return decoder_capacity_; }
 
  private:
-  class WatchStream;
-
   void Run();
   Status ListAll();
   Status ListPages();
+  Status ApplyPage(const std::string& body, ListOptions& options, std::string& resource_version);
+  Status ApplyPageItemByItem(const std::string& body, ListOptions& options,
+                             std::string& resource_version);
+  void ReplaceItem(simdjson::dom::element item);
   Status WatchOnce();
   Status HandleLine(std::string_view line);
-  bool WaitOrStop(std::chrono::milliseconds delay);
-  std::chrono::milliseconds NextBackoff();
+  Status SkipUndecodableLine(std::string_view line, const Status& error);
+  void ReportDecodeError(const std::string& key, const Status& error);
+  void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
 
-  std::shared_ptr<RestClient> client_;
-  ResourceType type_;
+  std::shared_ptr<ListerWatcher> lister_watcher_;
+  std::string resource_;
   ReflectorSink& sink_;
   ReflectorOptions options_;
+  BackgroundThread thread_;
+  Backoff backoff_;
   WatchDecoder decoder_;
   LineSplitter splitter_;
+  CancelFlag cancel_;
 
   mutable std::mutex mu_;
-  std::condition_variable stop_cv_;
-  bool stopping_ = false;
   std::string resource_version_;
-  std::chrono::milliseconds backoff_;
-  CancelFlag cancel_;
-  std::thread thread_;
   std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};
-  Status stream_error_;  // set by HandleLine to end the current watch
+  std::atomic<uint64_t> decode_errors_{0};
+  std::atomic<size_t> decoder_capacity_{0};
+  prometheus::Counter* decode_error_counter_ = nullptr;
+  Clock::TimePoint last_decode_log_{};
+  uint64_t unlogged_decode_errors_ = 0;
+  bool relist_requested_ = false;  // set by HandleLine: resuming cannot help
+  std::string undecodable_at_;     // the RV an unreadable line followed
+  Status stream_error_;            // set by HandleLine to end the current watch
 };
 
 }  // namespace kube

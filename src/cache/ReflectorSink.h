@@ -16,12 +16,18 @@ class ReflectorSink {
   virtual ~ReflectorSink() = default;
   // A full list (initial or after 410 Gone) is about to be delivered.
   virtual void BeginReplace() = 0;
+  // An error means the item was not taken (it is left out of the cache).
   virtual Status ReplaceItem(simdjson::dom::element object) = 0;
   // The list is complete: make the cache equal to it, emitting the difference.
   virtual void EndReplace(const std::string& resource_version) = 0;
   // The list failed part-way; forget what BeginReplace started.
   virtual void AbortReplace() = 0;
+  // An error means the object could not be taken; the sink must then not
+  // keep an older version of it either.
   virtual Status Apply(WatchEventType type, simdjson::dom::element object) = 0;
+  // The object under `key` changed into something that cannot be decoded:
+  // drop it (emitting a delete) if it is cached.
+  virtual void Remove(const std::string& key) = 0;
 };
 
 }  // namespace kube

@@ -1,6 +1,9 @@
 #include "src/cache/WatchDecoder.h"
 
+#include <spdlog/spdlog.h>
+
 #include "src/cache/JsonFields.h"
+#include "src/cache/JsonSpans.h"
 
 namespace kube {
 namespace {
@@ -24,6 +27,22 @@ StatusCode CodeForHttp(int64_t code, std::string_view reason) {
 }
 
 }  // namespace
+
+WatchDecoder::WatchDecoder() { ResetParser(); }
+
+void WatchDecoder::ResetParser() {
+  // A fresh parser is the only way to give simdjson's buffers back: neither
+  // its document nor its input copy ever shrink.
+  parser_ = simdjson::dom::parser();
+  // Sets the depth limit for good; later growth keeps it.
+  if (parser_.allocate(kInitialCapacity, kMaxDepth) != simdjson::SUCCESS) {
+    spdlog::error("JSON parser allocation failed; deep objects will not decode");
+  }
+}
+
+void WatchDecoder::TrimCapacity() {
+  if (parser_.capacity() > kRetainedCapacity) ResetParser();
+}
 
 Result<simdjson::dom::element> WatchDecoder::ParseDocument(std::string_view body) {
   simdjson::dom::element doc;
@@ -56,6 +75,31 @@ Result<RawWatchEvent> WatchDecoder::Decode(std::string_view line) {
         json::StringOr(json::Field(metadata, "annotations"), "k8s.io/initial-events-end") == "true";
   }
   return event;
+}
+
+Result<SalvagedObject> WatchDecoder::SalvageEvent(std::string_view line) {
+  auto type_doc = ParseDocument(json::MemberText(line, "type"));
+  std::string_view type_name;
+  if (!type_doc.ok() || type_doc->get(type_name) != simdjson::SUCCESS) {
+    return Status(StatusCode::kParseError, "watch event has no type");
+  }
+  auto type = ParseType(type_name);
+  if (!type.ok()) return type.status();
+  auto object = SalvageObject(json::MemberText(line, "object"));
+  if (!object.ok()) return object.status();
+  object->type = *type;
+  return object;
+}
+
+Result<SalvagedObject> WatchDecoder::SalvageObject(std::string_view object_text) {
+  auto metadata = ParseDocument(json::MemberText(object_text, "metadata"));
+  if (!metadata.ok()) return metadata.status().WithContext("metadata");
+  if (!json::IsObject(*metadata)) return Status(StatusCode::kParseError, "object has no metadata");
+  SalvagedObject object;
+  object.namespace_name = json::StringOr(*metadata, "namespace");
+  object.name = json::StringOr(*metadata, "name");
+  object.resource_version = json::StringOr(*metadata, "resourceVersion");
+  return object;
 }
 
 Status WatchDecoder::ErrorEventStatus(simdjson::dom::element status_object) {

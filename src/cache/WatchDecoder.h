@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -20,18 +21,53 @@ struct RawWatchEvent {
   bool initial_events_end = false;    // bookmark closing a streaming list
 };
 
+// What can still be read of an object (or a watch event) that does not decode
+// as a whole: enough to name it in a log line and to move past it.
+struct SalvagedObject {
+  WatchEventType type = WatchEventType::kAdded;  // for watch events
+  std::string namespace_name;
+  std::string name;
+  std::string resource_version;
+
+  std::string Key() const { return namespace_name.empty() ? name : namespace_name + "/" + name; }
+};
+
 // Decodes watch lines ({"type":..., "object":{...}}) and list bodies with
-// simdjson, reusing its buffers across calls.
+// simdjson, reusing one parser across calls.
 class WatchDecoder {
  public:
+  // kube-apiserver accepts objects nested up to 10,000 levels; a watch event
+  // or a list page wraps them in a few more. Deeper documents are refused.
+  static constexpr size_t kMaxDepth = 10'000 + 64;
+  // The parser keeps its buffers between documents up to this size; after a
+  // larger document TrimCapacity() gives the memory back.
+  static constexpr size_t kRetainedCapacity = 1024 * 1024;
+  static constexpr size_t kInitialCapacity = 64 * 1024;
+
+  WatchDecoder();
+
   Result<RawWatchEvent> Decode(std::string_view line);
   // Parses a whole document (a LIST page); valid until the next call.
   Result<simdjson::dom::element> ParseDocument(std::string_view body);
+
+  // Reads type and metadata of an event that Decode() refused (e.g. too deep),
+  // parsing only those parts.
+  Result<SalvagedObject> SalvageEvent(std::string_view line);
+  // Reads the metadata of an object that ParseDocument() refused.
+  Result<SalvagedObject> SalvageObject(std::string_view object_text);
+
+  // Releases the parser's buffers when a large document grew them beyond
+  // kRetainedCapacity. Invalidates elements returned earlier.
+  void TrimCapacity();
+  // Bytes of document the parser can currently take without growing.
+  size_t capacity() const { return parser_.capacity(); }
 
   // The Status carried by an ERROR event's object, e.g. 410 Expired.
   static Status ErrorEventStatus(simdjson::dom::element status_object);
 
  private:
+  void ResetParser();
+
   simdjson::dom::parser parser_;
 };
 

@@ -4,9 +4,9 @@
 
 #include <thread>
 
+#include "src/base/RealClock.h"
 #include "src/client/ApiError.h"
 #include "src/queue/BucketRateLimiter.h"
-#include "src/base/RealClock.h"
 
 namespace kube {
 namespace {
@@ -55,6 +55,32 @@ std::string WithQuery(std::string path, const std::string& key, const std::strin
   path += path.find('?') == std::string::npos ? "?" : "&";
   return path + key + "=" + UrlEncode(value);
 }
+
+// Counts a streamed request in rest_client_requests_total when its answer
+// arrives, as client-go counts watches.
+class CountedStream : public StreamHandler {
+ public:
+  CountedStream(StreamHandler& inner, RestClientMetrics* metrics, std::string method)
+      : inner_(inner), metrics_(metrics), method_(std::move(method)) {}
+
+  void OnHead(const HttpResponse& head) override {
+    counted_ = true;
+    if (metrics_ != nullptr) metrics_->Count(method_, std::to_string(head.status));
+    inner_.OnHead(head);
+  }
+  bool OnData(std::string_view chunk) override { return inner_.OnData(chunk); }
+
+  // A request that never got an answer counts as "<error>".
+  void CountFailure() {
+    if (!counted_ && metrics_ != nullptr) metrics_->Count(method_, "<error>");
+  }
+
+ private:
+  StreamHandler& inner_;
+  RestClientMetrics* metrics_;
+  std::string method_;
+  bool counted_ = false;
+};
 
 }  // namespace
 
@@ -159,7 +185,10 @@ Status RestClient::DeleteIfExists(const std::string& item_path, const DeleteOpti
 
 Status RestClient::Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                           std::chrono::seconds idle_timeout) {
-  return transport_->Stream(request, handler, cancel, idle_timeout);
+  CountedStream counted(handler, options_.metrics, request.method);
+  Status status = transport_->Stream(request, counted, cancel, idle_timeout);
+  counted.CountFailure();
+  return status;
 }
 
 }  // namespace kube

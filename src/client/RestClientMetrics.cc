@@ -21,8 +21,12 @@ void RestClientMetrics::Observe(const std::string& method, const std::string& co
                                 std::chrono::duration<double> took) {
   static const prometheus::Histogram::BucketBoundaries kBuckets{0.005, 0.025, 0.1, 0.25, 0.5, 1,
                                                                 2,     4,     8,   15,   30,  60};
-  requests_.Add({{"code", code}, {"method", method}, {"host", host_}}).Increment();
+  Count(method, code);
   duration_.Add({{"verb", method}, {"host", host_}}, kBuckets).Observe(took.count());
+}
+
+void RestClientMetrics::Count(const std::string& method, const std::string& code) {
+  requests_.Add({{"code", code}, {"method", method}, {"host", host_}}).Increment();
 }
 
 }  // namespace kube

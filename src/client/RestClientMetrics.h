@@ -23,6 +23,9 @@ class RestClientMetrics {
   // `code` is the HTTP status, or "<error>" when no response arrived.
   void Observe(const std::string& method, const std::string& code,
                std::chrono::duration<double> took);
+  // Counts a request without its latency: a watch, whose duration is the
+  // watch's and says nothing about the server (client-go does the same).
+  void Count(const std::string& method, const std::string& code);
 
  private:
   prometheus::Family<prometheus::Counter>& requests_;

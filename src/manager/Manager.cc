@@ -86,7 +86,7 @@ Status Manager::Start() {
   auto client = NewClient(config_, RestClientOptions{}.max_retries);
   if (!client.ok()) return client.status();
   client_ = std::move(*client);
-  informers_ = std::make_unique<InformerRegistry>(client_);
+  informers_ = std::make_unique<InformerRegistry>(client_, registry_);
   if (Status servers = StartServers(); !servers.ok()) return servers;
   if (options_.leader_elect) {
     if (Status election = StartLeaderElection(); !election.ok()) return election;

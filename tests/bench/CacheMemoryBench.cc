@@ -8,9 +8,10 @@
 #include <variant>
 
 #include "src/api/Quantity.h"
-#include "src/cache/Informer.h"
 #include "src/cache/JsonFields.h"
 #include "src/cache/MetaObject.h"
+#include "src/cache/Store.h"
+#include "src/cache/StoreSink.h"
 #include "src/cache/WatchDecoder.h"
 #include "tests/support/FakeObjects.h"
 #include "tests/support/HeapCounter.h"
@@ -24,18 +25,19 @@ namespace {
 template <typename MakeJson>
 double BytesPerObject(int count, MakeJson make_json) {
   kube::WatchDecoder decoder;
-  auto informer = std::make_unique<kube::Informer<kube::MetaObject>>(
-      nullptr, kube::ResourceType{"", "v1", "pods", true, "Pod"}, kube::MetaObject::FromJson);
+  auto store = std::make_unique<kube::Store<kube::MetaObject>>();
+  auto sink =
+      std::make_unique<kube::StoreSink<kube::MetaObject>>(*store, kube::MetaObject::FromJson);
   int64_t before = LiveHeapBytes();
-  informer->BeginReplace();
+  sink->BeginReplace();
   for (int i = 0; i < count; ++i) {
     std::string json = make_json(i);
     auto doc = decoder.ParseDocument(json);
-    if (doc.ok()) (void)informer->ReplaceItem(*doc);
+    if (doc.ok()) (void)sink->ReplaceItem(*doc);
   }
-  informer->EndReplace("1");
+  sink->EndReplace("1");
   int64_t after = LiveHeapBytes();
-  if (informer->store().Size() != static_cast<size_t>(count)) return -1;
+  if (store->Size() != static_cast<size_t>(count)) return -1;
   return static_cast<double>(after - before) / count;
 }
 
@@ -106,17 +108,15 @@ void BM_HeapPerCachedSliceDevice(benchmark::State& state) {
   double per_device = 0;
   for (auto _ : state) {
     kube::WatchDecoder decoder;
-    auto informer = std::make_unique<kube::Informer<SliceDevices>>(
-        nullptr,
-        kube::ResourceType{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"},
-        SliceDevices::FromJson);
+    auto store = std::make_unique<kube::Store<SliceDevices>>();
+    auto sink = std::make_unique<kube::StoreSink<SliceDevices>>(*store, SliceDevices::FromJson);
     int64_t before = LiveHeapBytes();
-    informer->BeginReplace();
+    sink->BeginReplace();
     for (int i = 0; i < kSlices; ++i) {
       auto doc = decoder.ParseDocument(dra::testing::FakeSliceJson(i, kDevicesPerSlice));
-      if (doc.ok()) (void)informer->ReplaceItem(*doc);
+      if (doc.ok()) (void)sink->ReplaceItem(*doc);
     }
-    informer->EndReplace("1");
+    sink->EndReplace("1");
     per_device = static_cast<double>(LiveHeapBytes() - before) / (kSlices * kDevicesPerSlice);
   }
   state.counters["bytes_per_device"] = per_device;

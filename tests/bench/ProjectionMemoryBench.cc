@@ -10,8 +10,10 @@
 
 #include "controller/api/PodView.h"
 #include "controller/api/ResourceSlice.h"
-#include "src/cache/Informer.h"
+#include "src/cache/Store.h"
+#include "src/cache/StoreSink.h"
 #include "src/cache/WatchDecoder.h"
+#include "src/client/ResourceType.h"
 #include "tests/support/FakeObjects.h"
 #include "tests/support/HeapCounter.h"
 
@@ -20,19 +22,21 @@ namespace {
 using dra::testing::LiveHeapBytes;
 
 template <typename T, typename MakeJson>
-double BytesPer(kube::ResourceType type, int objects, int units_per_object, MakeJson make_json) {
+double BytesPer(kube::ResourceType /*type*/, int objects, int units_per_object,
+                MakeJson make_json) {
   kube::WatchDecoder decoder;
-  auto informer = std::make_unique<kube::Informer<T>>(nullptr, std::move(type), T::FromJson);
+  auto store = std::make_unique<kube::Store<T>>();
+  auto sink = std::make_unique<kube::StoreSink<T>>(*store, T::FromJson);
   int64_t before = LiveHeapBytes();
-  informer->BeginReplace();
+  sink->BeginReplace();
   for (int i = 0; i < objects; ++i) {
     std::string json = make_json(i);
     auto doc = decoder.ParseDocument(json);
-    if (doc.ok()) (void)informer->ReplaceItem(*doc);
+    if (doc.ok()) (void)sink->ReplaceItem(*doc);
   }
-  informer->EndReplace("1");
+  sink->EndReplace("1");
   int64_t after = LiveHeapBytes();
-  if (informer->store().Size() != static_cast<size_t>(objects)) return -1;
+  if (store->Size() != static_cast<size_t>(objects)) return -1;
   return static_cast<double>(after - before) / (static_cast<double>(objects) * units_per_object);
 }
 

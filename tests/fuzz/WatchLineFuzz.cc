@@ -1,5 +1,6 @@
-// Fuzz target: the watch path (line splitting, event decoding, metadata
-// projection, ERROR status decoding) must never crash on any byte stream.
+// Fuzz target: the watch path (line splitting, event decoding, salvaging the
+// metadata of undecodable events, metadata projection, ERROR status decoding)
+// must never crash on any byte stream.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -10,7 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static kube::WatchDecoder decoder;
-  kube::LineSplitter splitter;
+  kube::LineSplitter splitter(64 * 1024);
   std::string_view input(reinterpret_cast<const char*>(data), size);
   // Feed in uneven chunks, as a network would.
   size_t offset = 0, step = 1;
@@ -20,7 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     step = step * 3 % 97 + 1;
     splitter.Feed(chunk, [](std::string_view line) {
       auto event = decoder.Decode(line);
-      if (!event.ok()) return true;
+      if (!event.ok()) {
+        (void)decoder.SalvageEvent(line);
+        return true;
+      }
       if (event->type == kube::WatchEventType::kError) {
         (void)kube::WatchDecoder::ErrorEventStatus(event->object);
       } else {
@@ -28,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       return true;
     });
+    decoder.TrimCapacity();
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include "src/cache/InformerRegistry.h"
 #include "src/cache/MetaObject.h"
@@ -54,6 +55,44 @@ TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
   int lists = 0;
   for (const auto& r : srv.Requests()) lists += r.QueryParam("watch") ? 0 : 1;
   EXPECT_EQ(lists, 2) << "one list per distinct informer, not per handler";
+}
+
+TEST(InformerRegistryTest, InformersReportDecodeErrorsToTheRegistrysMetrics) {
+  auto server = ScriptedHttpServer::Start();
+  ASSERT_TRUE(server.ok());
+  auto& srv = **server;
+  // An item without metadata.name cannot be cached.
+  srv.AddRoute(Route::Where("GET", [](const RecordedRequest& r) { return !r.QueryParam("watch"); }),
+               {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"5"},"items":[
+                   {"metadata":{"name":"s1","resourceVersion":"4"}},{"metadata":{}}]})")});
+  srv.AddRoute(
+      Route::Where("GET",
+                   [](const RecordedRequest& r) { return r.QueryParam("watch").has_value(); }),
+      {ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)})});
+  kube::RestConfig config;
+  config.server = srv.Url();
+  auto transport = kube::HttpTransport::Create(config);
+  ASSERT_TRUE(transport.ok());
+  auto client = std::make_shared<kube::RestClient>(
+      std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+  auto metrics = std::make_shared<prometheus::Registry>();
+
+  kube::InformerRegistry registry(client, metrics);
+  auto& informer = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
+  registry.StartAll();
+  ASSERT_TRUE(registry.WaitForSync(10s));
+  registry.StopAll();
+  EXPECT_EQ(informer.store().Size(), 1u);
+  double counted = 0;
+  for (const auto& family : metrics->Collect()) {
+    if (family.name != "reflector_decode_errors_total") continue;
+    for (const auto& metric : family.metric) {
+      ASSERT_EQ(metric.label.size(), 1u);
+      EXPECT_EQ(metric.label[0].value, "resourceslices.resource.k8s.io");
+      counted += metric.counter.value;
+    }
+  }
+  EXPECT_EQ(counted, 1);
 }
 
 }  // namespace

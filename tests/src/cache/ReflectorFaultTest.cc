@@ -4,6 +4,7 @@
 #include <prometheus/registry.h>
 
 #include <set>
+#include <thread>
 
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
@@ -32,6 +33,30 @@ std::string PodList(const std::vector<std::string>& pods, int rv) {
 std::string Bookmark(int rv) {
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) +
          R"("}})";
+}
+
+// {"a":{"a":...{"a":1}...}} with `depth` objects.
+std::string Nested(int depth) {
+  std::string out;
+  out.reserve(static_cast<size_t>(depth) * 6 + 1);
+  for (int i = 0; i < depth; ++i) out += R"({"a":)";
+  out += "1";
+  out.append(static_cast<size_t>(depth), '}');
+  return out;
+}
+
+// A Pod whose spec nests `depth` objects (kube-apiserver takes up to 10,000).
+std::string DeepPod(const std::string& name, int rv, int depth) {
+  std::string pod = Pod(name, rv);
+  pod.pop_back();
+  return pod + R"(,"spec":)" + Nested(depth) + "}";
+}
+
+// A Pod carrying `bytes` of annotation.
+std::string BigPod(const std::string& name, int rv, size_t bytes) {
+  std::string pod = Pod(name, rv);
+  pod.pop_back();
+  return pod + R"(,"spec":{"blob":")" + std::string(bytes, 'x') + R"("}})";
 }
 
 bool IsWatch(const RecordedRequest& r) {
@@ -71,11 +96,9 @@ class ReflectorFaultTest : public ::testing::Test {
     client_options.metrics = &rest_metrics_;
     auto client = std::make_shared<kube::RestClient>(
         std::shared_ptr<kube::HttpTransport>(std::move(*transport)), client_options);
-    kube::ReflectorOptions options;
-    options.initial_backoff = 50ms;
-    options.max_backoff = 400ms;
+    options_.metrics = registry_;
     informer_ = std::make_unique<kube::Informer<MetaObject>>(
-        client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options);
+        client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options_);
     informer_->AddHandler(events_);
     informer_->Start();
   }
@@ -108,20 +131,31 @@ class ReflectorFaultTest : public ::testing::Test {
 
   // Requests answered with `code`, from rest_client_requests_total.
   double RequestsCounted(const std::string& code) {
+    return Counted("rest_client_requests_total", "code", code);
+  }
+
+  // The sum of counter `name` over the series whose label `label` is `value`.
+  double Counted(const std::string& name, const std::string& label, const std::string& value) {
     double total = 0;
-    for (const auto& family : registry_.Collect()) {
-      if (family.name != "rest_client_requests_total") continue;
+    for (const auto& family : registry_->Collect()) {
+      if (family.name != name) continue;
       for (const auto& metric : family.metric) {
-        for (const auto& label : metric.label) {
-          if (label.name == "code" && label.value == code) total += metric.counter.value;
+        for (const auto& l : metric.label) {
+          if (l.name == label && l.value == value) total += metric.counter.value;
         }
       }
     }
     return total;
   }
 
-  prometheus::Registry registry_;
-  kube::RestClientMetrics rest_metrics_{registry_, "scripted"};
+  std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
+  kube::RestClientMetrics rest_metrics_{*registry_, "scripted"};
+  kube::ReflectorOptions options_ = [] {
+    kube::ReflectorOptions options;
+    options.initial_backoff = 50ms;
+    options.max_backoff = 400ms;
+    return options;
+  }();
   std::unique_ptr<ScriptedHttpServer> server_;
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
   std::shared_ptr<CountingHandler<MetaObject>> events_ =
@@ -254,6 +288,113 @@ TEST_F(ReflectorFaultTest, ForbiddenIsRetriedWithBackoffNotInAHotLoop) {
   informer_->Stop();
   EXPECT_EQ(RequestsCounted("403"), static_cast<double>(Requests(IsList).size()))
       << "every refused request is visible in rest_client_requests_total{code=\"403\"}";
+}
+
+TEST_F(ReflectorFaultTest, ItemsNestedWithinTheApiserverLimitAreListed) {
+  List({Pod("a", 1), DeepPod("b", 2, 1100), DeepPod("c", 3, 9000)}, 3);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(informer_->WaitForSync(10s)) << "a page with deep items must still sync";
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/b", "ns/c"}));
+  EXPECT_EQ(informer_->reflector().decode_errors(), 0u);
+}
+
+TEST_F(ReflectorFaultTest, UndecodableListItemIsSkippedNotThePage) {
+  List({Pod("a", 1), DeepPod("b", 2, 12000), Pod("c", 3)}, 3);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(informer_->WaitForSync(10s)) << "one bad item must not keep the cache unsynced";
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/c"}));
+  EXPECT_EQ(informer_->reflector().decode_errors(), 1u);
+  EXPECT_EQ(Counted("reflector_decode_errors_total", "resource", "pods"), 1);
+  EXPECT_EQ(informer_->reflector().lists(), 1u);
+}
+
+TEST_F(ReflectorFaultTest, DeepWatchEventsAreAppliedAndUndecodableOnesPassedOver) {
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk(WatchEvent("ADDED", DeepPod("b", 2, 1100))),
+       StreamStep::Chunk(WatchEvent("MODIFIED", DeepPod("a", 3, 12000))),
+       StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 4))), StreamStep::End()}));
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/b", "ns/c"}))
+      << "the version of ns/a that cannot be decoded must not leave the old one cached";
+  EXPECT_EQ(events_->deletes(), (std::map<std::string, int>{{"ns/a", 1}}));
+  EXPECT_EQ(informer_->reflector().decode_errors(), 1u);
+  EXPECT_EQ(informer_->reflector().lists(), 1u);
+  EXPECT_EQ(Requests(IsWatch)[1].QueryParam("resourceVersion"), "4")
+      << "the watch moves past the bad event instead of replaying it";
+}
+
+TEST_F(ReflectorFaultTest, UnreadableLineReplayedAtTheSamePlaceRelistsInsteadOfLooping) {
+  // No metadata to read: the reflector cannot tell which event it was.
+  std::string unreadable = WatchEvent("ADDED", R"({"spec":)" + Nested(12000) + "}");
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(unreadable), StreamStep::End()}));
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(unreadable), StreamStep::End()}));
+  List({Pod("a", 1)}, 7);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(3));
+  EXPECT_EQ(informer_->reflector().lists(), 2u);
+  EXPECT_EQ(Requests(IsWatch)[2].QueryParam("resourceVersion"), "7");
+}
+
+TEST_F(ReflectorFaultTest, OverlongWatchLineIsSkippedWithoutHoldingIt) {
+  options_.max_watch_line_bytes = 256 * 1024;
+  std::string big = WatchEvent("ADDED", BigPod("b", 2, 1024 * 1024));
+  std::vector<StreamStep> steps;
+  for (size_t at = 0; at < big.size(); at += 64 * 1024) {
+    steps.push_back(StreamStep::Chunk(big.substr(at, 64 * 1024)));
+  }
+  steps.push_back(StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 3))));
+  steps.push_back(StreamStep::End());
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed(std::move(steps)));
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(CachedKeys(), (std::set<std::string>{"ns/a", "ns/c"}));
+  EXPECT_EQ(informer_->reflector().decode_errors(), 1u);
+  EXPECT_EQ(informer_->reflector().lists(), 1u);
+}
+
+TEST_F(ReflectorFaultTest, LargeDocumentDoesNotKeepTheDecoderLarge) {
+  List({Pod("a", 1)}, 1);
+  Watch(ScriptedResponse::Streamed(
+      {StreamStep::Chunk(WatchEvent("ADDED", BigPod("b", 2, 3 * 1024 * 1024))),
+       StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 3))),
+       StreamStep::Pause(StreamStep::kMaxPause)}));
+  StartInformer();
+  ASSERT_TRUE(WaitFor("ns/c cached", 10s, [&] { return CachedKeys().count("ns/c") == 1; }).ok());
+  EXPECT_EQ(CachedKeys().count("ns/b"), 1u);
+  EXPECT_LE(informer_->reflector().decoder_capacity(), kube::WatchDecoder::kRetainedCapacity);
+}
+
+TEST_F(ReflectorFaultTest, RepeatedGoneRelistsBackOff) {
+  server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::Json(200, PodList({}, 5))});
+  server_->AddRoute(Route::Where("GET", IsWatch),
+                    {ScriptedResponse::KubeStatus(410, "Expired", "too old resource version")});
+  StartInformer();
+  std::this_thread::sleep_for(1s);
+  informer_->Stop();
+  // Backoff 50, 100, 200, 400 ms (each stretched up to 2x): at most five
+  // lists fit in a second. Relisting at once would make it hundreds.
+  EXPECT_LE(Requests(IsList).size(), 5u);
+  EXPECT_GE(Requests(IsList).size(), 3u);
+}
+
+TEST_F(ReflectorFaultTest, WatchRequestsAreCountedLikeOtherRequests) {
+  List({Pod("a", 1)}, 1);
+  Watch(IdleWatch());
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(1));
+  EXPECT_TRUE(WaitFor(
+                  "list and watch counted", 10s, [&] { return RequestsCounted("200") >= 2; },
+                  [&] { return std::to_string(RequestsCounted("200")); })
+                  .ok());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // RestClient retry and error behaviour against a scripted server.
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <filesystem>
 
@@ -132,6 +133,53 @@ TEST_F(RestClientFaultTest, ClientSideThrottleDelaysRequestsBeyondTheBurst) {
   ASSERT_EQ(sleeps_.size(), 2u) << "three requests fit the burst, two wait for tokens";
   EXPECT_GE(sleeps_[0], 80ms);
   EXPECT_GE(sleeps_[1], 150ms) << "tokens are reserved ahead, so waits accumulate";
+}
+
+// Ignores what it receives.
+class DiscardingStream : public kube::StreamHandler {
+ public:
+  void OnHead(const kube::HttpResponse&) override {}
+  bool OnData(std::string_view) override { return true; }
+};
+
+double RequestsCounted(prometheus::Registry& registry, const std::string& code) {
+  double total = 0;
+  for (const auto& family : registry.Collect()) {
+    if (family.name != "rest_client_requests_total") continue;
+    for (const auto& metric : family.metric) {
+      for (const auto& label : metric.label) {
+        if (label.name == "code" && label.value == code) total += metric.counter.value;
+      }
+    }
+  }
+  return total;
+}
+
+TEST_F(RestClientFaultTest, StreamedRequestsAreCountedByTheirAnswer) {
+  const std::string watch = "/api/v1/pods?watch=true";
+  server_->AddRoute(Route::Exact("GET", watch).Once(),
+                    {ScriptedResponse::Streamed({StreamStep::Chunk("{}\n"), StreamStep::End()}),
+                     ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC")});
+  prometheus::Registry registry;
+  kube::RestClientMetrics metrics(registry, "scripted");
+  kube::RestConfig config;
+  config.server = server_->Url();
+  auto transport = kube::HttpTransport::Create(config);
+  ASSERT_TRUE(transport.ok()) << transport.status().ToString();
+  kube::RestClientOptions options;
+  options.metrics = &metrics;
+  kube::RestClient client(std::shared_ptr<kube::HttpTransport>(std::move(*transport)), options);
+  kube::HttpRequest request;
+  request.path = watch;
+  DiscardingStream stream;
+  kube::CancelFlag cancel;
+  EXPECT_TRUE(client.Stream(request, stream, cancel, 5s).ok());
+  (void)client.Stream(request, stream, cancel, 5s);
+  server_->Stop();
+  EXPECT_FALSE(client.Stream(request, stream, cancel, 5s).ok());
+  EXPECT_EQ(RequestsCounted(registry, "200"), 1);
+  EXPECT_EQ(RequestsCounted(registry, "403"), 1);
+  EXPECT_EQ(RequestsCounted(registry, "<error>"), 1) << "a watch that got no answer counts too";
 }
 
 }  // namespace
