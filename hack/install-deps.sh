@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib/common.sh"
 
 PACKAGES=(
   # toolchain
-  g++ cmake ninja-build pkg-config make clang-format
+  g++ cmake ninja-build pkg-config make clang-format clang-tidy
   # libraries (see README "Dependencies")
   libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
   libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lint.sh check: clang-format conformance, the src/ -> controller/ layering
-#                rule, and shell syntax of hack/ scripts.
+#                rule, shell syntax of hack/ scripts, and clang-tidy.
 # lint.sh fix:   rewrite C++ sources with clang-format.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -18,6 +18,16 @@ check_layering() {
   fi
 }
 
+# clang-tidy with the checks in .clang-tidy over the product's sources, using
+# the build's compile_commands.json (make lint configures the build first).
+check_tidy() {
+  command -v clang-tidy >/dev/null || die "clang-tidy not found: apt-get install clang-tidy"
+  [[ -f build/compile_commands.json ]] || die "no build/compile_commands.json; run 'make configure'"
+  git ls-files -co --exclude-standard -- 'src/*.cc' 'controller/*.cc' \
+    | xargs -P "${JOBS:-2}" -n 4 clang-tidy -p build --quiet 2>/dev/null \
+    || die "clang-tidy found problems (see above)"
+}
+
 check_shell() {
   local f
   for f in hack/*.sh hack/*/*.sh .ci/run; do bash -n "$f" || die "shell syntax error in $f"; done
@@ -25,6 +35,7 @@ check_shell() {
 
 case "${1:-check}" in
   fix) clang-format -i "${SOURCES[@]}" && log "formatted ${#SOURCES[@]} files" ;;
-  check) check_format && check_layering && check_shell && log "lint clean (${#SOURCES[@]} C++ files)" ;;
+  check) check_format && check_layering && check_shell && check_tidy &&
+    log "lint clean (${#SOURCES[@]} C++ files)" ;;
   *) die "usage: lint.sh check|fix" ;;
 esac

@@ -43,7 +43,7 @@ kube::Status ParseDurations(const FlagSet& flags, kube::ManagerOptions& options)
                    Target{"leader-elect-renew-deadline", &options.renew_deadline},
                    Target{"leader-elect-retry-period", &options.retry_period},
                    Target{"graceful-shutdown-timeout", &options.graceful_shutdown_timeout}}) {
-    if (kube::Status s = ParseDurationFlag(flags, t.flag, *t.value); !s.ok()) return s;
+    KUBE_RETURN_IF_ERROR(ParseDurationFlag(flags, t.flag, *t.value));
   }
   return ValidateElectionTiming(options);
 }
@@ -107,7 +107,7 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
   m.metrics_bind_address = flags.Get("metrics-bind-address");
   m.health_probe_bind_address = flags.Get("health-probe-bind-address");
   for (const char* flag : {"metrics-bind-address", "health-probe-bind-address"}) {
-    if (kube::Status s = ValidateBindAddress(flag, flags.Get(flag)); !s.ok()) return s;
+    KUBE_RETURN_IF_ERROR(ValidateBindAddress(flag, flags.Get(flag)));
   }
   m.leader_elect = flags.GetBool("leader-elect");
   m.leader_election_namespace = flags.Get("leader-election-namespace");
@@ -115,7 +115,7 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
   if (m.leader_elect && m.leader_election_id.empty()) {
     return Usage("--leader-election-id must not be empty with --leader-elect");
   }
-  if (kube::Status durations = ParseDurations(flags, m); !durations.ok()) return durations;
+  KUBE_RETURN_IF_ERROR(ParseDurations(flags, m));
   return options;
 }
 

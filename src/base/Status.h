@@ -28,7 +28,7 @@ enum class StatusCode {
 std::string_view StatusCodeName(StatusCode code);
 
 // An error as a value: modules return Status (or Result<T>) instead of throwing.
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -51,3 +51,10 @@ class Status {
 };
 
 }  // namespace kube
+
+// Returns the Status of `expr` from the enclosing function if it is an error.
+#define KUBE_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::kube::Status kube_status_ = (expr);        \
+    if (!kube_status_.ok()) return kube_status_; \
+  } while (0)

@@ -87,9 +87,9 @@ Status Manager::Start() {
   if (!client.ok()) return client.status();
   client_ = std::move(*client);
   informers_ = std::make_unique<InformerRegistry>(client_, registry_);
-  if (Status servers = StartServers(); !servers.ok()) return servers;
+  KUBE_RETURN_IF_ERROR(StartServers());
   if (options_.leader_elect) {
-    if (Status election = StartLeaderElection(); !election.ok()) return election;
+    KUBE_RETURN_IF_ERROR(StartLeaderElection());
   } else {
     leading_now_ = true;
   }

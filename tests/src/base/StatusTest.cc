@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "src/base/Status.h"
 
 namespace kube {
@@ -31,6 +34,34 @@ TEST(StatusTest, EveryCodeHasAName) {
        ++c) {
     EXPECT_NE(StatusCodeName(static_cast<StatusCode>(c)), "Unknown") << c;
   }
+}
+
+}  // namespace
+}  // namespace kube
+
+namespace kube {
+namespace {
+
+Status FailsAt(int step, int fail_at, std::vector<int>& reached) {
+  reached.push_back(step);
+  return step == fail_at ? Status(StatusCode::kInvalid, "step " + std::to_string(step))
+                         : Status::Ok();
+}
+
+Status RunSteps(int fail_at, std::vector<int>& reached) {
+  for (int step = 1; step <= 3; ++step) KUBE_RETURN_IF_ERROR(FailsAt(step, fail_at, reached));
+  return Status::Ok();
+}
+
+TEST(ReturnIfErrorTest, ReturnsTheFirstErrorAndStopsThere) {
+  std::vector<int> reached;
+  Status status = RunSteps(2, reached);
+  EXPECT_EQ(status.code(), StatusCode::kInvalid);
+  EXPECT_EQ(status.message(), "step 2");
+  EXPECT_EQ(reached, (std::vector<int>{1, 2}));
+  reached.clear();
+  EXPECT_TRUE(RunSteps(0, reached).ok());
+  EXPECT_EQ(reached, (std::vector<int>{1, 2, 3}));
 }
 
 }  // namespace
