@@ -5,6 +5,7 @@
 
 #include "controller/BuildInfo.h"
 #include "src/manager/FunctionRunnable.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace dra::app {
 namespace {
@@ -41,12 +42,9 @@ kube::Status Controller::Start() {
 kube::Status Controller::Stop() { return manager_.Stop(); }
 
 void Controller::RegisterBuildInfo() {
-  prometheus::BuildGauge()
-      .Name("dra_controller_build_info")
-      .Help("Always 1; labels carry the dra-controller version")
-      .Register(*manager_.registry())
-      .Add({{"version", build::kVersion}})
-      .Set(1);
+  auto family = kube::MetricFamilyCache::Gauge(manager_.registry(), "dra_controller_build_info",
+                                               "Always 1; labels carry the dra-controller version");
+  if (family.ok()) (*family)->Add({{"version", build::kVersion}}).Set(1);
 }
 
 kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
@@ -55,7 +53,7 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
       spdlog::warn("{} does not serve {}; features using it stay off", kResourceApi, resource);
     }
   }
-  inventory_ = std::make_unique<inventory::Inventory>(manager.registry().get());
+  inventory_ = std::make_unique<inventory::Inventory>(manager.registry());
   inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
       manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
   manager.AddReadyCheck("inventory", [this] {

@@ -10,6 +10,7 @@
 
 #include "controller/inventory/CelDeviceInput.h"
 #include "controller/inventory/Tolerations.h"
+#include "src/metrics/MetricFamilyCache.h"
 
 namespace dra::inventory {
 namespace {
@@ -37,14 +38,13 @@ void Tally(DeviceCounts& counts, const DeviceInfo& device,
 
 }  // namespace
 
-Inventory::Inventory(prometheus::Registry* metrics) {
-  if (metrics == nullptr) return;
-  selector_error_metric_ = &prometheus::BuildCounter()
-                                .Name("dra_controller_selector_errors_total")
-                                .Help(
-                                    "Device selector evaluations that failed to compile or "
-                                    "evaluate (the device then does not match), by DeviceClass")
-                                .Register(*metrics);
+Inventory::Inventory(std::shared_ptr<prometheus::Registry> metrics) : metrics_(std::move(metrics)) {
+  if (!metrics_) return;
+  auto family = kube::MetricFamilyCache::Counter(
+      metrics_, "dra_controller_selector_errors_total",
+      "Device selector evaluations that failed to compile or evaluate (the device then does "
+      "not match), by DeviceClass");
+  if (family.ok()) selector_error_metric_ = *family;
 }
 
 // ---- slices and pools ------------------------------------------------------

@@ -84,7 +84,7 @@ class Inventory {
  public:
   // With `metrics`, failed selector evaluations are counted in
   // dra_controller_selector_errors_total{device_class}.
-  explicit Inventory(prometheus::Registry* metrics = nullptr);
+  explicit Inventory(std::shared_ptr<prometheus::Registry> metrics = nullptr);
 
   void ApplySlice(std::shared_ptr<const api::ResourceSlice> slice);
   void RemoveSlice(const api::ResourceSlice& slice);
@@ -173,6 +173,7 @@ class Inventory {
   std::map<std::string, std::shared_ptr<const api::DeviceTaintRule>, std::less<>> rules_;
   std::map<std::pair<std::string, std::string>, SelectorError> selector_errors_;
   uint64_t selector_error_total_ = 0;
+  std::shared_ptr<prometheus::Registry> metrics_;  // keeps the family alive
   prometheus::Family<prometheus::Counter>* selector_error_metric_ = nullptr;
 };
 

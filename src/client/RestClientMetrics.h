@@ -19,7 +19,9 @@ namespace kube {
 // rest_client_request_duration_seconds{verb,host}.
 class RestClientMetrics {
  public:
-  RestClientMetrics(prometheus::Registry& registry, std::string host);
+  // Registered through MetricFamilyCache; without a usable registry nothing
+  // is exported and the calls below do nothing.
+  RestClientMetrics(std::shared_ptr<prometheus::Registry> registry, std::string host);
   // `code` is the HTTP status, or "<error>" when no response arrived.
   void Observe(const std::string& method, const std::string& code,
                std::chrono::duration<double> took);
@@ -28,8 +30,9 @@ class RestClientMetrics {
   void Count(const std::string& method, const std::string& code);
 
  private:
-  prometheus::Family<prometheus::Counter>& requests_;
-  prometheus::Family<prometheus::Histogram>& duration_;
+  std::shared_ptr<prometheus::Registry> registry_;  // keeps the families alive
+  prometheus::Family<prometheus::Counter>* requests_ = nullptr;
+  prometheus::Family<prometheus::Histogram>* duration_ = nullptr;
   std::string host_;
 };
 

@@ -82,7 +82,7 @@ Status Manager::Start() {
   if (options_.leader_elect && options_.leader_election_id.empty()) {
     return Status(StatusCode::kInvalidArgument, "leader election needs a lease name");
   }
-  rest_metrics_ = std::make_unique<RestClientMetrics>(*registry_, config_.server);
+  rest_metrics_ = std::make_unique<RestClientMetrics>(registry_, config_.server);
   auto client = NewClient(config_, RestClientOptions{}.max_retries);
   if (!client.ok()) return client.status();
   client_ = std::move(*client);

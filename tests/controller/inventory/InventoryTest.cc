@@ -255,13 +255,13 @@ TEST_F(InventoryTest, SelectorErrorsAreReportedAndMatchNothing) {
 }
 
 TEST(InventoryMetricsTest, SelectorErrorsAreCountedPerDeviceClass) {
-  prometheus::Registry registry;
-  Inventory inventory(&registry);
+  auto registry = std::make_shared<prometheus::Registry>();
+  Inventory inventory(registry);
   inventory.ApplySlice(Slice("s", "node-a", {Gpu("gpu-0", 24, "m"), Gpu("gpu-1", 24, "m")}));
   inventory.ApplyClass(Class("broken", {"device.driver =="}));
   inventory.ApplyClass(Class("fine", {kAnyGpu}));
   double broken = -1;
-  for (const auto& family : registry.Collect()) {
+  for (const auto& family : registry->Collect()) {
     if (family.name != "dra_controller_selector_errors_total") continue;
     for (const auto& metric : family.metric) {
       ASSERT_EQ(metric.label.size(), 1u);

@@ -149,7 +149,7 @@ class ReflectorFaultTest : public ::testing::Test {
   }
 
   std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
-  kube::RestClientMetrics rest_metrics_{*registry_, "scripted"};
+  kube::RestClientMetrics rest_metrics_{registry_, "scripted"};
   kube::ReflectorOptions options_ = [] {
     kube::ReflectorOptions options;
     options.initial_backoff = 50ms;

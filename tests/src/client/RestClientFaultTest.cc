@@ -160,7 +160,7 @@ TEST_F(RestClientFaultTest, StreamedRequestsAreCountedByTheirAnswer) {
   server_->AddRoute(Route::Exact("GET", watch).Once(),
                     {ScriptedResponse::Streamed({StreamStep::Chunk("{}\n"), StreamStep::End()}),
                      ScriptedResponse::KubeStatus(403, "Forbidden", "RBAC")});
-  prometheus::Registry registry;
+  auto registry = std::make_shared<prometheus::Registry>();
   kube::RestClientMetrics metrics(registry, "scripted");
   kube::RestConfig config;
   config.server = server_->Url();
@@ -177,9 +177,9 @@ TEST_F(RestClientFaultTest, StreamedRequestsAreCountedByTheirAnswer) {
   (void)client.Stream(request, stream, cancel, 5s);
   server_->Stop();
   EXPECT_FALSE(client.Stream(request, stream, cancel, 5s).ok());
-  EXPECT_EQ(RequestsCounted(registry, "200"), 1);
-  EXPECT_EQ(RequestsCounted(registry, "403"), 1);
-  EXPECT_EQ(RequestsCounted(registry, "<error>"), 1) << "a watch that got no answer counts too";
+  EXPECT_EQ(RequestsCounted(*registry, "200"), 1);
+  EXPECT_EQ(RequestsCounted(*registry, "403"), 1);
+  EXPECT_EQ(RequestsCounted(*registry, "<error>"), 1) << "a watch that got no answer counts too";
 }
 
 }  // namespace
