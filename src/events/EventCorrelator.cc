@@ -126,8 +126,9 @@ CorrelatedEvent EventCorrelator::Describe(const Occurrences& seen, const Recorde
 
 bool EventCorrelator::PassesSpamFilter(const RecordedEvent& event) {
   auto& bucket = spam_buckets_.GetOrCreate(JoinKey({ObjectKey(event.object), event.type}));
-  if (!bucket) bucket.emplace(options_.spam_burst, options_.spam_refill_interval, event.time);
-  return bucket->TryTake(event.time);
+  auto now = event.time.time_since_epoch();
+  if (!bucket) bucket.emplace(options_.spam_burst, options_.spam_refill_interval, now);
+  return bucket->TryTake(now);
 }
 
 std::string EventCorrelator::NewEventName(const std::string& object_name,

@@ -6,9 +6,9 @@
 #include <string>
 #include <unordered_set>
 
+#include "src/base/TokenBucket.h"
 #include "src/events/LruCache.h"
 #include "src/events/ObjectReference.h"
-#include "src/events/TokenBucket.h"
 
 namespace kube {
 

@@ -7,32 +7,24 @@
 
 namespace kube {
 
+namespace {
+
+// One token's interval; zero (never refills) for qps <= 0.
+TokenBucket::Nanos IntervalOf(double qps) {
+  if (!(qps > 0)) return TokenBucket::Nanos::zero();
+  return TokenBucket::Nanos(std::max<int64_t>(1, std::llround(1e9 / qps)));
+}
+
+}  // namespace
+
 BucketRateLimiter::BucketRateLimiter(double qps, int burst, std::shared_ptr<Clock> clock)
-    : qps_(qps > 0 ? qps : std::numeric_limits<double>::min()),
-      burst_(std::max(burst, 1)),
-      clock_(std::move(clock)),
-      tokens_(burst_),
-      last_refill_(clock_->Now()) {}
+    : clock_(std::move(clock)),
+      bucket_(std::max(burst, 1), IntervalOf(qps), clock_->Now().time_since_epoch()) {}
 
 Clock::Duration BucketRateLimiter::When(const std::string& /*key*/) {
   std::lock_guard<std::mutex> guard(mutex_);
-  Refill(clock_->Now());
-  tokens_ -= 1;
-  return tokens_ < 0 ? TimeToEarn(-tokens_) : Clock::Duration::zero();
-}
-
-void BucketRateLimiter::Refill(Clock::TimePoint now) {
-  if (now <= last_refill_) return;
-  const double elapsed_seconds = std::chrono::duration<double>(now - last_refill_).count();
-  tokens_ = std::min(tokens_ + elapsed_seconds * qps_, burst_);
-  last_refill_ = now;
-}
-
-Clock::Duration BucketRateLimiter::TimeToEarn(double tokens) const {
-  const double nanos = tokens * 1e9 / qps_;
-  constexpr auto kMax = std::numeric_limits<Clock::Duration::rep>::max();
-  if (nanos >= static_cast<double>(kMax)) return Clock::Duration(kMax);
-  return std::chrono::duration_cast<Clock::Duration>(std::chrono::nanoseconds(std::llround(nanos)));
+  auto wait = bucket_.Reserve(clock_->Now().time_since_epoch());
+  return std::chrono::duration_cast<Clock::Duration>(wait);
 }
 
 void BucketRateLimiter::Forget(const std::string& /*key*/) {}

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 
+#include "src/base/TokenBucket.h"
 #include "src/queue/RateLimiter.h"
 
 namespace kube {
@@ -25,15 +26,9 @@ class BucketRateLimiter : public RateLimiter {
   int NumRequeues(const std::string& key) override;
 
  private:
-  void Refill(Clock::TimePoint now);
-  Clock::Duration TimeToEarn(double tokens) const;
-
-  const double qps_;
-  const double burst_;
   const std::shared_ptr<Clock> clock_;
   std::mutex mutex_;
-  double tokens_;  // negative while tokens are reserved ahead of time
-  Clock::TimePoint last_refill_;
+  TokenBucket bucket_;
 };
 
 }  // namespace kube
