@@ -5,6 +5,8 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 CLUSTER_DIR ?= $(CURDIR)/.cluster
 export CLUSTER_DIR
+# ccache speeds rebuilds where it is installed; it is optional.
+CCACHE := $(shell command -v ccache 2>/dev/null)
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet fmt lint clean help
@@ -27,7 +29,8 @@ k8s-binaries: deps
 	@hack/control-plane/build.sh
 
 $(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
 configure: deps $(BUILD_DIR)/build.ninja
 
