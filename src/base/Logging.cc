@@ -16,8 +16,8 @@ Status ValidateLogLevel(const std::string& level) {
 Status InitLogging(const std::string& level) {
   if (Status valid = ValidateLogLevel(level); !valid.ok()) return valid;
   auto parsed = spdlog::level::from_str(level);
-  auto logger = spdlog::get("dra-controller");
-  if (!logger) logger = spdlog::stderr_logger_mt("dra-controller");
+  auto logger = spdlog::get("kube");
+  if (!logger) logger = spdlog::stderr_logger_mt("kube");
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ %l %v", spdlog::pattern_time_type::utc);
   logger->set_level(parsed);
   logger->flush_on(spdlog::level::info);

@@ -240,7 +240,7 @@ Result<RestConfig> Kubeconfig::ToRestConfig(std::string_view context) const {
   if (!cluster->second.proxy_url.empty()) {
     return Status(StatusCode::kInvalidArgument,
                   "cluster \"" + cluster->first +
-                      "\" sets proxy-url, which dra-controller does not support yet; reach the "
+                      "\" sets proxy-url, which this client does not support yet; reach the "
                       "API server directly");
   }
   RestConfig config;
@@ -270,7 +270,7 @@ Result<RestConfig> Kubeconfig::ToRestConfig(std::string_view context) const {
   if (!u.unsupported.empty()) {
     return Status(StatusCode::kInvalidArgument,
                   "user \"" + user->first + "\" uses " + u.unsupported +
-                      ", which dra-controller does not support yet; use a client certificate, a "
+                      ", which this client does not support yet; use a client certificate, a "
                       "token, or a tokenFile");
   }
   KUBE_ASSIGN_OR_RETURN(config.client_cert_pem,

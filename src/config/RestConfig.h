@@ -47,7 +47,7 @@ struct RestConfig {
   std::size_t max_response_body_bytes = 64 * 1024 * 1024;
   // Status line plus all header lines of one response.
   std::size_t max_response_header_bytes = 1024 * 1024;
-  std::string user_agent = "dra-controller";
+  std::string user_agent = "kube-runtime-cpp";  // programs set their own
 };
 
 }  // namespace kube

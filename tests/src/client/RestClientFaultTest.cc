@@ -123,7 +123,7 @@ TEST_F(RestClientFaultTest, RotatedTokenFileIsUsedByTheNextRequest) {
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0].Header("Authorization"), "Bearer first-token");
   EXPECT_EQ(requests[1].Header("Authorization"), "Bearer second-token");
-  EXPECT_NE(requests[0].Header("User-Agent").find("dra-controller"), std::string::npos);
+  EXPECT_NE(requests[0].Header("User-Agent").find("kube-runtime-cpp"), std::string::npos);
 }
 
 TEST_F(RestClientFaultTest, ClientSideThrottleDelaysRequestsBeyondTheBurst) {
