@@ -17,6 +17,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 
 namespace kube {
 namespace {
@@ -28,7 +29,7 @@ constexpr const char* kRequestTimeoutMs = "5000";
 // The HTTPS side: the same bounds, enforced by hand.
 constexpr std::size_t kMaxTlsConnections = 16;
 constexpr std::chrono::milliseconds kTlsRequestTimeout{5000};
-constexpr std::size_t kMaxRequestHeadBytes = 16 * 1024;
+constexpr std::size_t kMaxRequestHeadBytes = std::size_t{16} * 1024;
 
 // civetweb wants "host:port" or "port"; ":8080" means every interface, which
 // is "+8080" (IPv4 and IPv6, dual-stack) when civetweb was built with IPv6.
@@ -265,10 +266,10 @@ int EndpointServer::Dispatch(::mg_connection* conn, void* route) {
 }
 
 Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
-    const std::string& bind_address, std::map<std::string, Handler> routes) {
+    const std::string& bind_address, const std::map<std::string, Handler>& routes) {
   std::map<std::string, RequestHandler> adapted;
-  for (auto& [path, handler] : routes) {
-    adapted.emplace(path, [handler = std::move(handler)](const Request&) { return handler(); });
+  for (const auto& [path, handler] : routes) {
+    adapted.emplace(path, [h = handler](const Request&) { return h(); });
   }
   return Start(bind_address, std::move(adapted), std::nullopt);
 }
@@ -311,7 +312,7 @@ Status EndpointServer::StartTls(const std::string& bind_address, const TlsOption
                   "cannot listen on " + bind_address + " (address in use or invalid?)");
   }
   if (pipe2(wake_fds_, O_CLOEXEC) != 0) {
-    return Status(StatusCode::kInternal, std::string("pipe: ") + std::strerror(errno));
+    return Status(StatusCode::kInternal, "pipe: " + std::system_category().message(errno));
   }
   port_ = LocalPort(listen_fd_);
   accept_thread_ = std::thread([this] { AcceptLoop(); });

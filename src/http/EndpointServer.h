@@ -50,8 +50,8 @@ class EndpointServer {
 
   // bind_address: "HOST:PORT" or ":PORT" (all interfaces: IPv4, and IPv6 too
   // when Ipv6Supported()); port 0 picks a free one.
-  static Result<std::unique_ptr<EndpointServer>> Start(const std::string& bind_address,
-                                                       std::map<std::string, Handler> routes);
+  static Result<std::unique_ptr<EndpointServer>> Start(
+      const std::string& bind_address, const std::map<std::string, Handler>& routes);
   // Handlers that see the request; HTTPS when `tls` is given.
   static Result<std::unique_ptr<EndpointServer>> Start(const std::string& bind_address,
                                                        std::map<std::string, RequestHandler> routes,

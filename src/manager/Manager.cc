@@ -22,9 +22,9 @@ constexpr std::chrono::milliseconds kMetricsReviewTimeout{4000};
 
 // /metrics over HTTPS for callers the API server authenticates and allows to
 // "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
-Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(const ManagerOptions& options,
-                                                           std::shared_ptr<RestClient> client,
-                                                           EndpointServer::Handler scrape) {
+Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
+    const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
+    const EndpointServer::Handler& scrape) {
   auto cert = options.metrics_cert_dir.empty()
                   ? ServingCertificate::SelfSigned({"localhost"})
                   : ServingCertificate::FromDirectory(options.metrics_cert_dir);
@@ -155,10 +155,9 @@ Status Manager::StartServers() {
     auto review_client = options_.metrics_secure ? NewClient(review_config, 0)
                                                  : Result<std::shared_ptr<RestClient>>(nullptr);
     if (!review_client.ok()) return review_client.status().WithContext("metrics review client");
-    auto metrics =
-        options_.metrics_secure
-            ? StartSecureMetrics(options_, std::move(*review_client), scrape)
-            : EndpointServer::Start(options_.metrics_bind_address, {{"/metrics", scrape}});
+    auto metrics = options_.metrics_secure ? StartSecureMetrics(options_, *review_client, scrape)
+                                           : EndpointServer::Start(options_.metrics_bind_address,
+                                                                   {{"/metrics", scrape}});
     if (!metrics.ok()) return metrics.status().WithContext("--metrics-bind-address");
     metrics_ = std::move(*metrics);
     spdlog::info("serving metrics on {} (/metrics{}) port={}", options_.metrics_bind_address,
