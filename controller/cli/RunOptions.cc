@@ -74,6 +74,12 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("context", "", "kubeconfig context to use (default: current-context)");
   flags.String("metrics-bind-address", ":8080",
                "Address the /metrics endpoint binds to; \"0\" disables it");
+  flags.Bool("metrics-secure", false,
+             "Serve /metrics over HTTPS to callers that present a bearer token the API server "
+             "authenticates (TokenReview) and allows to get /metrics (SubjectAccessReview)");
+  flags.String("metrics-cert-dir", "",
+               "Directory with tls.crt and tls.key for --metrics-secure; without it a "
+               "self-signed certificate is generated at start");
   flags.String("health-probe-bind-address", ":8081",
                "Address the /healthz, /livez and /readyz endpoints bind to; \"0\" disables them");
   flags.String("log-level", "info", "Log level: trace, debug, info, warn, error");
@@ -106,6 +112,11 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
   kube::ManagerOptions& m = options.manager;
   m.metrics_bind_address = flags.Get("metrics-bind-address");
   m.health_probe_bind_address = flags.Get("health-probe-bind-address");
+  m.metrics_secure = flags.GetBool("metrics-secure");
+  m.metrics_cert_dir = flags.Get("metrics-cert-dir");
+  if (!m.metrics_cert_dir.empty() && !m.metrics_secure) {
+    return Usage("--metrics-cert-dir needs --metrics-secure");
+  }
   for (const char* flag : {"metrics-bind-address", "health-probe-bind-address"}) {
     KUBE_RETURN_IF_ERROR(ValidateBindAddress(flag, flags.Get(flag)));
   }

@@ -1,8 +1,23 @@
 #include "src/http/EndpointServer.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include <mutex>
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <system_error>
 
 namespace kube {
 namespace {
@@ -11,6 +26,10 @@ namespace {
 // the request timeout) cannot starve the kubelet's probes.
 constexpr const char* kWorkerThreads = "16";
 constexpr const char* kRequestTimeoutMs = "5000";
+// The HTTPS side: the same bounds, enforced by hand.
+constexpr std::size_t kMaxTlsConnections = 16;
+constexpr std::chrono::milliseconds kTlsRequestTimeout{5000};
+constexpr std::size_t kMaxRequestHeadBytes = std::size_t{16} * 1024;
 
 // civetweb wants "host:port" or "port"; ":8080" means every interface, which
 // is "+8080" (IPv4 and IPv6, dual-stack) when civetweb was built with IPv6.
@@ -34,52 +53,386 @@ void InitLibraryOnce() {
   std::call_once(once, [] { mg_init_library(0); });
 }
 
+std::string ResponseHead(int status, const char* reason, const EndpointServer::Reply& reply) {
+  return "HTTP/1.1 " + std::to_string(status) + " " + reason +
+         "\r\nContent-Type: " + reply.content_type +
+         "\r\nContent-Length: " + std::to_string(reply.body.size()) +
+         "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n";
+}
+
+const char* ReasonPhrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
+  }
+}
+
+Status OpenSslError(const std::string& what) {
+  unsigned long code = ERR_get_error();
+  char text[256] = "unknown error";
+  if (code != 0) ERR_error_string_n(code, text, sizeof(text));
+  ERR_clear_error();
+  return Status(StatusCode::kInvalidArgument, what + ": " + text);
+}
+
+// Leaf certificate, chain and key from PEM text into a new server context.
+Result<SSL_CTX*> NewServerContext(const EndpointServer::TlsOptions& tls) {
+  SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
+  if (ctx == nullptr) return OpenSslError("SSL_CTX_new");
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  BIO* certs = BIO_new_mem_buf(tls.cert_pem.data(), static_cast<int>(tls.cert_pem.size()));
+  X509* leaf = PEM_read_bio_X509(certs, nullptr, nullptr, nullptr);
+  bool ok = leaf != nullptr && SSL_CTX_use_certificate(ctx, leaf) == 1;
+  X509_free(leaf);
+  while (ok) {
+    X509* chain = PEM_read_bio_X509(certs, nullptr, nullptr, nullptr);
+    if (chain == nullptr) break;
+    if (SSL_CTX_add0_chain_cert(ctx, chain) != 1) X509_free(chain);
+  }
+  BIO_free(certs);
+  ERR_clear_error();  // the chain loop ends on "no start line"
+  if (!ok) {
+    SSL_CTX_free(ctx);
+    return OpenSslError("TLS certificate");
+  }
+  BIO* key_bio = BIO_new_mem_buf(tls.key_pem.data(), static_cast<int>(tls.key_pem.size()));
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(key_bio, nullptr, nullptr, nullptr);
+  BIO_free(key_bio);
+  ok = key != nullptr && SSL_CTX_use_PrivateKey(ctx, key) == 1 && SSL_CTX_check_private_key(ctx);
+  EVP_PKEY_free(key);
+  if (!ok) {
+    SSL_CTX_free(ctx);
+    return OpenSslError("TLS private key (missing, or not the certificate's)");
+  }
+  return ctx;
+}
+
+int BindAndListen(const sockaddr* addr, socklen_t size, bool v6only_off) {
+  int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  int one = 1;
+  int zero = 0;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  if (v6only_off) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+  if (bind(fd, addr, size) != 0 || listen(fd, 64) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// ":PORT" listens on every interface (dual-stack when the host has IPv6);
+// "HOST:PORT" and "[IPv6]:PORT" on that address only.
+int ListenOn(const std::string& bind_address) {
+  auto colon = bind_address.rfind(':');
+  if (colon == std::string::npos) return -1;
+  std::string host = bind_address.substr(0, colon);
+  std::string port = bind_address.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (host.empty()) {
+    sockaddr_in6 any6{};
+    any6.sin6_family = AF_INET6;
+    any6.sin6_addr = in6addr_any;
+    any6.sin6_port = htons(static_cast<uint16_t>(std::atoi(port.c_str())));
+    int fd = BindAndListen(reinterpret_cast<sockaddr*>(&any6), sizeof(any6), true);
+    if (fd >= 0) return fd;
+    host = "0.0.0.0";
+  }
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return -1;
+  int fd = BindAndListen(found->ai_addr, found->ai_addrlen, false);
+  freeaddrinfo(found);
+  return fd;
+}
+
+int LocalPort(int fd) {
+  sockaddr_storage addr{};
+  socklen_t size = sizeof(addr);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &size) != 0) return 0;
+  if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+  return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+}
+
+void SetIoTimeout(int fd, std::chrono::milliseconds timeout) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+// Reads the request head (through the blank line) within the deadline.
+// Returns 0 when read, else the HTTP status to answer with (-1: just close).
+int ReadRequestHead(SSL* ssl, std::chrono::steady_clock::time_point deadline, std::string& head) {
+  char buffer[4096];
+  while (head.find("\r\n\r\n") == std::string::npos) {
+    if (head.size() > kMaxRequestHeadBytes) return 431;
+    if (std::chrono::steady_clock::now() > deadline) return -1;
+    int n = SSL_read(ssl, buffer, sizeof(buffer));
+    if (n <= 0) return -1;
+    head.append(buffer, static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+bool StartsWithIgnoringCase(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
+  }
+  return true;
+}
+
+std::string Trim(std::string_view text) {
+  auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return "";
+  auto end = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+// "GET /metrics?x HTTP/1.1" and its headers; false when malformed.
+bool ParseRequestHead(const std::string& head, EndpointServer::Request& request) {
+  auto line_end = head.find("\r\n");
+  std::string_view line(head.data(), line_end);
+  auto first = line.find(' ');
+  auto second = line.find(' ', first == std::string_view::npos ? first : first + 1);
+  if (first == std::string_view::npos || second == std::string_view::npos) return false;
+  if (line.substr(second + 1).rfind("HTTP/1.", 0) != 0) return false;
+  request.method = std::string(line.substr(0, first));
+  std::string_view target = line.substr(first + 1, second - first - 1);
+  if (target.empty() || target[0] != '/') return false;
+  request.path = std::string(target.substr(0, target.find('?')));
+  for (auto pos = line_end + 2; pos < head.size();) {
+    auto end = head.find("\r\n", pos);
+    std::string_view header(head.data() + pos, end - pos);
+    if (StartsWithIgnoringCase(header, "authorization:")) {
+      request.authorization = Trim(header.substr(std::strlen("authorization:")));
+    }
+    pos = end + 2;
+  }
+  return true;
+}
+
+bool WriteAll(SSL* ssl, const std::string& data) {
+  std::size_t written = 0;
+  while (written < data.size()) {
+    int n = SSL_write(ssl, data.data() + written, static_cast<int>(data.size() - written));
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 }  // namespace
 
 int EndpointServer::Dispatch(::mg_connection* conn, void* route) {
-  const auto* handler = static_cast<const Handler*>(route);
+  const auto* handler = static_cast<const RequestHandler*>(route);
+  const mg_request_info* info = mg_get_request_info(conn);
+  const char* authorization = mg_get_header(conn, "Authorization");
+  Request request{info->request_method ? info->request_method : "",
+                  info->local_uri ? info->local_uri : "", authorization ? authorization : ""};
   Reply reply;
   try {
-    reply = (*handler)();
+    reply = (*handler)(request);
   } catch (const std::exception& e) {
     reply = Reply{500, std::string("handler failed: ") + e.what() + "\n"};
   }
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-            reply.status, mg_get_response_code_text(conn, reply.status), reply.content_type.c_str(),
-            reply.body.size());
+  std::string head =
+      ResponseHead(reply.status, mg_get_response_code_text(conn, reply.status), reply);
+  mg_write(conn, head.data(), head.size());
   mg_write(conn, reply.body.data(), reply.body.size());
   return reply.status;
 }
 
 Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
-    const std::string& bind_address, std::map<std::string, Handler> routes) {
-  InitLibraryOnce();
+    const std::string& bind_address, const std::map<std::string, Handler>& routes) {
+  std::map<std::string, RequestHandler> adapted;
+  for (const auto& [path, handler] : routes) {
+    adapted.emplace(path, [h = handler](const Request&) { return h(); });
+  }
+  return Start(bind_address, std::move(adapted), std::nullopt);
+}
+
+Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
+    const std::string& bind_address, std::map<std::string, RequestHandler> routes,
+    std::optional<TlsOptions> tls) {
   std::unique_ptr<EndpointServer> server(new EndpointServer());
   server->routes_ = std::move(routes);
+  Status started = tls ? server->StartTls(bind_address, *tls) : server->StartPlain(bind_address);
+  if (!started.ok()) return started;
+  return server;
+}
+
+Status EndpointServer::StartPlain(const std::string& bind_address) {
+  InitLibraryOnce();
   bool all_interfaces = !bind_address.empty() && bind_address[0] == ':';
-  if (all_interfaces && Ipv6Supported()) {
-    server->ctx_ = StartCivetweb(ListeningPorts(bind_address, true));
-  }
+  if (all_interfaces && Ipv6Supported()) ctx_ = StartCivetweb(ListeningPorts(bind_address, true));
   // No IPv6 in civetweb or on the host (the dual-stack socket failed): IPv4 only.
-  if (server->ctx_ == nullptr) server->ctx_ = StartCivetweb(ListeningPorts(bind_address, false));
-  if (server->ctx_ == nullptr) {
+  if (ctx_ == nullptr) ctx_ = StartCivetweb(ListeningPorts(bind_address, false));
+  if (ctx_ == nullptr) {
     return Status(StatusCode::kUnavailable,
                   "cannot listen on " + bind_address + " (address in use or invalid?)");
   }
-  for (auto& [path, handler] : server->routes_) {
-    mg_set_request_handler(server->ctx_, path.c_str(), &EndpointServer::Dispatch, &handler);
+  for (auto& [path, handler] : routes_) {
+    mg_set_request_handler(ctx_, path.c_str(), &EndpointServer::Dispatch, &handler);
   }
   mg_server_port port{};
-  if (mg_get_server_ports(server->ctx_, 1, &port) >= 1) server->port_ = port.port;
-  return server;
+  if (mg_get_server_ports(ctx_, 1, &port) >= 1) port_ = port.port;
+  return Status::Ok();
+}
+
+Status EndpointServer::StartTls(const std::string& bind_address, const TlsOptions& tls) {
+  auto ctx = NewServerContext(tls);
+  if (!ctx.ok()) return ctx.status();
+  ssl_ctx_ = *ctx;
+  listen_fd_ = ListenOn(bind_address);
+  if (listen_fd_ < 0) {
+    return Status(StatusCode::kUnavailable,
+                  "cannot listen on " + bind_address + " (address in use or invalid?)");
+  }
+  if (pipe2(wake_fds_, O_CLOEXEC) != 0) {
+    return Status(StatusCode::kInternal, "pipe: " + std::system_category().message(errno));
+  }
+  port_ = LocalPort(listen_fd_);
+  accept_thread_ = std::thread([this] { AcceptLoop(); });
+  return Status::Ok();
+}
+
+// civetweb's rule: "/metrics" serves "/metrics" and everything under "/metrics/".
+const EndpointServer::RequestHandler* EndpointServer::FindRoute(const std::string& path) const {
+  for (const auto& [prefix, handler] : routes_) {
+    if (path == prefix || (path.rfind(prefix, 0) == 0 && path[prefix.size()] == '/')) {
+      return &handler;
+    }
+  }
+  return nullptr;
+}
+
+EndpointServer::Reply EndpointServer::Serve(const Request& request) const {
+  const RequestHandler* handler = FindRoute(request.path);
+  if (handler == nullptr) return Reply{404, "not found\n"};
+  try {
+    return (*handler)(request);
+  } catch (const std::exception& e) {
+    return Reply{500, std::string("handler failed: ") + e.what() + "\n"};
+  }
+}
+
+void EndpointServer::AcceptLoop() {
+  // OpenSSL writes with write(2): a client that hung up must cost an EPIPE,
+  // not the process. Connection threads inherit the mask.
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+  while (true) {
+    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fds_[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (fds[1].revents != 0) return;  // stopping
+    int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    ReapFinishedConnections();
+    std::lock_guard lock(connections_mu_);
+    if (connections_.size() >= kMaxTlsConnections) {
+      close(fd);  // busy: the client retries, probes are on another server
+      continue;
+    }
+    auto connection = std::make_unique<TlsConnection>();
+    connection->fd = fd;
+    TlsConnection* raw = connection.get();
+    connections_.push_back(std::move(connection));
+    raw->thread = std::thread([this, raw] { ServeTlsConnection(raw); });
+  }
+}
+
+void EndpointServer::ServeTlsConnection(TlsConnection* connection) {
+  auto deadline = std::chrono::steady_clock::now() + kTlsRequestTimeout;
+  SetIoTimeout(connection->fd, kTlsRequestTimeout);
+  SSL* ssl = SSL_new(ssl_ctx_);
+  if (ssl != nullptr && SSL_set_fd(ssl, connection->fd) == 1 && SSL_accept(ssl) == 1) {
+    std::string head;
+    int failed = ReadRequestHead(ssl, deadline, head);
+    Request request;
+    Reply reply;
+    if (failed == 0 && !ParseRequestHead(head, request)) failed = 400;
+    if (failed == 0) reply = Serve(request);
+    if (failed > 0) reply = Reply{failed, "bad request\n"};
+    if (failed >= 0 &&
+        WriteAll(ssl, ResponseHead(reply.status, ReasonPhrase(reply.status), reply) + reply.body)) {
+      SSL_shutdown(ssl);
+    }
+  }
+  SSL_free(ssl);
+  ERR_clear_error();
+  {
+    std::lock_guard lock(connections_mu_);
+    close(connection->fd);
+    connection->fd = -1;
+  }
+  connection->finished = true;
+}
+
+void EndpointServer::ReapFinishedConnections() {
+  std::lock_guard lock(connections_mu_);
+  for (auto it = connections_.begin(); it != connections_.end();) {
+    if ((*it)->finished) {
+      (*it)->thread.join();
+      it = connections_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void EndpointServer::StopTls() {
+  if (accept_thread_.joinable()) {
+    char byte = 1;
+    (void)!write(wake_fds_[1], &byte, 1);
+    accept_thread_.join();
+  }
+  {
+    std::lock_guard lock(connections_mu_);  // unblock connections still reading
+    for (auto& connection : connections_) {
+      if (connection->fd >= 0) shutdown(connection->fd, SHUT_RDWR);
+    }
+  }
+  for (auto& connection : connections_) connection->thread.join();
+  connections_.clear();
+  for (int fd : {listen_fd_, wake_fds_[0], wake_fds_[1]}) {
+    if (fd >= 0) close(fd);
+  }
+  if (ssl_ctx_ != nullptr) SSL_CTX_free(ssl_ctx_);
 }
 
 bool EndpointServer::Ipv6Supported() { return mg_check_feature(8) != 0; }
 
 EndpointServer::~EndpointServer() {
   if (ctx_ != nullptr) mg_stop(ctx_);
+  StopTls();
 }
 
 }  // namespace kube

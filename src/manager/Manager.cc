@@ -5,6 +5,8 @@
 
 #include <future>
 
+#include "src/auth/RequestAuthorizer.h"
+#include "src/auth/ServingCertificate.h"
 #include "src/base/RealClock.h"
 
 namespace kube {
@@ -13,6 +15,34 @@ namespace {
 constexpr std::chrono::milliseconds kSyncPoll{200};
 
 Status NotYet(const std::string& what) { return Status(StatusCode::kUnavailable, what); }
+
+// Each review (TokenReview, then SubjectAccessReview) must end well within a
+// scraper's timeout (Prometheus: 10 s).
+constexpr std::chrono::milliseconds kMetricsReviewTimeout{4000};
+
+// /metrics over HTTPS for callers the API server authenticates and allows to
+// "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
+Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
+    const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
+    const EndpointServer::Handler& scrape) {
+  auto cert = options.metrics_cert_dir.empty()
+                  ? ServingCertificate::SelfSigned({"localhost"})
+                  : ServingCertificate::FromDirectory(options.metrics_cert_dir);
+  if (!cert.ok()) return cert.status().WithContext("metrics serving certificate");
+  auto authorizer = std::make_shared<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
+                                                        std::make_shared<AccessReviewer>(client));
+  auto guarded = [authorizer, scrape](const EndpointServer::Request& request) {
+    Status verdict = authorizer->Authorize(request.method, request.path, request.authorization);
+    if (verdict.ok()) return scrape();
+    if (RequestAuthorizer::HttpStatusFor(verdict) == 500) {
+      spdlog::warn("metrics request not authorized: {}", verdict.ToString());
+    }
+    return EndpointServer::Reply{RequestAuthorizer::HttpStatusFor(verdict),
+                                 verdict.message() + "\n"};
+  };
+  return EndpointServer::Start(options.metrics_bind_address, {{"/metrics", guarded}},
+                               EndpointServer::TlsOptions{cert->cert_pem, cert->key_pem});
+}
 
 }  // namespace
 
@@ -120,10 +150,18 @@ Status Manager::StartServers() {
       return EndpointServer::Reply{200, prometheus::TextSerializer().Serialize(registry->Collect()),
                                    "text/plain; version=0.0.4; charset=utf-8"};
     };
-    auto metrics = EndpointServer::Start(options_.metrics_bind_address, {{"/metrics", scrape}});
+    RestConfig review_config = config_;
+    review_config.request_timeout = std::min(config_.request_timeout, kMetricsReviewTimeout);
+    auto review_client = options_.metrics_secure ? NewClient(review_config, 0)
+                                                 : Result<std::shared_ptr<RestClient>>(nullptr);
+    if (!review_client.ok()) return review_client.status().WithContext("metrics review client");
+    auto metrics = options_.metrics_secure ? StartSecureMetrics(options_, *review_client, scrape)
+                                           : EndpointServer::Start(options_.metrics_bind_address,
+                                                                   {{"/metrics", scrape}});
     if (!metrics.ok()) return metrics.status().WithContext("--metrics-bind-address");
     metrics_ = std::move(*metrics);
-    spdlog::info("serving metrics on {} (/metrics) port={}", options_.metrics_bind_address,
+    spdlog::info("serving metrics on {} (/metrics{}) port={}", options_.metrics_bind_address,
+                 options_.metrics_secure ? ", HTTPS, authenticated and authorized" : "",
                  metrics_->port());
   }
   return Status::Ok();

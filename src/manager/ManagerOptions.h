@@ -22,6 +22,13 @@ using TransportFactory =
 struct ManagerOptions {
   std::string metrics_bind_address = ":8080";       // "0" disables /metrics
   std::string health_probe_bind_address = ":8081";  // "0" disables /healthz and /readyz
+  // controller-runtime's secure serving: /metrics over HTTPS, and each request
+  // authenticated with a TokenReview and authorized with a SubjectAccessReview
+  // (verb "get" on the non-resource URL "/metrics").
+  bool metrics_secure = false;
+  // tls.crt and tls.key for the metrics server; empty: a self-signed
+  // certificate generated in memory at start.
+  std::string metrics_cert_dir;
   bool leader_elect = false;
   std::string leader_election_namespace;  // default: the configuration's namespace
   std::string leader_election_id;         // the Lease's name; required with leader_elect

@@ -1,10 +1,16 @@
 // The shipped manifests are accepted by the real API server, and the
 // permissions they grant are enough: dra-controller running with the
 // service account's token syncs its inventory and takes the leader Lease
-// without a single "forbidden".
+// without a single "forbidden". With --metrics-secure, as the Deployment
+// runs it, /metrics answers 200 to an account bound to the
+// dra-controller-metrics-reader ClusterRole, 403 to another and 401 without
+// a token.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+
+#include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/TempDir.h"
@@ -23,12 +29,18 @@ class DeploymentManifestsTest : public ClusterTest {
       controller_->Signal(SIGTERM);
       controller_->Wait(15s);
     }
+    if (cluster_) {
+      (void)cluster_->Kubectl(
+          {"delete", "clusterrolebinding", kScraperBinding, "--ignore-not-found"});
+    }
     if (applied_ && cluster_) {
       // Waits, so that a rerun does not meet a namespace still terminating.
       (void)cluster_->Kubectl(
           {"delete", "-k", Manifests(), "--ignore-not-found", "--wait=true", "--timeout=90s"});
     }
   }
+
+  static constexpr const char* kScraperBinding = "dra-controller-manifest-test-scraper";
 
   static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests/base"; }
 
@@ -55,6 +67,52 @@ class DeploymentManifestsTest : public ClusterTest {
     return dir_->Write("kubeconfig", config.dump());
   }
 
+  std::string Token(const std::string& account) {
+    auto token = cluster_->Kubectl({"create", "token", account, "-n", "dra-system"});
+    EXPECT_TRUE(token.ok()) << token.status().ToString();
+    if (!token.ok()) return "";
+    return token->out.substr(0, token->out.find_last_not_of("\n") + 1);
+  }
+
+  // The port from the "serving metrics on ... port=N" log line; 0 if absent.
+  int MetricsPort() const {
+    std::string out = controller_->Output();
+    auto line = out.find("serving metrics on");
+    auto port = line == std::string::npos ? line : out.find("port=", line);
+    return port == std::string::npos ? 0 : std::atoi(out.c_str() + port + 5);
+  }
+
+  // The HTTP status of GET /metrics over HTTPS (self-signed: not verified);
+  // 0 when the request failed.
+  int Scrape(int port, const std::string& token) {
+    kube::RestConfig config;
+    config.server = "https://127.0.0.1:" + std::to_string(port);
+    config.insecure_skip_tls_verify = true;
+    config.request_timeout = 10s;
+    auto transport = kube::HttpTransport::Create(config);
+    if (!transport.ok()) return 0;
+    kube::HttpRequest request;
+    request.path = "/metrics";
+    if (!token.empty()) request.headers.emplace_back("Authorization", "Bearer " + token);
+    auto reply = (*transport)->Send(request);
+    last_body_ = reply.ok() ? reply->body : reply.status().ToString();
+    return reply.ok() ? reply->status : 0;
+  }
+
+  // Service accounts "metrics-scraper" (bound to dra-controller-metrics-reader)
+  // and "metrics-stranger" (bound to nothing).
+  void CreateScrapers() {
+    for (const char* account : {"metrics-scraper", "metrics-stranger"}) {
+      auto created = cluster_->Kubectl({"create", "serviceaccount", account, "-n", "dra-system"});
+      ASSERT_TRUE(created.ok()) << created.status().ToString();
+    }
+    auto bound = cluster_->Kubectl({"create", "clusterrolebinding", kScraperBinding,
+                                    "--clusterrole", "dra-controller-metrics-reader",
+                                    "--serviceaccount", "dra-system:metrics-scraper"});
+    ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  }
+
+  std::string last_body_;
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<BackgroundProcess> controller_;
   bool applied_ = false;
@@ -67,6 +125,13 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", "dra-system"});
   ASSERT_TRUE(deployment.ok()) << deployment.status().ToString();
   EXPECT_EQ((*deployment)["spec"]["template"]["spec"]["serviceAccountName"], "dra-controller");
+  const json& container = (*deployment)["spec"]["template"]["spec"]["containers"][0];
+  json args = container["args"];
+  EXPECT_NE(std::find(args.begin(), args.end(), "--metrics-secure"), args.end()) << args;
+  EXPECT_NE(std::find(args.begin(), args.end(), "--metrics-bind-address=:8443"), args.end())
+      << args;
+  EXPECT_EQ(container["ports"][0],
+            json({{"name", "https-metrics"}, {"containerPort", 8443}, {"protocol", "TCP"}}));
 
   auto token = cluster_->Kubectl({"create", "token", "dra-controller", "-n", "dra-system"});
   ASSERT_TRUE(token.ok()) << token.status().ToString();
@@ -77,7 +142,7 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
 
   auto process = BackgroundProcess::Start(
       {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig", *kubeconfig,
-       "--leader-elect", "--leader-election-id", "dra-controller-manifest-test",
+       "--leader-elect", "--leader-election-id", "dra-controller-manifest-test", "--metrics-secure",
        "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"});
   ASSERT_TRUE(process.ok()) << process.status().ToString();
   controller_ = std::move(*process);
@@ -96,6 +161,23 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
       cluster_->GetJson({"get", "lease", "dra-controller-manifest-test", "-n", "dra-system"});
   ASSERT_TRUE(lease.ok()) << lease.status().ToString();
   EXPECT_NE((*lease)["spec"].value("holderIdentity", ""), "");
+
+  // What the Deployment's --metrics-secure means for scrapers.
+  int port = MetricsPort();
+  ASSERT_GT(port, 0) << out;
+  ASSERT_NO_FATAL_FAILURE(CreateScrapers());
+  std::string scraper = Token("metrics-scraper");
+  std::string stranger = Token("metrics-stranger");
+  EXPECT_EQ(Scrape(port, ""), 401) << last_body_;
+  // RBAC reaches the apiserver's authorizer through an informer: allow a moment.
+  auto allowed = WaitFor(
+      "the scraper to be allowed", 30s, [&] { return Scrape(port, scraper) == 200; },
+      [&] { return last_body_; });
+  ASSERT_TRUE(allowed.ok()) << allowed.ToString() << "\n" << controller_->Output();
+  EXPECT_NE(last_body_.find("# TYPE"), std::string::npos) << last_body_;
+  EXPECT_EQ(Scrape(port, stranger), 403) << last_body_;
+  // The controller's own reviews were allowed by its ClusterRole.
+  EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
 }
 
 }  // namespace

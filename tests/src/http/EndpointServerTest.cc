@@ -8,6 +8,7 @@
 #include <chrono>
 #include <vector>
 
+#include "src/auth/ServingCertificate.h"
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
 
@@ -144,6 +145,157 @@ TEST(EndpointServerTest, PortInUseIsAnError) {
   auto second = EndpointServer::Start("127.0.0.1:" + std::to_string((*first)->port()), {});
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
+}
+
+EndpointServer::Reply Echo(const EndpointServer::Request& request) {
+  return EndpointServer::Reply{200,
+                               request.method + "|" + request.path + "|" + request.authorization};
+}
+
+Result<HttpResponse> Send(const RestConfig& config, const std::string& method,
+                          const std::string& path, const std::string& authorization) {
+  auto transport = HttpTransport::Create(config);
+  if (!transport.ok()) return transport.status();
+  HttpRequest request;
+  request.method = method;
+  request.path = path;
+  if (!authorization.empty()) request.headers.emplace_back("Authorization", authorization);
+  return (*transport)->Send(request);
+}
+
+RestConfig HttpsTo(int port, const std::string& ca_pem) {
+  RestConfig config;
+  config.server = "https://127.0.0.1:" + std::to_string(port);
+  config.ca_pem = ca_pem;
+  config.request_timeout = std::chrono::seconds(3);
+  return config;
+}
+
+TEST(EndpointServerTest, RequestHandlersSeeMethodPathAndAuthorization) {
+  auto server = EndpointServer::Start("127.0.0.1:0", {{"/echo", Echo}}, std::nullopt);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  EXPECT_FALSE((*server)->tls());
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string((*server)->port());
+  auto reply = Send(config, "GET", "/echo/sub?x=1", "Bearer abc");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->body, "GET|/echo/sub|Bearer abc");
+  EXPECT_EQ(Send(config, "GET", "/echo", "")->body, "GET|/echo|");
+}
+
+class TlsEndpointServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto cert = ServingCertificate::SelfSigned({"localhost"});
+    ASSERT_TRUE(cert.ok()) << cert.status().ToString();
+    cert_ = *cert;
+  }
+
+  Result<std::unique_ptr<EndpointServer>> StartTls(
+      std::map<std::string, EndpointServer::RequestHandler> routes) {
+    return EndpointServer::Start("127.0.0.1:0", std::move(routes),
+                                 EndpointServer::TlsOptions{cert_.cert_pem, cert_.key_pem});
+  }
+
+  ServingCertificate cert_;
+};
+
+TEST_F(TlsEndpointServerTest, ServesHttpsWithTheGivenCertificate) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  EXPECT_TRUE((*server)->tls());
+  int port = (*server)->port();
+  ASSERT_GT(port, 0);
+  auto reply = Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo/x?y=z", "Bearer abc");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 200);
+  EXPECT_EQ(reply->body, "GET|/echo/x|Bearer abc");
+  EXPECT_EQ(reply->Header("content-type"), "text/plain; charset=utf-8");
+  EXPECT_EQ(Send(HttpsTo(port, cert_.cert_pem), "GET", "/echoes", "")->status, 404);
+  EXPECT_EQ(Send(HttpsTo(port, cert_.cert_pem), "GET", "/", "")->status, 404);
+}
+
+TEST_F(TlsEndpointServerTest, ListensOnAllInterfaces) {
+  auto server = EndpointServer::Start(":0", {{"/echo", Echo}},
+                                      EndpointServer::TlsOptions{cert_.cert_pem, cert_.key_pem});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto reply = Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/echo", "");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 200);
+}
+
+TEST_F(TlsEndpointServerTest, SpeaksNoPlainHttp) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string((*server)->port());
+  config.request_timeout = std::chrono::seconds(3);
+  auto reply = Send(config, "GET", "/echo", "");
+  EXPECT_FALSE(reply.ok() && reply->status == 200);
+  // ...and keeps serving TLS clients afterwards.
+  EXPECT_EQ(Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/echo", "")->status, 200);
+}
+
+TEST_F(TlsEndpointServerTest, ClientsThatDoNotTrustTheCertificateFail) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  auto other = ServingCertificate::SelfSigned({"localhost"});
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(Send(HttpsTo((*server)->port(), other->cert_pem), "GET", "/echo", "").ok());
+}
+
+TEST_F(TlsEndpointServerTest, RefusesAKeyThatIsNotTheCertificates) {
+  auto other = ServingCertificate::SelfSigned({"localhost"});
+  ASSERT_TRUE(other.ok());
+  auto server = EndpointServer::Start("127.0.0.1:0", {{"/echo", Echo}},
+                                      EndpointServer::TlsOptions{cert_.cert_pem, other->key_pem});
+  ASSERT_FALSE(server.ok());
+  EXPECT_EQ(server.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(
+      EndpointServer::Start("127.0.0.1:0", {}, EndpointServer::TlsOptions{"junk", "junk"}).ok());
+}
+
+TEST_F(TlsEndpointServerTest, HandlerExceptionBecomes500) {
+  auto server = StartTls({{"/boom", [](const EndpointServer::Request&) -> EndpointServer::Reply {
+                             throw std::runtime_error("kaput");
+                           }}});
+  ASSERT_TRUE(server.ok());
+  auto reply = Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/boom", "");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 500);
+}
+
+TEST_F(TlsEndpointServerTest, IdleConnectionsDoNotBlockScrapesOrShutdown) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  int port = (*server)->port();
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 8; ++i) {
+    idle.push_back(std::make_unique<IdleConnection>(port));
+    ASSERT_GE(idle.back()->fd, 0);
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto reply = Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo", "");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  start = std::chrono::steady_clock::now();
+  server->reset();  // with the idle connections still open
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST_F(TlsEndpointServerTest, ClientHangingUpMidResponseDoesNotKillTheProcess) {
+  std::string big(8 * 1024 * 1024, 'x');
+  auto server = StartTls({{"/big",
+                           [&big](const EndpointServer::Request&) {
+                             return EndpointServer::Reply{200, big};
+                           }},
+                          {"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  RestConfig config = HttpsTo((*server)->port(), cert_.cert_pem);
+  config.max_response_body_bytes = 1024;  // the client gives up after 1 KiB
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(Send(config, "GET", "/big", "").ok());
+  EXPECT_EQ(Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/echo", "")->status, 200);
 }
 
 TEST(HttpTransportTest, ConnectionRefusedIsUnavailable) {

@@ -1,0 +1,63 @@
+#include "src/auth/AccessReviewer.h"
+
+#include <nlohmann/json.hpp>
+
+namespace kube {
+namespace {
+
+constexpr const char* kPath = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+
+nlohmann::json ReviewFor(const UserInfo& user, const std::string& verb, const std::string& path) {
+  nlohmann::json spec = {{"user", user.username},
+                         {"nonResourceAttributes", {{"path", path}, {"verb", verb}}}};
+  if (!user.uid.empty()) spec["uid"] = user.uid;
+  if (!user.groups.empty()) spec["groups"] = user.groups;
+  if (!user.extra.empty()) spec["extra"] = user.extra;
+  return {{"apiVersion", "authorization.k8s.io/v1"},
+          {"kind", "SubjectAccessReview"},
+          {"spec", std::move(spec)}};
+}
+
+Result<AccessDecision> ParseReview(const std::string& body) {
+  try {
+    auto review = nlohmann::json::parse(body);
+    const auto& status = review.at("status");
+    AccessDecision decision;
+    // "denied" short-circuits; without "allowed" there is no permission either.
+    decision.allowed = status.value("allowed", false) && !status.value("denied", false);
+    decision.reason = status.value("reason", "");
+    std::string error = status.value("evaluationError", "");
+    if (!decision.allowed && !error.empty()) {
+      decision.reason += (decision.reason.empty() ? "" : "; ") + error;
+    }
+    return decision;
+  } catch (const nlohmann::json::exception& e) {
+    return Status(StatusCode::kParseError,
+                  std::string("SubjectAccessReview response: ") + e.what());
+  }
+}
+
+// The review itself failed: never the caller's 401 or 403, even when the API
+// server refused *us* (no RBAC for SubjectAccessReviews, expired credentials).
+Status ReviewFailed(const Status& failure) {
+  return Status(StatusCode::kUnavailable, "SubjectAccessReview failed: " + failure.ToString());
+}
+
+}  // namespace
+
+AccessReviewer::AccessReviewer(std::shared_ptr<RestClient> client) : client_(std::move(client)) {}
+
+Result<AccessDecision> AccessReviewer::ReviewNonResource(const UserInfo& user,
+                                                         const std::string& verb,
+                                                         const std::string& path) {
+  HttpRequest request;
+  request.method = "POST";
+  request.path = kPath;
+  request.body = ReviewFor(user, verb, path).dump();
+  request.content_type = "application/json";
+  auto response = client_->Do(request);
+  if (!response.ok()) return ReviewFailed(response.status());
+  return ParseReview(response->body);
+}
+
+}  // namespace kube

@@ -1,0 +1,120 @@
+#include "src/auth/RequestAuthorizer.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "src/base/RealClock.h"
+
+namespace kube {
+namespace {
+
+// The token of "Authorization: Bearer TOKEN" (scheme case-insensitive), or "".
+std::string BearerToken(const std::string& header) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (header.size() <= kScheme.size()) return "";
+  for (std::size_t i = 0; i < kScheme.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(header[i])) != kScheme[i]) return "";
+  }
+  auto begin = header.find_first_not_of(' ', kScheme.size());
+  if (begin == std::string::npos) return "";
+  auto end = header.find_last_not_of(" \t");
+  std::string token = header.substr(begin, end - begin + 1);
+  return token.find(' ') == std::string::npos ? token : "";
+}
+
+// Tokens are secrets: the cache keeps their digests only.
+std::string Sha256(const std::string& data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (EVP_Digest(data.data(), data.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) {
+    return "";
+  }
+  return std::string(reinterpret_cast<const char*>(digest.data()), size);
+}
+
+std::string DecisionKey(const UserInfo& user, const std::string& verb, const std::string& path) {
+  nlohmann::json key = {user.username, user.uid, user.groups, user.extra, verb, path};
+  return key.dump();
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
+                                     std::shared_ptr<AccessReviewer> access,
+                                     RequestAuthorizerOptions options)
+    : tokens_(std::move(tokens)),
+      access_(std::move(access)),
+      options_(std::move(options)),
+      clock_(options_.clock ? options_.clock : RealClock::Shared()),
+      users_(options_.max_cache_entries),
+      decisions_(options_.max_cache_entries) {}
+
+Status RequestAuthorizer::Authorize(const std::string& method, const std::string& path,
+                                    const std::string& authorization_header) {
+  std::string token = BearerToken(authorization_header);
+  if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
+  auto user = Authenticate(token);
+  if (!user.ok()) return user.status();
+  return CheckAccess(*user, Lower(method), path);
+}
+
+Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
+  std::string key = Sha256(token);
+  if (key.empty()) return Status(StatusCode::kInternal, "cannot hash the token");
+  auto now = clock_->Now();
+  if (auto cached = users_.Get(key, now)) {
+    if (*cached) return **cached;
+    return Status(StatusCode::kUnauthorized, "token not authenticated (cached)");
+  }
+  auto user = tokens_->Review(token);
+  now = clock_->Now();
+  if (user.ok()) {
+    users_.Put(key, *user, now + options_.authenticated_ttl, now);
+  } else if (user.status().code() == StatusCode::kUnauthorized) {
+    users_.Put(key, std::nullopt, now + options_.unauthenticated_ttl, now);
+  }
+  return user;
+}
+
+Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& verb,
+                                      const std::string& path) {
+  std::string key = DecisionKey(user, verb, path);
+  auto decision = decisions_.Get(key, clock_->Now());
+  if (!decision) {
+    auto reviewed = access_->ReviewNonResource(user, verb, path);
+    if (!reviewed.ok()) return reviewed.status();
+    auto now = clock_->Now();
+    auto ttl = reviewed->allowed ? options_.allowed_ttl : options_.denied_ttl;
+    decisions_.Put(key, *reviewed, now + ttl, now);
+    decision = *reviewed;
+  }
+  if (decision->allowed) return Status::Ok();
+  std::string message = "user \"" + user.username + "\" may not " + verb + " " + path;
+  if (!decision->reason.empty()) message += ": " + decision->reason;
+  return Status(StatusCode::kForbidden, message);
+}
+
+int RequestAuthorizer::HttpStatusFor(const Status& verdict) {
+  switch (verdict.code()) {
+    case StatusCode::kOk:
+      return 200;
+    case StatusCode::kUnauthorized:
+      return 401;
+    case StatusCode::kForbidden:
+      return 403;
+    default:
+      return 500;
+  }
+}
+
+}  // namespace kube

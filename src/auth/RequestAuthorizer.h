@@ -1,0 +1,59 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/auth/AccessReviewer.h"
+#include "src/auth/ExpiringCache.h"
+#include "src/auth/TokenReviewer.h"
+#include "src/base/Clock.h"
+#include "src/base/Status.h"
+
+namespace kube {
+
+struct RequestAuthorizerOptions {
+  // How long review answers are reused, so that a scraper costs at most one
+  // TokenReview and one SubjectAccessReview per token and period.
+  std::chrono::milliseconds authenticated_ttl{10000};
+  std::chrono::milliseconds unauthenticated_ttl{5000};
+  std::chrono::milliseconds allowed_ttl{10000};
+  std::chrono::milliseconds denied_ttl{5000};
+  std::size_t max_cache_entries = 1024;  // per cache
+  std::shared_ptr<Clock> clock;          // null: RealClock
+};
+
+// Authenticates a request's bearer token with a TokenReview and authorizes
+// the user for the request's non-resource URL with a SubjectAccessReview, the
+// way kube-rbac-proxy and controller-runtime's metrics filters do. Review
+// failures are not cached. Thread-safe.
+class RequestAuthorizer {
+ public:
+  RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens, std::shared_ptr<AccessReviewer> access,
+                    RequestAuthorizerOptions options = {});
+
+  // Ok: allowed. kUnauthorized: no bearer token, or one the API server
+  // rejects. kForbidden: the user may not use the verb (the lower-cased
+  // method) on `path`. Any other code: a review failed.
+  Status Authorize(const std::string& method, const std::string& path,
+                   const std::string& authorization_header);
+
+  // 200, 401, 403, or 500 for a failed review.
+  static int HttpStatusFor(const Status& verdict);
+
+ private:
+  Result<UserInfo> Authenticate(const std::string& token);
+  Status CheckAccess(const UserInfo& user, const std::string& verb, const std::string& path);
+
+  std::shared_ptr<TokenReviewer> tokens_;
+  std::shared_ptr<AccessReviewer> access_;
+  RequestAuthorizerOptions options_;
+  std::shared_ptr<Clock> clock_;
+  // Keyed by the token's SHA-256; a rejected token is cached as nullopt.
+  ExpiringCache<std::optional<UserInfo>> users_;
+  ExpiringCache<AccessDecision> decisions_;
+};
+
+}  // namespace kube

@@ -1,0 +1,213 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "src/auth/RequestAuthorizer.h"
+#include "src/base/FakeClock.h"
+#include "src/http/HttpTransport.h"
+#include "tests/support/ScriptedHttpServer.h"
+
+namespace kube {
+namespace {
+
+using dra::testing::Route;
+using dra::testing::ScriptedHttpServer;
+using dra::testing::ScriptedResponse;
+using dra::testing::StreamStep;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr const char* kTokenReviews = "/apis/authentication.k8s.io/v1/tokenreviews";
+constexpr const char* kAccessReviews = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+
+std::string Authenticated(const std::string& user) {
+  return nlohmann::json({{"kind", "TokenReview"},
+                         {"status",
+                          {{"authenticated", true},
+                           {"user", {{"username", user}, {"uid", "u-1"}, {"groups", {"g1"}}}}}}})
+      .dump();
+}
+
+std::string NotAuthenticated() {
+  return R"({"kind":"TokenReview","status":{"authenticated":false,"error":"invalid bearer token"}})";
+}
+
+std::string Access(bool allowed) {
+  return nlohmann::json(
+             {{"kind", "SubjectAccessReview"},
+              {"status", {{"allowed", allowed}, {"reason", allowed ? "bound" : "no binding"}}}})
+      .dump();
+}
+
+class RequestAuthorizerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto server = ScriptedHttpServer::Start();
+    ASSERT_TRUE(server.ok());
+    api_ = std::move(*server);
+  }
+
+  // Answers every TokenReview and SubjectAccessReview with these bodies.
+  void Serve(ScriptedResponse token_review, ScriptedResponse access_review) {
+    api_->AddRoute(Route::Exact("POST", kTokenReviews), {std::move(token_review)});
+    api_->AddRoute(Route::Exact("POST", kAccessReviews), {std::move(access_review)});
+  }
+
+  std::unique_ptr<RequestAuthorizer> Authorizer(milliseconds timeout = milliseconds(5000)) {
+    RestConfig config;
+    config.server = api_->Url();
+    config.request_timeout = timeout;
+    auto transport = HttpTransport::Create(config);
+    EXPECT_TRUE(transport.ok());
+    RestClientOptions client_options;
+    client_options.max_retries = 0;
+    auto client = std::make_shared<RestClient>(
+        std::shared_ptr<HttpTransport>(std::move(*transport)), client_options);
+    RequestAuthorizerOptions options;
+    options.clock = clock_;
+    return std::make_unique<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
+                                               std::make_shared<AccessReviewer>(client), options);
+  }
+
+  std::size_t Calls(const std::string& path) const {
+    std::size_t count = 0;
+    for (const auto& request : api_->Requests()) count += request.Path() == path ? 1 : 0;
+    return count;
+  }
+
+  std::unique_ptr<ScriptedHttpServer> api_;
+  std::shared_ptr<FakeClock> clock_ = std::make_shared<FakeClock>();
+};
+
+TEST_F(RequestAuthorizerTest, NoBearerTokenIsUnauthorizedWithoutAskingTheApiServer) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  for (const std::string header : {"", "Basic YWxpY2U6cHc=", "Bearer ", "Bearer a b"}) {
+    Status verdict = authorizer->Authorize("GET", "/metrics", header);
+    EXPECT_EQ(verdict.code(), StatusCode::kUnauthorized) << header;
+    EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 401);
+  }
+  EXPECT_TRUE(api_->Requests().empty());
+}
+
+TEST_F(RequestAuthorizerTest, RejectedTokenIsUnauthorized) {
+  Serve(ScriptedResponse::Json(201, NotAuthenticated()), ScriptedResponse::Json(201, Access(true)));
+  Status verdict = Authorizer()->Authorize("GET", "/metrics", "Bearer forged");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 401);
+  EXPECT_NE(verdict.message().find("invalid bearer token"), std::string::npos);
+  EXPECT_EQ(Calls(kAccessReviews), 0u);
+  auto review = nlohmann::json::parse(api_->Requests().at(0).body);
+  EXPECT_EQ(review["spec"]["token"], "forged");
+}
+
+TEST_F(RequestAuthorizerTest, UserWithoutPermissionIsForbidden) {
+  Serve(ScriptedResponse::Json(201, Authenticated("bob")),
+        ScriptedResponse::Json(201, Access(false)));
+  Status verdict = Authorizer()->Authorize("GET", "/metrics", "Bearer bobs-token");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 403);
+  EXPECT_NE(verdict.message().find("bob"), std::string::npos);
+  EXPECT_NE(verdict.message().find("no binding"), std::string::npos);
+}
+
+TEST_F(RequestAuthorizerTest, AllowedUserPassesAndTheReviewNamesUserVerbAndPath) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(true)));
+  Status verdict = Authorizer()->Authorize("GET", "/metrics", "bearer alices-token");
+  EXPECT_TRUE(verdict.ok()) << verdict.ToString();
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 200);
+  ASSERT_EQ(Calls(kAccessReviews), 1u);
+  auto review = nlohmann::json::parse(api_->Requests().at(1).body);
+  EXPECT_EQ(review["kind"], "SubjectAccessReview");
+  EXPECT_EQ(review["spec"]["user"], "alice");
+  EXPECT_EQ(review["spec"]["uid"], "u-1");
+  EXPECT_EQ(review["spec"]["groups"], nlohmann::json({"g1"}));
+  EXPECT_EQ(review["spec"]["nonResourceAttributes"],
+            nlohmann::json({{"path", "/metrics"}, {"verb", "get"}}));
+  EXPECT_FALSE(review["spec"].contains("resourceAttributes"));
+}
+
+TEST_F(RequestAuthorizerTest, AnswersAreCachedBrieflyTwoCallsPerTokenAndPeriod) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer t").ok());
+  EXPECT_EQ(api_->Requests().size(), 2u);
+  clock_->Step(seconds(9));
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer t").ok());
+  EXPECT_EQ(api_->Requests().size(), 2u);
+  clock_->Step(seconds(2));  // past the 10 s of positive answers
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer t").ok());
+  EXPECT_EQ(api_->Requests().size(), 4u);
+  // Another token is another question.
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer other").ok());
+  EXPECT_EQ(Calls(kTokenReviews), 3u);
+}
+
+TEST_F(RequestAuthorizerTest, NegativeAnswersAreCachedForLessTime) {
+  Serve(ScriptedResponse::Json(201, NotAuthenticated()), ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer bad").code(),
+            StatusCode::kUnauthorized);
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer bad").code(),
+            StatusCode::kUnauthorized);
+  EXPECT_EQ(Calls(kTokenReviews), 1u);
+  clock_->Step(seconds(6));
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer bad").code(),
+            StatusCode::kUnauthorized);
+  EXPECT_EQ(Calls(kTokenReviews), 2u);
+}
+
+TEST_F(RequestAuthorizerTest, DeniedDecisionsExpireSoonerThanAllowedOnes) {
+  api_->AddRoute(Route::Exact("POST", kTokenReviews),
+                 {ScriptedResponse::Json(201, Authenticated("bob"))});
+  auto access = api_->AddRoute(Route::Exact("POST", kAccessReviews).Once(),
+                               {ScriptedResponse::Json(201, Access(false))});
+  auto authorizer = Authorizer();
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer b").code(), StatusCode::kForbidden);
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer b").code(), StatusCode::kForbidden);
+  EXPECT_EQ(Calls(kAccessReviews), 1u);
+  ASSERT_TRUE(api_->Enqueue(access, ScriptedResponse::Json(201, Access(true))).ok());
+  clock_->Step(seconds(6));  // the denial is gone; the user was bound meanwhile
+  EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer b").ok());
+  EXPECT_EQ(Calls(kAccessReviews), 2u);
+}
+
+TEST_F(RequestAuthorizerTest, ApiFailuresAreServerErrorsAndNotCached) {
+  // The API server refusing *our* review (no RBAC) must not read as the caller's 403.
+  Serve(ScriptedResponse::KubeStatus(403, "Forbidden", "cannot create tokenreviews"),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  Status verdict = authorizer->Authorize("GET", "/metrics", "Bearer t");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 500) << verdict.ToString();
+  EXPECT_NE(verdict.message().find("cannot create tokenreviews"), std::string::npos);
+  (void)authorizer->Authorize("GET", "/metrics", "Bearer t");
+  EXPECT_EQ(Calls(kTokenReviews), 2u);
+}
+
+TEST_F(RequestAuthorizerTest, FailedAccessReviewIsAServerError) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::KubeStatus(500, "InternalError", "etcd is down"));
+  Status verdict = Authorizer()->Authorize("GET", "/metrics", "Bearer t");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 500) << verdict.ToString();
+}
+
+TEST_F(RequestAuthorizerTest, GarbageAnswerIsAServerError) {
+  Serve(ScriptedResponse::Json(201, "{not json"), ScriptedResponse::Json(201, Access(true)));
+  Status verdict = Authorizer()->Authorize("GET", "/metrics", "Bearer t");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 500) << verdict.ToString();
+}
+
+TEST_F(RequestAuthorizerTest, StalledApiServerEndsAtTheDeadline) {
+  Serve(ScriptedResponse::Raw({StreamStep::Pause(seconds(30))}),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer(milliseconds(300));
+  auto start = std::chrono::steady_clock::now();
+  Status verdict = authorizer->Authorize("GET", "/metrics", "Bearer t");
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 500) << verdict.ToString();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, seconds(5));
+}
+
+}  // namespace
+}  // namespace kube
