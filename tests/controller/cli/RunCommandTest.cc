@@ -98,3 +98,15 @@ current-context: x
 
 }  // namespace
 }  // namespace dra::cli
+
+namespace dra::cli {
+namespace {
+
+TEST(RunCommandTest, MetricsCertDirNeedsMetricsSecure) {
+  auto outcome = RunWith({"--kubeconfig", "/nonexistent", "--metrics-cert-dir", "/tmp"});
+  EXPECT_EQ(outcome.code, kExitUsage) << outcome.err;
+  EXPECT_NE(outcome.err.find("--metrics-secure"), std::string::npos) << outcome.err;
+}
+
+}  // namespace
+}  // namespace dra::cli
