@@ -16,10 +16,12 @@ namespace kube {
 // reconciler interested in a resource shares one list+watch and one cache.
 class InformerRegistry {
  public:
-  // With `metrics`, every informer's reflector reports its decode errors there.
+  // With `metrics`, every informer's reflector reports its decode errors
+  // there; with `clock`, reflectors whose options name none run on it.
   explicit InformerRegistry(std::shared_ptr<RestClient> client,
-                            std::shared_ptr<prometheus::Registry> metrics = nullptr)
-      : client_(std::move(client)), metrics_(std::move(metrics)) {}
+                            std::shared_ptr<prometheus::Registry> metrics = nullptr,
+                            std::shared_ptr<Clock> clock = nullptr)
+      : client_(std::move(client)), metrics_(std::move(metrics)), clock_(std::move(clock)) {}
   ~InformerRegistry() { StopAll(); }
 
   template <typename T>
@@ -32,10 +34,12 @@ class InformerRegistry {
     if (it == entries_.end()) {
       ReflectorOptions with_metrics = options;
       if (!with_metrics.metrics) with_metrics.metrics = metrics_;
+      if (!with_metrics.clock) with_metrics.clock = clock_;
       auto informer =
           std::make_shared<Informer<T>>(client_, type, std::move(transform), with_metrics);
       Entry entry{informer, [informer] { informer->Start(); }, [informer] { informer->Stop(); },
-                  [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); }};
+                  [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); },
+                  [informer]() -> const Reflector& { return informer->reflector(); }};
       if (started_) entry.start();
       it = entries_.emplace(key, std::move(entry)).first;
     }
@@ -66,6 +70,18 @@ class InformerRegistry {
     return true;
   }
 
+  // Unavailable naming every informer whose reflector is wedged (see
+  // Reflector::CheckProgress); for a liveness check.
+  Status CheckProgress() const {
+    return Collect([](const Reflector& r) { return r.CheckProgress(); });
+  }
+
+  // Unavailable naming every informer that has not had a successful list or
+  // watch for longer than `max_staleness`; for a readiness check.
+  Status CheckFreshness(Clock::Duration max_staleness) const {
+    return Collect([max_staleness](const Reflector& r) { return r.CheckFreshness(max_staleness); });
+  }
+
   size_t size() const {
     std::lock_guard lock(mu_);
     return entries_.size();
@@ -77,10 +93,23 @@ class InformerRegistry {
     std::function<void()> start;
     std::function<void()> stop;
     std::function<bool(std::chrono::milliseconds)> wait_for_sync;
+    std::function<const Reflector&()> reflector;
   };
+
+  Status Collect(const std::function<Status(const Reflector&)>& check) const {
+    std::string failures;
+    std::lock_guard lock(mu_);
+    for (const auto& [key, entry] : entries_) {
+      Status status = check(entry.reflector());
+      if (!status.ok()) failures += (failures.empty() ? "" : "; ") + status.message();
+    }
+    if (failures.empty()) return Status::Ok();
+    return Status(StatusCode::kUnavailable, failures);
+  }
 
   std::shared_ptr<RestClient> client_;
   std::shared_ptr<prometheus::Registry> metrics_;
+  std::shared_ptr<Clock> clock_;
   mutable std::mutex mu_;
   bool started_ = false;
   std::map<std::string, Entry> entries_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -10,8 +11,21 @@
 
 namespace kube {
 
+// kube-apiserver's watch cache sends a bookmark to every watch that asked
+// for them about once a minute (the cacher's bookmarkFrequency), however
+// quiet the collection.
+inline constexpr std::chrono::seconds kWatchBookmarkInterval{60};
+// A bookmarked watch that delivers nothing for three bookmark intervals is
+// presumed dead (e.g. a half-open TCP connection after a NAT or load balancer
+// dropped it): it is cut and the reflector watches again from its last
+// resourceVersion. Three intervals tolerate a late or skipped bookmark (the
+// apiserver may postpone one while the watcher is behind) without ever
+// waiting out the whole 5-10 min watch timeout on a dead connection.
+inline constexpr std::chrono::seconds kBookmarkedWatchIdleTimeout = 3 * kWatchBookmarkInterval;
+
 // Receives a watch response body as it arrives, in arbitrary chunks;
-// returning false ends the watch.
+// returning false ends the watch. An empty chunk announces that the server
+// accepted the watch (HTTP 200) before any data.
 using WatchChunkHandler = std::function<bool(std::string_view chunk)>;
 
 // The Reflector's view of the API server for one resource collection: LIST

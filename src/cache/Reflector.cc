@@ -48,6 +48,14 @@ prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
   return &(*family)->Add({{"resource", resource}});
 }
 
+Clock::TimePoint FromRep(Clock::Duration::rep rep) {
+  return Clock::TimePoint(Clock::Duration(rep));
+}
+
+long long Seconds(Clock::Duration d) {
+  return std::chrono::duration_cast<std::chrono::seconds>(d).count();
+}
+
 std::string KeyOf(simdjson::dom::element object) {
   auto meta = ObjectMeta::FromObject(object);
   return meta.ok() ? meta->Key() : "";
@@ -69,13 +77,50 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
 Reflector::~Reflector() { Stop(); }
 
 void Reflector::Start() {
-  thread_.Start([this] { Run(); });
+  Succeeded();
+  running_ = true;
+  if (!thread_.Start([this] { Run(); })) running_ = false;
 }
 
 void Reflector::Stop() {
+  running_ = false;
   thread_.RequestStop();
   cancel_.Cancel();
   thread_.Stop();
+}
+
+void Reflector::Beat() { heartbeat_ = thread_.clock().Now().time_since_epoch().count(); }
+
+void Reflector::Succeeded() {
+  auto now = thread_.clock().Now().time_since_epoch().count();
+  heartbeat_ = now;
+  last_success_ = now;
+}
+
+Clock::TimePoint Reflector::heartbeat() const { return FromRep(heartbeat_); }
+
+Clock::TimePoint Reflector::last_success() const { return FromRep(last_success_); }
+
+Clock::Duration Reflector::stall_timeout() const {
+  return kBookmarkedWatchIdleTimeout + 2 * options_.max_backoff + options_.stall_margin;
+}
+
+Status Reflector::CheckProgress() const {
+  if (!running_) return Status::Ok();
+  auto quiet = thread_.clock().Now() - heartbeat();
+  if (quiet <= stall_timeout()) return Status::Ok();
+  return Status(StatusCode::kUnavailable, resource_ + ": reflector made no progress for " +
+                                              std::to_string(Seconds(quiet)) + " s (limit " +
+                                              std::to_string(Seconds(stall_timeout())) + " s)");
+}
+
+Status Reflector::CheckFreshness(Clock::Duration max_staleness) const {
+  if (!running_) return Status::Ok();
+  auto stale = thread_.clock().Now() - last_success();
+  if (stale <= max_staleness) return Status::Ok();
+  return Status(StatusCode::kUnavailable, resource_ + ": no successful list or watch for " +
+                                              std::to_string(Seconds(stale)) + " s (limit " +
+                                              std::to_string(Seconds(max_staleness)) + " s)");
 }
 
 std::string Reflector::last_resource_version() const {
@@ -92,6 +137,7 @@ void Reflector::SetResourceVersion(std::string_view rv) {
 void Reflector::Run() {
   bool need_list = true;
   while (!thread_.stopping()) {
+    Beat();
     Status status = need_list ? ListAll() : WatchOnce();
     if (status.code() == StatusCode::kCancelled || thread_.stopping()) return;
     if (status.ok() && !relist_requested_) {
@@ -127,12 +173,14 @@ Status Reflector::ListPages() {
   do {
     auto body = lister_watcher_->List(options);
     if (!body.ok()) return body.status();
+    Beat();
     Status applied = ApplyPage(*body, options, resource_version);
     if (!applied.ok()) return applied.WithContext("list " + resource_);
   } while (!options.continue_token.empty());
   ++lists_;
   sink_.EndReplace(resource_version);
   SetResourceVersion(resource_version);
+  Succeeded();
   return Status::Ok();
 }
 
@@ -264,6 +312,8 @@ Status Reflector::WatchOnce() {
   Status status = lister_watcher_->Watch(
       options,
       [&](std::string_view chunk) {
+        Succeeded();
+        if (chunk.empty()) return true;  // the server accepted the watch
         saw_data = true;
         bool go_on = splitter_.Feed(chunk, [this](std::string_view line) {
           Status handled = HandleLine(line);
@@ -285,6 +335,7 @@ Status Reflector::WatchOnce() {
   if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");
   }
+  Succeeded();  // the server ended the watch normally
   return Status::Ok();
 }
 

@@ -33,6 +33,9 @@ struct ReflectorOptions {
   std::chrono::seconds min_watch_timeout{300};
   // Longer watch lines are skipped (and counted as decode errors).
   size_t max_watch_line_bytes = LineSplitter::kDefaultMaxLine;
+  // How much longer than its longest legitimate quiet spell the loop may go
+  // without a heartbeat before CheckProgress() calls it stalled.
+  std::chrono::seconds stall_margin{60};
   std::shared_ptr<Clock> clock;  // null: the real clock
   // Registers reflector_decode_errors_total{resource} here when set.
   std::shared_ptr<prometheus::Registry> metrics;
@@ -68,6 +71,26 @@ class Reflector {
   // The decoder's buffer capacity after the last document it handled.
   size_t decoder_capacity() const { return decoder_capacity_; }
 
+  // Liveness: when the loop last showed progress (a LIST or WATCH attempt, a
+  // LIST page, watch data or a bookmark, the end of a backoff), on the
+  // reflector's clock. Clock::TimePoint{} before Start().
+  Clock::TimePoint heartbeat() const;
+  // Freshness: when the cache was last known to follow the server (a
+  // completed LIST, a WATCH the server accepted, watch data or a bookmark, a
+  // watch the server ended). Start() counts as one.
+  Clock::TimePoint last_success() const;
+  // The longest the loop may go without a heartbeat while working: a watch
+  // silent until its bookmark idle timeout cuts it, then a jittered maximal
+  // backoff (up to 2 x max_backoff), plus stall_margin. 5 min by default.
+  Clock::Duration stall_timeout() const;
+  // Unavailable when the loop has shown no progress for longer than
+  // stall_timeout(): it is wedged (a handler that blocks, a request that
+  // never returns). Ok before Start() and after Stop().
+  Status CheckProgress() const;
+  // Unavailable when nothing succeeded for longer than `max_staleness`
+  // (the API server unreachable, every request failing). Ok before Start().
+  Status CheckFreshness(Clock::Duration max_staleness) const;
+
  private:
   void Run();
   Status ListAll();
@@ -82,6 +105,8 @@ class Reflector {
   void ReportDecodeError(const std::string& key, const Status& error);
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
+  void Beat();
+  void Succeeded();
 
   std::shared_ptr<ListerWatcher> lister_watcher_;
   std::string resource_;
@@ -99,6 +124,10 @@ class Reflector {
   std::atomic<uint64_t> watches_{0};
   std::atomic<uint64_t> decode_errors_{0};
   std::atomic<size_t> decoder_capacity_{0};
+  // Clock::TimePoint::time_since_epoch().count(); 0 until Start().
+  std::atomic<Clock::Duration::rep> heartbeat_{0};
+  std::atomic<Clock::Duration::rep> last_success_{0};
+  std::atomic<bool> running_{false};
   prometheus::Counter* decode_error_counter_ = nullptr;
   Clock::TimePoint last_decode_log_{};
   uint64_t unlogged_decode_errors_ = 0;

@@ -1,23 +1,36 @@
 #include "src/cache/RestListerWatcher.h"
 
+#include <algorithm>
+
 #include "src/client/ApiError.h"
 
 namespace kube {
 namespace {
 
-// A watch that delivers nothing for this long past its own timeout is dead.
+// A watch without bookmarks that delivers nothing for this long past its own
+// timeout is dead.
 constexpr std::chrono::seconds kIdleGrace{30};
 constexpr std::chrono::seconds kDefaultWatchTimeout{300};
 constexpr size_t kMaxErrorBody = 64 * 1024;
 
 }  // namespace
 
+std::chrono::seconds RestListerWatcher::IdleTimeout(const ListOptions& options) {
+  auto timeout = options.timeout_seconds ? std::chrono::seconds(*options.timeout_seconds)
+                                         : kDefaultWatchTimeout;
+  if (!options.allow_watch_bookmarks) return timeout + kIdleGrace;
+  return std::min(timeout + kIdleGrace, kBookmarkedWatchIdleTimeout);
+}
+
 // Passes a 200 body on; keeps (the start of) any other answer for the error.
 class RestListerWatcher::Stream : public StreamHandler {
  public:
   explicit Stream(const WatchChunkHandler& on_chunk) : on_chunk_(on_chunk) {}
 
-  void OnHead(const HttpResponse& head) override { head_ = head; }
+  void OnHead(const HttpResponse& head) override {
+    head_ = head;
+    if (head_.status == 200) (void)on_chunk_({});  // accepted: the server is there
+  }
 
   bool OnData(std::string_view chunk) override {
     if (head_.status == 200) return on_chunk_(chunk);
@@ -47,10 +60,8 @@ Status RestListerWatcher::Watch(const ListOptions& options, const WatchChunkHand
                                 CancelFlag& cancel) {
   HttpRequest request;
   request.path = type_.CollectionPath() + options.ToQuery();
-  auto timeout = options.timeout_seconds ? std::chrono::seconds(*options.timeout_seconds)
-                                         : kDefaultWatchTimeout;
   Stream stream(on_chunk);
-  Status transport = client_->Stream(request, stream, cancel, timeout + kIdleGrace);
+  Status transport = client_->Stream(request, stream, cancel, IdleTimeout(options));
   if (stream.head().status != 0 && stream.head().status != 200) {
     return ApiErrorFromResponse(stream.head(), "watch " + type_.Describe());
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,10 @@ class RestListerWatcher : public ListerWatcher {
   Status Watch(const ListOptions& options, const WatchChunkHandler& on_chunk,
                CancelFlag& cancel) override;
   std::string Describe() const override { return type_.Describe(); }
+
+  // How long a watch may deliver nothing before it is cut: a few bookmark
+  // intervals when it asked for bookmarks, else its own timeout and a grace.
+  static std::chrono::seconds IdleTimeout(const ListOptions& options);
 
  private:
   class Stream;

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include <thread>
+#include <algorithm>
 
 #include "src/base/RealClock.h"
 #include "src/client/ApiError.h"
@@ -12,6 +12,11 @@ namespace kube {
 namespace {
 
 constexpr std::chrono::seconds kMaxRetryAfter(60);
+
+Status Cancelled(const HttpRequest& request) {
+  return Status(StatusCode::kCancelled,
+                request.method + " " + request.path + ": cancelled (client shutting down)");
+}
 
 // The delay a 429/5xx answer asks for, if it asks for one (client-go retries
 // only then). Retry-After is in seconds; an HTTP date counts as one second.
@@ -86,23 +91,64 @@ class CountedStream : public StreamHandler {
 
 RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptions options)
     : transport_(std::move(transport)), options_(std::move(options)) {
-  if (!options_.sleep) {
-    options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
-  }
   if (options_.qps > 0) {
     throttle_ =
         std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, RealClock::Shared());
   }
 }
 
+void RestClient::CancelAll() {
+  std::lock_guard lock(mu_);
+  cancelled_ = true;
+  // Under the lock: a request unregisters (and its flag goes away) only after.
+  for (CancelFlag* flag : in_flight_) flag->Cancel();
+  cancelled_cv_.notify_all();
+}
+
+bool RestClient::cancelled() const {
+  std::lock_guard lock(mu_);
+  return cancelled_;
+}
+
+bool RestClient::Register(CancelFlag& flag) {
+  std::lock_guard lock(mu_);
+  if (cancelled_) return false;
+  in_flight_.push_back(&flag);
+  return true;
+}
+
+void RestClient::Unregister(CancelFlag& flag) {
+  std::lock_guard lock(mu_);
+  in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), &flag));
+}
+
+void RestClient::Wait(std::chrono::milliseconds delay) {
+  if (options_.sleep) {
+    options_.sleep(delay);
+    return;
+  }
+  std::unique_lock lock(mu_);
+  cancelled_cv_.wait_for(lock, delay, [this] { return cancelled_; });
+}
+
+Result<HttpResponse> RestClient::SendCancellable(const HttpRequest& request) {
+  CancelFlag cancel;
+  if (!Register(cancel)) return Cancelled(request);
+  auto response = transport_->Send(request, cancel);
+  Unregister(cancel);
+  if (!response.ok() && cancel.cancelled()) return Cancelled(request);
+  return response;
+}
+
 Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
   for (int attempt = 0;; ++attempt) {
     if (throttle_) {
       auto wait = std::chrono::ceil<std::chrono::milliseconds>(throttle_->When(""));
-      if (wait.count() > 0) options_.sleep(wait);
+      if (wait.count() > 0) Wait(wait);
     }
+    if (cancelled()) return Cancelled(request);
     auto start = std::chrono::steady_clock::now();
-    auto response = transport_->Send(request);
+    auto response = SendCancellable(request);
     if (options_.metrics != nullptr) {
       std::string code = response.ok() ? std::to_string(response->status) : "<error>";
       options_.metrics->Observe(request.method, code, std::chrono::steady_clock::now() - start);
@@ -115,7 +161,7 @@ Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
     }
     spdlog::debug("{} {} answered {}; retry {} after {} ms", request.method, request.path,
                   response->status, attempt + 1, delay->count());
-    options_.sleep(*delay);
+    Wait(*delay);
   }
 }
 
@@ -185,8 +231,10 @@ Status RestClient::DeleteIfExists(const std::string& item_path, const DeleteOpti
 
 Status RestClient::Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                           std::chrono::seconds idle_timeout) {
+  if (!Register(cancel)) return Cancelled(request);
   CountedStream counted(handler, options_.metrics, request.method);
   Status status = transport_->Stream(request, counted, cancel, idle_timeout);
+  Unregister(cancel);
   counted.CountFailure();
   return status;
 }

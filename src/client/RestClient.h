@@ -1,11 +1,14 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "src/base/Result.h"
 #include "src/client/ListOptions.h"
@@ -37,7 +40,8 @@ struct RestClientOptions {
   double qps = 0;
   int burst = 10;
   RestClientMetrics* metrics = nullptr;
-  // Waits between retries; tests replace it to observe the delays.
+  // Waits between retries; tests replace it to observe the delays. The
+  // default wait ends early on CancelAll().
   std::function<void(std::chrono::milliseconds)> sleep;
 };
 
@@ -45,9 +49,20 @@ struct RestClientOptions {
 // values from metav1.Status (NotFound, Conflict, Gone, Invalid with causes,
 // ...). 429 and 5xx answers with Retry-After are retried after the advertised
 // delay, at most max_retries times; other 4xx are never retried.
+//
+// CancelAll() aborts every request in flight and fails later ones at once,
+// for a shutdown that must fit in a Pod's termination grace period.
 class RestClient {
  public:
   RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptions options = {});
+  RestClient(const RestClient&) = delete;
+  RestClient& operator=(const RestClient&) = delete;
+
+  // Irreversibly: fires the cancel flag of every request in flight (Send and
+  // Stream then return Cancelled), wakes retry and throttle waits, and makes
+  // every later request fail with StatusCode::kCancelled without being sent.
+  void CancelAll();
+  bool cancelled() const;
 
   // Sends with retries and maps errors; the raw 2xx response is returned.
   Result<HttpResponse> Do(const HttpRequest& request);
@@ -70,15 +85,26 @@ class RestClient {
   // Idempotent delete: an object that is already gone counts as deleted.
   Status DeleteIfExists(const std::string& item_path, const DeleteOptions& options = {});
 
+  // `cancel` is also fired by CancelAll() while the stream runs.
   Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                 std::chrono::seconds idle_timeout);
 
  private:
   Result<nlohmann::json> DoJson(const HttpRequest& request);
+  Result<HttpResponse> SendCancellable(const HttpRequest& request);
+  // False (and nothing registered) once CancelAll() has been called.
+  bool Register(CancelFlag& flag);
+  void Unregister(CancelFlag& flag);
+  void Wait(std::chrono::milliseconds delay);
 
   std::shared_ptr<HttpTransport> transport_;
   RestClientOptions options_;
   std::unique_ptr<RateLimiter> throttle_;  // null without a qps
+
+  mutable std::mutex mu_;  // guards the two below
+  bool cancelled_ = false;
+  std::vector<CancelFlag*> in_flight_;
+  std::condition_variable cancelled_cv_;
 };
 
 }  // namespace kube

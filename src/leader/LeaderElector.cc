@@ -110,7 +110,17 @@ Status LeaderElector::Start() {
   Status valid = ValidateLeaderElectionConfig(config_);
   if (!valid.ok()) return valid;
   if (!lock_) return Invalid("leader election needs a lock");
-  if (!loop_.Start([this] { Run(); })) return Invalid("leader elector already started");
+  {
+    std::lock_guard lock(mu_);
+    if (loop_running_ || loop_.running()) return Invalid("leader elector already started");
+    loop_running_ = true;
+    heartbeat_ = clock_->Now();
+  }
+  if (!loop_.Start([this] { Run(); })) {
+    std::lock_guard lock(mu_);
+    loop_running_ = false;
+    return Invalid("leader elector already started");
+  }
   return Status::Ok();
 }
 
@@ -129,17 +139,41 @@ std::string LeaderElector::ObservedLeader() const {
   return observed_.holder_identity;
 }
 
+std::optional<Clock::TimePoint> LeaderElector::LastRenewal() const {
+  std::lock_guard lock(mu_);
+  if (!leading_) return std::nullopt;
+  return deadline_ - config_.renew_deadline;  // deadline_ is always set from a renewal's start
+}
+
+Clock::TimePoint LeaderElector::LoopHeartbeat() const {
+  std::lock_guard lock(mu_);
+  return heartbeat_;
+}
+
+bool LeaderElector::LoopRunning() const {
+  std::lock_guard lock(mu_);
+  return loop_running_;
+}
+
+void LeaderElector::Beat() {
+  std::lock_guard lock(mu_);
+  heartbeat_ = clock_->Now();
+}
+
 void LeaderElector::SetGauge(bool leading) {
   if (master_status_ != nullptr) master_status_->Set(leading ? 1 : 0);
 }
 
 void LeaderElector::Run() {
   spdlog::info("leader election: {} campaigning for lease {}", config_.identity, lock_->Describe());
-  if (!Campaign()) return;
-  if (config_.on_started_leading) config_.on_started_leading();
-  // Started only now so that on_stopped_leading cannot overtake on_started_leading.
-  watchdog_.Start([this] { Watchdog(); });
-  Lead();
+  if (Campaign()) {
+    if (config_.on_started_leading) config_.on_started_leading();
+    // Started only now so that on_stopped_leading cannot overtake on_started_leading.
+    watchdog_.Start([this] { Watchdog(); });
+    Lead();
+  }
+  std::lock_guard lock(mu_);
+  loop_running_ = false;
 }
 
 bool LeaderElector::Campaign() {
@@ -171,6 +205,13 @@ void LeaderElector::Lead() {
 }
 
 LeaderElector::Attempt LeaderElector::TryAcquireOrRenew() {
+  Beat();
+  Attempt attempt = TryOnce();
+  Beat();
+  return attempt;
+}
+
+LeaderElector::Attempt LeaderElector::TryOnce() {
   Attempt attempt;
   attempt.started = clock_->Now();
   auto current = lock_->Get();

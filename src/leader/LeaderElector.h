@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "src/base/BackgroundThread.h"
@@ -98,6 +99,18 @@ class LeaderElector {
   bool IsLeader() const;
   std::string ObservedLeader() const;
 
+  // While this process leads: when its last successful renewal (or the
+  // acquisition) started, on the config's clock; nullopt when not leading. Unlike IsLeader() it
+  // does not turn false at the renew deadline by itself: only the renewing or watchdog thread ends
+  // leadership, so a value older than renew_deadline means both are stuck.
+  std::optional<Clock::TimePoint> LastRenewal() const;
+  // When the elector's loop last began or finished an attempt on the lock
+  // (a campaign poll or a renewal); Clock::TimePoint{} before Start(). Only
+  // meaningful while LoopRunning().
+  Clock::TimePoint LoopHeartbeat() const;
+  // True from Start() until the loop ends (stopped, or leadership lost).
+  bool LoopRunning() const;
+
   // A reasonable identity: "<hostname>_<random hex>".
   static std::string DefaultIdentity();
 
@@ -114,7 +127,8 @@ class LeaderElector {
   bool Campaign();
   // Renews until stopped or leadership ends.
   void Lead();
-  Attempt TryAcquireOrRenew();
+  Attempt TryAcquireOrRenew();  // TryOnce() between two heartbeats
+  Attempt TryOnce();
   Attempt Write(const LeaderElectionRecord& current, Clock::TimePoint started);
   void Observe(const LeaderElectionRecord& record, Clock::TimePoint received);
   Clock::TimePoint ObservedExpiry() const;
@@ -129,6 +143,7 @@ class LeaderElector {
   void Release();
   void NotifyStopped();
   void SetGauge(bool leading);
+  void Beat();
 
   std::shared_ptr<ResourceLock> lock_;
   LeaderElectionConfig config_;
@@ -140,6 +155,8 @@ class LeaderElector {
   Clock::TimePoint deadline_{};  // leading ends here unless renewed first
   LeaderElectionRecord observed_;
   Clock::TimePoint observed_at_{};  // when observed_ was received
+  Clock::TimePoint heartbeat_{};
+  bool loop_running_ = false;
 
   BackgroundThread loop_;
   BackgroundThread watchdog_;

@@ -13,6 +13,16 @@ namespace kube {
 namespace {
 
 constexpr std::chrono::milliseconds kSyncPoll{200};
+// How long past its deadline a stuck leader election is tolerated before
+// /healthz fails; kube-controller-manager gives client-go's healthz adaptor
+// 20 s.
+constexpr std::chrono::seconds kLeaderElectionTolerance{20};
+// Readiness follows the caches' freshness: a healthy reflector succeeds at
+// least once a bookmark interval (1 min); a dead watch is cut after three
+// (kBookmarkedWatchIdleTimeout) and re-established within a backoff
+// (<= 2 x 30 s). Five minutes without any successful LIST or WATCH means the
+// caches no longer follow the API server.
+constexpr std::chrono::minutes kCacheStaleAfter{5};
 
 Status NotYet(const std::string& what) { return Status(StatusCode::kUnavailable, what); }
 
@@ -44,6 +54,10 @@ Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
                                EndpointServer::TlsOptions{cert->cert_pem, cert->key_pem});
 }
 
+long long Millis(Clock::Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
 }  // namespace
 
 Manager::Manager(RestConfig config, ManagerOptions options)
@@ -54,12 +68,40 @@ Manager::Manager(RestConfig config, ManagerOptions options)
       startup_(clock_) {
   if (!options_.user_agent.empty()) config_.user_agent = options_.user_agent;
   health_checks_.Add("ping", [] { return Status::Ok(); });
+  health_checks_.Add("leader-election", [this] { return CheckLeaderElection(); });
+  health_checks_.Add("informers", [this] {
+    return informers_started_ ? informers_->CheckProgress() : Status::Ok();
+  });
   ready_checks_.Add("api-server", [this] {
     return connected_ ? Status::Ok() : NotYet("not connected to the API server yet");
   });
   ready_checks_.Add("informers-synced", [this] {
-    return synced_ ? Status::Ok() : NotYet("informer caches have not synced yet");
+    if (!synced_) return NotYet("informer caches have not synced yet");
+    return informers_->CheckFreshness(kCacheStaleAfter);
   });
+}
+
+// Fails when this process leads but its lease was not renewed for longer than
+// renew_deadline + tolerance (the elector should have stepped down by then),
+// or when the elector's loop has not begun or finished an attempt for longer
+// than lease_duration + tolerance (its longest legitimate gap is a jittered
+// retry period plus two requests, each within the retry period).
+Status Manager::CheckLeaderElection() const {
+  if (!election_started_) return Status::Ok();
+  auto now = clock_->Now();
+  auto renewed = elector_->LastRenewal();
+  if (renewed && now - *renewed > options_.renew_deadline + kLeaderElectionTolerance) {
+    return Status(StatusCode::kUnavailable,
+                  "leading, but the lease was last renewed " +
+                      std::to_string(Millis(now - *renewed)) + " ms ago (renew deadline " +
+                      std::to_string(options_.renew_deadline.count()) + " ms)");
+  }
+  auto quiet = now - elector_->LoopHeartbeat();
+  if (elector_->LoopRunning() && quiet > options_.lease_duration + kLeaderElectionTolerance) {
+    return Status(StatusCode::kUnavailable, "the leader election loop made no progress for " +
+                                                std::to_string(Millis(quiet)) + " ms");
+  }
+  return Status::Ok();
 }
 
 Manager::~Manager() {
@@ -116,10 +158,11 @@ Status Manager::Start() {
   auto client = NewClient(config_, RestClientOptions{}.max_retries);
   if (!client.ok()) return client.status();
   client_ = std::move(*client);
-  informers_ = std::make_unique<InformerRegistry>(client_, registry_);
+  informers_ = std::make_unique<InformerRegistry>(client_, registry_, clock_);
   KUBE_RETURN_IF_ERROR(StartServers());
   if (options_.leader_elect) {
     KUBE_RETURN_IF_ERROR(StartLeaderElection());
+    election_started_ = true;
   } else {
     leading_now_ = true;
   }
@@ -175,6 +218,7 @@ Status Manager::StartLeaderElection() {
       std::chrono::milliseconds(1000), std::min(config_.request_timeout, options_.retry_period));
   auto client = NewClient(election_config, 0);
   if (!client.ok()) return client.status().WithContext("leader election client");
+  election_client_ = *client;
   LeaderElectionConfig election;
   election.namespace_name = options_.leader_election_namespace.empty()
                                 ? config_.namespace_name
@@ -210,6 +254,7 @@ void Manager::OnStoppedLeading() {
 void Manager::RunStartup() {
   if (!ConnectAndWire()) return;
   informers_->StartAll();
+  informers_started_ = true;
   if (!WaitForCaches()) return;
   synced_ = true;
   if (Status started = StartRunnables(false); !started.ok()) {
@@ -303,14 +348,28 @@ bool Manager::StopRunnables(bool leader_only) {
   return false;
 }
 
+// As controller-runtime cancels its context on shutdown: requests in flight
+// (a discovery probe or LIST against a hung API server, a writer's call) end
+// now and later ones fail fast, so Stop() fits in the Pod's grace period.
+// The elector's own client is spared while leading: it must release the
+// lease once the writers have stopped; its requests time out within a retry
+// period anyway.
+void Manager::CancelRequests() {
+  startup_.RequestStop();
+  if (client_) client_->CancelAll();
+  if (election_started_ && !elector_->IsLeader()) election_client_->CancelAll();
+}
+
 Status Manager::Stop() {
   {
     std::lock_guard lock(mu_);
     if (stopped_) return Status::Ok();
     stopped_ = true;
   }
+  CancelRequests();
   startup_.Stop();
   bool drained = StopRunnables(true);
+  spdlog::info("leader-only runnables {}", drained ? "stopped" : "still running");
   if (!drained) {
     abandoned_ = true;
     return Status(StatusCode::kTimeout,

@@ -37,9 +37,18 @@ namespace kube {
 //   4. the informers, and a wait until their caches have synced;
 //   5. the runnables that need no leader; the process is now ready;
 //   6. once leading, the leader-only runnables (reconcilers that write).
-// Stop() undoes it in reverse: leader-only runnables (drained within the
-// graceful-shutdown timeout), the others, then leader election (releasing the
-// lease only after the writers have stopped), informers, servers.
+// Stop() first cancels the requests in flight of the shared client (and of
+// the election client unless leading), then undoes the start in reverse:
+// leader-only runnables (drained within the graceful-shutdown timeout), then
+// leader election (releasing the lease only after the writers have stopped),
+// the other runnables, informers, servers.
+//
+// Health checks: "ping"; "leader-election" (a leader whose lease was not
+// renewed for renew_deadline + 20 s, or an elector loop silent for
+// lease_duration + 20 s); "informers" (a reflector that made no progress for
+// its Reflector::stall_timeout(), 5 min by default). Ready checks:
+// "api-server"; "informers-synced" (synced, and every reflector had a
+// successful LIST or WATCH within the last 5 min); and those added.
 class Manager {
  public:
   using Wiring = std::function<Status(Manager&, const ApiDiscovery&)>;
@@ -88,6 +97,8 @@ class Manager {
   bool StopRunnables(bool leader_only);
   void OnStoppedLeading();
   EndpointServer::Reply Probe(const CheckSet& checks, bool verbose) const;
+  Status CheckLeaderElection() const;
+  void CancelRequests();
 
   RestConfig config_;
   ManagerOptions options_;
@@ -96,6 +107,7 @@ class Manager {
   std::unique_ptr<RestClientMetrics> rest_metrics_;
   std::shared_ptr<RestClient> client_;
   std::unique_ptr<InformerRegistry> informers_;
+  std::shared_ptr<RestClient> election_client_;
   std::unique_ptr<LeaderElector> elector_;
   std::unique_ptr<EndpointServer> health_;
   std::unique_ptr<EndpointServer> metrics_;
@@ -115,6 +127,8 @@ class Manager {
   std::atomic<bool> synced_{false};
   std::atomic<bool> ready_{false};
   std::atomic<bool> leading_now_{false};
+  std::atomic<bool> election_started_{false};   // elector_ is set
+  std::atomic<bool> informers_started_{false};  // informers_ is set and started
   BackgroundThread startup_;
 };
 

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
+#include "src/base/FakeClock.h"
 #include "src/manager/FunctionRunnable.h"
 #include "src/manager/Manager.h"
 #include "tests/support/WaitFor.h"
@@ -21,6 +23,12 @@ using std::chrono::seconds;
 class FakeApiServer : public HttpTransport {
  public:
   Result<HttpResponse> Send(const HttpRequest& request) override {
+    if (request.path.find("/leases") != std::string::npos) {
+      std::unique_lock lock(mu_);
+      ++lease_requests_;
+      changed_.wait(lock, [this] { return !hang_leases_; });  // a wedged lease request
+      return Json(503, R"({"kind":"Status","code":503})");
+    }
     std::lock_guard lock(mu_);
     ++requests_;
     if (request.path == "/version") return Json(200, R"({"gitVersion":"v1.37.2"})");
@@ -35,11 +43,36 @@ class FakeApiServer : public HttpTransport {
 
   Status Stream(const HttpRequest&, StreamHandler& handler, CancelFlag& cancel,
                 std::chrono::seconds) override {
+    std::unique_lock lock(mu_);
+    ++watches_;
+    if (fail_watches_) return Status(StatusCode::kUnavailable, "connection refused");
     HttpResponse head;
     head.status = 200;
     handler.OnHead(head);
-    while (!cancel.cancelled()) std::this_thread::sleep_for(milliseconds(5));
+    // Open until cancelled or failed; deaf to its idle timeout, like a
+    // half-open connection without one.
+    while (!cancel.cancelled() && !fail_watches_) changed_.wait_for(lock, milliseconds(5));
+    if (fail_watches_) return Status(StatusCode::kUnavailable, "connection reset");
     return Status(StatusCode::kCancelled, "cancelled");
+  }
+
+  void FailWatches(bool fail) {
+    std::lock_guard lock(mu_);
+    fail_watches_ = fail;
+    changed_.notify_all();
+  }
+  void HangLeases(bool hang) {
+    std::lock_guard lock(mu_);
+    hang_leases_ = hang;
+    changed_.notify_all();
+  }
+  int watches() const {
+    std::lock_guard lock(mu_);
+    return watches_;
+  }
+  int lease_requests() const {
+    std::lock_guard lock(mu_);
+    return lease_requests_;
   }
 
   void ServeGroup(bool serve) {
@@ -65,6 +98,11 @@ class FakeApiServer : public HttpTransport {
   }
 
   mutable std::mutex mu_;
+  std::condition_variable changed_;
+  bool fail_watches_ = false;
+  bool hang_leases_ = false;
+  int watches_ = 0;
+  int lease_requests_ = 0;
   bool serve_group_ = true;
   std::string items_;
   int requests_ = 0;
@@ -163,9 +201,138 @@ class ManagerTest : public ::testing::Test {
         [this, name] { journal_.Add("stop " + name); });
   }
 
+  // GET of a probe path on the manager's probe server: {status, body}.
+  static std::pair<int, std::string> Probe(const Manager& manager, const std::string& path) {
+    RestConfig config;
+    config.server = "http://127.0.0.1:" + std::to_string(manager.health_port());
+    config.request_timeout = seconds(5);
+    auto transport = HttpTransport::Create(config);
+    if (!transport.ok()) return {-1, transport.status().ToString()};
+    HttpRequest request;
+    request.path = path;
+    auto response = (*transport)->Send(request);
+    if (!response.ok()) return {-1, response.status().ToString()};
+    return {response->status, response->body};
+  }
+
+  static Status WireWidgets(Manager& m, const ApiDiscovery&) {
+    m.informers().Get<Widget>(kWidgets, ProjectWidget);
+    return Status::Ok();
+  }
+
   std::shared_ptr<FakeApiServer> api_ = std::make_shared<FakeApiServer>();
   Journal journal_;
 };
+
+// A FakeClock that counts waits, so a test knows when the (one) waiting loop
+// has reacted to a Step().
+class SettlingClock : public Clock {
+ public:
+  TimePoint Now() const override { return fake_.Now(); }
+  std::chrono::system_clock::time_point WallNow() const override { return fake_.WallNow(); }
+  void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                 TimePoint deadline) override {
+    ++waits_;
+    fake_.WaitUntil(lock, cv, deadline);
+  }
+  Status StepAndSettle(Duration delta) {
+    int before = waits_;
+    fake_.Step(delta);
+    return WaitFor("the loop to wait again", seconds(5), [&] { return waits_ > before; });
+  }
+  void Step(Duration delta) { fake_.Step(delta); }
+
+ private:
+  FakeClock fake_;
+  std::atomic<int> waits_{0};
+};
+
+// A reflector stuck in a watch that never ends (no data, no bookmark, its
+// idle timeout not honoured) is wedged: /healthz must fail so the kubelet
+// restarts the process.
+TEST_F(ManagerTest, HealthzFailsWhenAReflectorIsWedged) {
+  auto clock = std::make_shared<FakeClock>();
+  auto options = Options();
+  options.clock = clock;
+  Manager manager(Config(), options);
+  manager.SetWiring(WireWidgets);
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  ASSERT_TRUE(WaitFor("the watch", seconds(10), [&] { return api_->watches() == 1; }).ok());
+  clock->Step(std::chrono::seconds(300));
+  EXPECT_EQ(Probe(manager, "/healthz").first, 200) << Probe(manager, "/healthz").second;
+  clock->Step(std::chrono::seconds(2));
+  auto [status, body] = Probe(manager, "/healthz");
+  EXPECT_EQ(status, 503) << body;
+  EXPECT_NE(body.find("[-]informers failed: "), std::string::npos) << body;
+  EXPECT_NE(body.find("widgets.example.com: reflector made no progress for 302 s"),
+            std::string::npos)
+      << body;
+}
+
+// The API server goes away after the caches synced: the reflector keeps
+// retrying (healthy, no restart) but readiness fails once no list or watch
+// has succeeded for 5 min, and comes back with the first successful watch.
+TEST_F(ManagerTest, ReadinessFollowsTheCachesFreshness) {
+  auto clock = std::make_shared<SettlingClock>();
+  auto options = Options();
+  options.clock = clock;
+  Manager manager(Config(), options);
+  manager.SetWiring(WireWidgets);
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  ASSERT_TRUE(WaitFor("the watch", seconds(10), [&] { return api_->watches() == 1; }).ok());
+  api_->FailWatches(true);        // the watch ends; the reflector backs off on `clock`
+  for (int i = 0; i < 28; ++i) {  // 4 min 40 s
+    ASSERT_TRUE(clock->StepAndSettle(seconds(10)).ok());
+  }
+  EXPECT_EQ(Probe(manager, "/readyz").first, 200) << Probe(manager, "/readyz").second;
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(clock->StepAndSettle(seconds(10)).ok());
+  auto [ready_status, ready_body] = Probe(manager, "/readyz");
+  EXPECT_EQ(ready_status, 503) << ready_body;
+  EXPECT_NE(ready_body.find("[-]informers-synced failed: widgets.example.com: no successful list "
+                            "or watch for"),
+            std::string::npos)
+      << ready_body;
+  EXPECT_EQ(Probe(manager, "/healthz").first, 200) << Probe(manager, "/healthz").second;
+  EXPECT_GE(api_->watches(), 6) << "the reflector kept retrying";
+
+  api_->FailWatches(false);
+  int watches = api_->watches();
+  clock->Step(seconds(61));  // past any backoff
+  ASSERT_TRUE(
+      WaitFor("a successful watch", seconds(10), [&] { return api_->watches() > watches; }).ok());
+  EXPECT_TRUE(
+      WaitFor("ready again", seconds(10), [&] { return Probe(manager, "/readyz").first == 200; })
+          .ok())
+      << Probe(manager, "/readyz").second;
+}
+
+// The elector's loop is stuck in a lease request that never returns.
+TEST_F(ManagerTest, HealthzFailsWhenTheLeaderElectionLoopIsWedged) {
+  api_->HangLeases(true);
+  auto clock = std::make_shared<FakeClock>();
+  auto options = Options();
+  options.clock = clock;
+  options.leader_elect = true;
+  options.leader_election_id = "widgets";
+  options.leader_election_namespace = "default";
+  Manager manager(Config(), options);
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(
+      WaitFor("a lease request", seconds(10), [&] { return api_->lease_requests() == 1; }).ok());
+  clock->Step(seconds(35));  // lease duration + 20 s
+  EXPECT_EQ(Probe(manager, "/healthz").first, 200) << Probe(manager, "/healthz").second;
+  clock->Step(seconds(1));
+  auto [status, body] = Probe(manager, "/healthz");
+  EXPECT_EQ(status, 503) << body;
+  EXPECT_NE(body.find("[-]leader-election failed: the leader election loop made no progress for "
+                      "36000 ms"),
+            std::string::npos)
+      << body;
+  api_->HangLeases(false);
+  ASSERT_TRUE(manager.Stop().ok());
+}
 
 TEST_F(ManagerTest, WiresAfterDiscoveryStartsInOrderAndStopsInReverse) {
   Manager manager(Config(), Options());
