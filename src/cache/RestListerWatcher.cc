@@ -8,7 +8,7 @@ namespace {
 // A watch that delivers nothing for this long past its own timeout is dead.
 constexpr std::chrono::seconds kIdleGrace{30};
 constexpr std::chrono::seconds kDefaultWatchTimeout{300};
-constexpr size_t kMaxErrorBody = 64 * 1024;
+constexpr size_t kMaxErrorBody = size_t{64} * 1024;
 
 }  // namespace
 
