@@ -11,6 +11,7 @@ namespace {
 
 Value NoOverload(const Node& call, const std::vector<Value>& args) {
   std::vector<const Value*> pointers;
+  pointers.reserve(args.size());
   for (const Value& arg : args) pointers.push_back(&arg);
   return Operators::NoOverload(call.name, pointers);
 }

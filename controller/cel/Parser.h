@@ -17,7 +17,7 @@ namespace dra::cel {
 // are resolved here: unknown identifiers and functions are compile errors.
 class Parser {
  public:
-  static constexpr size_t kMaxExpressionBytes = 10 * 1024;
+  static constexpr size_t kMaxExpressionBytes = size_t{10} * 1024;
   static constexpr int kMaxDepth = 100;
 
   static kube::Result<NodePtr> Parse(std::string_view expression);

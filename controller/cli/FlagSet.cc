@@ -4,7 +4,7 @@
 
 namespace dra::cli {
 
-void FlagSet::String(const std::string& name, std::string default_value, std::string help) {
+void FlagSet::String(const std::string& name, const std::string& default_value, std::string help) {
   flags_[name] = Flag{default_value, default_value, std::move(help), false, false};
 }
 
@@ -27,7 +27,8 @@ kube::Status FlagSet::Parse(std::span<const std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--") {
-      positional_.insert(positional_.end(), args.begin() + i + 1, args.end());
+      std::span<const std::string> rest = args.subspan(i + 1);
+      positional_.insert(positional_.end(), rest.begin(), rest.end());
       break;
     }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) {

@@ -13,7 +13,7 @@ namespace dra::cli {
 // booleans. Everything else is a positional argument.
 class FlagSet {
  public:
-  void String(const std::string& name, std::string default_value, std::string help);
+  void String(const std::string& name, const std::string& default_value, std::string help);
   void Bool(const std::string& name, bool default_value, std::string help);
 
   kube::Status Parse(std::span<const std::string> args);

@@ -266,8 +266,9 @@ std::optional<int64_t> Quantity::AsInt64() const {
 double Quantity::AsApproximateDouble() const {
   // Converting units and nanos separately keeps the fractional digits that a
   // single int128 -> double conversion of a large value would drop.
-  return static_cast<double>(nanos_ / kNanosPerUnit) +
-         static_cast<double>(nanos_ % kNanosPerUnit) / 1e9;
+  const Int128 units = nanos_ / kNanosPerUnit;
+  const Int128 fraction_nanos = nanos_ % kNanosPerUnit;
+  return static_cast<double>(units) + static_cast<double>(fraction_nanos) / 1e9;
 }
 
 std::string Quantity::ToString() const {

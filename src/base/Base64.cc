@@ -11,7 +11,8 @@ constexpr std::string_view kAlphabet =
 constexpr std::array<int, 256> MakeDecodeTable() {
   std::array<int, 256> table{};
   for (auto& v : table) v = -1;
-  for (size_t i = 0; i < kAlphabet.size(); ++i) table[static_cast<unsigned char>(kAlphabet[i])] = i;
+  for (size_t i = 0; i < kAlphabet.size(); ++i)
+    table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int>(i);
   return table;
 }
 

@@ -46,5 +46,5 @@ class [[nodiscard]] Result {
   do {                                                    \
     auto kube_result_ = (expr);                           \
     if (!kube_result_.ok()) return kube_result_.status(); \
-    lhs = std::move(*kube_result_);                       \
+    (lhs) = std::move(*kube_result_);                     \
   } while (0)

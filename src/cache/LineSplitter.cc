@@ -3,7 +3,7 @@
 namespace kube {
 namespace {
 
-constexpr size_t kRetainedBuffer = 64 * 1024;
+constexpr size_t kRetainedBuffer = size_t{64} * 1024;
 
 }  // namespace
 

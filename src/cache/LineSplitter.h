@@ -16,7 +16,7 @@ namespace kube {
 class LineSplitter {
  public:
   // etcd refuses values over 1.5 MiB, so no object's JSON comes near this.
-  static constexpr size_t kDefaultMaxLine = 8 * 1024 * 1024;
+  static constexpr size_t kDefaultMaxLine = size_t{8} * 1024 * 1024;
 
   explicit LineSplitter(size_t max_line = kDefaultMaxLine) : max_line_(max_line) {}
 

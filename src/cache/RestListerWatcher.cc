@@ -11,7 +11,7 @@ namespace {
 // timeout is dead.
 constexpr std::chrono::seconds kIdleGrace{30};
 constexpr std::chrono::seconds kDefaultWatchTimeout{300};
-constexpr size_t kMaxErrorBody = 64 * 1024;
+constexpr size_t kMaxErrorBody = size_t{64} * 1024;
 
 }  // namespace
 

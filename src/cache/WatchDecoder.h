@@ -41,8 +41,8 @@ class WatchDecoder {
   static constexpr size_t kMaxDepth = 10'000 + 64;
   // The parser keeps its buffers between documents up to this size; after a
   // larger document TrimCapacity() gives the memory back.
-  static constexpr size_t kRetainedCapacity = 1024 * 1024;
-  static constexpr size_t kInitialCapacity = 64 * 1024;
+  static constexpr size_t kRetainedCapacity = size_t{1024} * 1024;
+  static constexpr size_t kInitialCapacity = size_t{64} * 1024;
 
   WatchDecoder();
 

@@ -33,8 +33,10 @@ ConfigOptions ConfigLoader::FromEnvironment(std::string kubeconfig_flag, std::st
   ConfigOptions options;
   options.kubeconfig_flag = std::move(kubeconfig_flag);
   options.context = std::move(context);
+  // NOLINTBEGIN(concurrency-mt-unsafe): getenv races only with setenv, which we never call.
   if (const char* env = std::getenv("KUBECONFIG")) options.kubeconfig_env = env;
   if (const char* home = std::getenv("HOME")) options.home = home;
+  // NOLINTEND(concurrency-mt-unsafe)
   return options;
 }
 

@@ -9,6 +9,7 @@ namespace kube {
 namespace {
 
 std::string Env(const char* name) {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): getenv races only with setenv, which we never call.
   const char* v = std::getenv(name);
   return v == nullptr ? "" : v;
 }

@@ -44,9 +44,9 @@ struct RestConfig {
   std::chrono::milliseconds request_timeout{30000};
   // A larger response body (non-streaming requests) fails the request rather
   // than exhausting memory; LIST pages of 500 large objects fit easily.
-  std::size_t max_response_body_bytes = 64 * 1024 * 1024;
+  std::size_t max_response_body_bytes = std::size_t{64} * 1024 * 1024;
   // Status line plus all header lines of one response.
-  std::size_t max_response_header_bytes = 1024 * 1024;
+  std::size_t max_response_header_bytes = std::size_t{1024} * 1024;
   std::string user_agent = "kube-runtime-cpp";  // programs set their own
 };
 

@@ -3,9 +3,9 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 namespace kube {
 namespace {
@@ -38,8 +38,8 @@ Result<std::string> TokenSource::Token() {
   struct stat st {};
   if (stat(path_.c_str(), &st) != 0) {
     if (!token_.empty()) return token_;  // keep the last good token through a rotation gap
-    return Status(StatusCode::kUnauthorized,
-                  "cannot read token file " + path_ + ": " + std::strerror(errno));
+    return Status(StatusCode::kUnauthorized, "cannot read token file " + path_ + ": " +
+                                                 std::generic_category().message(errno));
   }
   bool changed = st.st_mtim.tv_sec != mtime_.tv_sec || st.st_mtim.tv_nsec != mtime_.tv_nsec ||
                  st.st_ino != inode_ || st.st_size != size_;

@@ -150,7 +150,7 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
             return out;
           });
         })
-        .then([outcome](pplx::task<HttpResponse> task) {
+        .then([outcome](const pplx::task<HttpResponse>& task) {
           // Runs on the library's pool, possibly after Send gave up: it only
           // hands the outcome over.
           std::lock_guard lock(outcome->mu);
@@ -218,7 +218,7 @@ Status CpprestTransport::Stream(const HttpRequest& request, StreamHandler& handl
     http::http_response response = stream_client->request(*req, cts.get_token()).get();
     handler.OnHead(Head(response));
     auto body = response.body().streambuf();
-    std::vector<uint8_t> chunk(64 * 1024);
+    std::vector<uint8_t> chunk(size_t{64} * 1024);
     while (!cancel.cancelled()) {
       // Wait for one byte, then take whatever else is already buffered: a
       // large getn() would wait for the whole count and delay events.

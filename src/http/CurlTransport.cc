@@ -234,7 +234,7 @@ Status CurlTransport::Configure(Session& s, const HttpRequest& request, Transfer
   bool has_content_type = false;
   for (const auto& [name, value] : *headers) {
     has_content_type |= Lower(name) == "content-type";
-    t.header_list = curl_slist_append(t.header_list, (name + ": " + value).c_str());
+    t.header_list = curl_slist_append(t.header_list, (name + ": ").append(value).c_str());
   }
   t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
   curl_easy_setopt(e, CURLOPT_URL, t.Url(config_, request).c_str());

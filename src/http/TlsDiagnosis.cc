@@ -45,7 +45,7 @@ bool ConnectOne(const addrinfo* ai, int timeout_ms, Fd* out) {
     }
   }
   fcntl(sock.fd, F_SETFL, fcntl(sock.fd, F_GETFL) & ~O_NONBLOCK);
-  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  timeval tv{timeout_ms / 1000, static_cast<suseconds_t>(timeout_ms % 1000) * 1000};
   setsockopt(sock.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   setsockopt(sock.fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
   std::swap(out->fd, sock.fd);

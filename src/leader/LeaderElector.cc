@@ -40,7 +40,8 @@ std::string MicroTimeNow() {
 
 // Rounded up: a holder never advertises less than it was configured with.
 int64_t Seconds(std::chrono::milliseconds d) {
-  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(d.count() / 1000.0)));
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(std::ceil(static_cast<double>(d.count()) / 1000.0)));
 }
 
 std::string Ms(std::chrono::milliseconds d) { return std::to_string(d.count()) + "ms"; }
@@ -54,7 +55,8 @@ Status ValidateLeaderElectionConfig(const LeaderElectionConfig& config) {
     return Invalid("--leader-elect-retry-period must be greater than zero, got " +
                    Ms(config.retry_period));
   }
-  if (config.renew_deadline.count() <= config.retry_period.count() * kJitterFactor) {
+  if (static_cast<double>(config.renew_deadline.count()) <=
+      static_cast<double>(config.retry_period.count()) * kJitterFactor) {
     return Invalid("--leader-elect-renew-deadline (" + Ms(config.renew_deadline) +
                    ") must be greater than 1.2 x --leader-elect-retry-period (" +
                    Ms(config.retry_period) + ")");
@@ -90,7 +92,7 @@ LeaderElector::LeaderElector(std::shared_ptr<ResourceLock> lock, LeaderElectionC
   }
 }
 
-LeaderElector::LeaderElector(std::shared_ptr<RestClient> client, LeaderElectionConfig config)
+LeaderElector::LeaderElector(std::shared_ptr<RestClient> client, const LeaderElectionConfig& config)
     : LeaderElector(
           std::make_shared<LeaseLock>(std::move(client), config.namespace_name, config.name),
           config) {}

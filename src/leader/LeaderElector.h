@@ -85,7 +85,7 @@ class LeaderElector {
  public:
   LeaderElector(std::shared_ptr<ResourceLock> lock, LeaderElectionConfig config);
   // Campaigns for a LeaseLock on config.namespace_name/config.name.
-  LeaderElector(std::shared_ptr<RestClient> client, LeaderElectionConfig config);
+  LeaderElector(std::shared_ptr<RestClient> client, const LeaderElectionConfig& config);
   ~LeaderElector();
   LeaderElector(const LeaderElector&) = delete;
   LeaderElector& operator=(const LeaderElector&) = delete;

@@ -21,7 +21,7 @@ Result<std::unique_ptr<ManagedController>> ManagedController::Create(
   ControllerLoop::Options loop_options;
   loop_options.name = options.name;
   loop_options.workers = options.workers;
-  loop_options.registry = registry;
+  loop_options.registry = std::move(registry);
   auto loop = ControllerLoop::Create(loop_options, queue, std::move(reconciler));
   if (!loop.ok()) return loop.status().WithContext("controller " + options.name);
   return std::unique_ptr<ManagedController>(

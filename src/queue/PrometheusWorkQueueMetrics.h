@@ -9,8 +9,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "src/base/Result.h"
 #include "src/base/Clock.h"
+#include "src/base/Result.h"
 #include "src/queue/WorkQueueMetrics.h"
 
 namespace kube {

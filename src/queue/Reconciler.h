@@ -3,8 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "src/base/Status.h"
 #include "src/base/Clock.h"
+#include "src/base/Status.h"
 
 namespace kube {
 

@@ -1,7 +1,7 @@
 #include "src/queue/WorkQueue.h"
 
-#include "src/queue/DefaultControllerRateLimiter.h"
 #include "src/base/RealClock.h"
+#include "src/queue/DefaultControllerRateLimiter.h"
 
 namespace kube {
 namespace {

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <memory>
 
-#include "src/queue/BucketRateLimiter.h"
 #include "src/base/FakeClock.h"
+#include "src/queue/BucketRateLimiter.h"
 
 namespace kube {
 namespace {

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "src/queue/ControllerLoop.h"
 #include "src/base/FakeClock.h"
+#include "src/queue/ControllerLoop.h"
 #include "src/queue/ItemExponentialFailureRateLimiter.h"
 #include "tests/src/queue/QueueTestHelpers.h"
 

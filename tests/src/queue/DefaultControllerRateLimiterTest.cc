@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "src/queue/DefaultControllerRateLimiter.h"
 #include "src/base/FakeClock.h"
+#include "src/queue/DefaultControllerRateLimiter.h"
 
 namespace kube {
 namespace {
