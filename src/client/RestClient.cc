@@ -91,9 +91,9 @@ class CountedStream : public StreamHandler {
 
 RestClient::RestClient(std::shared_ptr<HttpTransport> transport, RestClientOptions options)
     : transport_(std::move(transport)), options_(std::move(options)) {
+  if (!options_.clock) options_.clock = RealClock::Shared();
   if (options_.qps > 0) {
-    throttle_ =
-        std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, RealClock::Shared());
+    throttle_ = std::make_unique<BucketRateLimiter>(options_.qps, options_.burst, options_.clock);
   }
 }
 
@@ -127,8 +127,11 @@ void RestClient::Wait(std::chrono::milliseconds delay) {
     options_.sleep(delay);
     return;
   }
+  auto deadline = options_.clock->Now() + delay;
   std::unique_lock lock(mu_);
-  cancelled_cv_.wait_for(lock, delay, [this] { return cancelled_; });
+  while (!cancelled_ && options_.clock->Now() < deadline) {
+    options_.clock->WaitUntil(lock, cancelled_cv_, deadline);
+  }
 }
 
 Result<HttpResponse> RestClient::SendCancellable(const HttpRequest& request) {
@@ -147,11 +150,11 @@ Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
       if (wait.count() > 0) Wait(wait);
     }
     if (cancelled()) return Cancelled(request);
-    auto start = std::chrono::steady_clock::now();
+    auto start = options_.clock->Now();
     auto response = SendCancellable(request);
     if (options_.metrics != nullptr) {
       std::string code = response.ok() ? std::to_string(response->status) : "<error>";
-      options_.metrics->Observe(request.method, code, std::chrono::steady_clock::now() - start);
+      options_.metrics->Observe(request.method, code, options_.clock->Now() - start);
     }
     if (!response.ok()) return response.status();
     if (response->status / 100 == 2) return response;

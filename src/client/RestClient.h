@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/Clock.h"
 #include "src/base/Result.h"
 #include "src/client/ListOptions.h"
 #include "src/client/ResourceType.h"
@@ -40,6 +41,8 @@ struct RestClientOptions {
   double qps = 0;
   int burst = 10;
   RestClientMetrics* metrics = nullptr;
+  // Time for the throttle, request durations and retry waits; null: RealClock.
+  std::shared_ptr<Clock> clock;
   // Waits between retries; tests replace it to observe the delays. The
   // default wait ends early on CancelAll().
   std::function<void(std::chrono::milliseconds)> sleep;

@@ -146,6 +146,7 @@ Result<std::shared_ptr<RestClient>> Manager::NewClient(const RestConfig& config,
   RestClientOptions client_options;
   client_options.metrics = rest_metrics_.get();
   client_options.max_retries = max_retries;
+  client_options.clock = clock_;
   return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
                                       client_options);
 }
