@@ -32,6 +32,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "Cancelled";
     case StatusCode::kParseError:
       return "ParseError";
+    case StatusCode::kTooLarge:
+      return "TooLarge";
     case StatusCode::kInternal:
       return "Internal";
   }

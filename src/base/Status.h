@@ -22,6 +22,7 @@ enum class StatusCode {
   kUnavailable,
   kCancelled,
   kParseError,
+  kTooLarge,  // a response over its size cap
   kInternal,
 };
 

@@ -170,13 +170,22 @@ Status Reflector::ListPages() {
   options.label_selector = options_.label_selector;
   options.field_selector = options_.field_selector;
   std::string resource_version;
-  do {
+  while (true) {
     auto body = lister_watcher_->List(options);
+    if (body.status().code() == StatusCode::kTooLarge && options.limit > 1) {
+      // A page of large objects can pass the body cap (objects may be 1.5 MiB
+      // each): ask for the same page again, half as long.
+      options.limit = std::max<int64_t>(1, options.limit / 2);
+      spdlog::warn("list {}: page over the response size cap; retrying with limit {}", resource_,
+                   options.limit);
+      continue;
+    }
     if (!body.ok()) return body.status();
     Beat();
     Status applied = ApplyPage(*body, options, resource_version);
     if (!applied.ok()) return applied.WithContext("list " + resource_);
-  } while (!options.continue_token.empty());
+    if (options.continue_token.empty()) break;
+  }
   ++lists_;
   sink_.EndReplace(resource_version);
   SetResourceVersion(resource_version);

@@ -93,6 +93,7 @@ struct CurlTransport::Transfer {
   std::chrono::milliseconds timeout_for_message{0};
   Clock::time_point last_activity = Clock::now();
   std::string failure;  // why a callback aborted the transfer
+  bool body_too_large = false;
   curl_slist* header_list = nullptr;
   curl_slist* connect_to = nullptr;
   char error[CURL_ERROR_SIZE] = {};
@@ -147,6 +148,7 @@ struct CurlTransport::Transfer {
       return 0;
     }
     if (t->response.body.size() + len > t->max_body_bytes) {
+      t->body_too_large = true;
       t->failure = "response body exceeds " + std::to_string(t->max_body_bytes) +
                    " bytes (RestConfig::max_response_body_bytes)";
       return 0;
@@ -346,11 +348,12 @@ Status CurlTransport::Failure(int curl_code, const Transfer& t) const {
   auto code = static_cast<CURLcode>(curl_code);
   if (t.handler_stopped) return Status::Ok();
   std::string prefix = "request to " + config_.server + " failed: ";
+  if (t.body_too_large) return Status(StatusCode::kTooLarge, prefix + t.failure);
   if (!t.failure.empty()) return Status(StatusCode::kUnavailable, prefix + t.failure);
   if (code == CURLE_FILESIZE_EXCEEDED) {
-    return Status(StatusCode::kUnavailable, prefix + "response body exceeds " +
-                                                std::to_string(t.max_body_bytes) +
-                                                " bytes (RestConfig::max_response_body_bytes)");
+    return Status(StatusCode::kTooLarge, prefix + "response body exceeds " +
+                                             std::to_string(t.max_body_bytes) +
+                                             " bytes (RestConfig::max_response_body_bytes)");
   }
   std::string what = t.error[0] != '\0' ? t.error : curl_easy_strerror(code);
   if (code == CURLE_OPERATION_TIMEDOUT) {

@@ -156,3 +156,54 @@ TEST(ReflectorTest, HandlersMayReadTheStoreFromTheirCallbacks) {
 
 }  // namespace
 }  // namespace dra::testing
+
+namespace dra::testing {
+namespace {
+
+// Refuses pages longer than `max_items` as over the size cap, like the
+// transport does for a body past RestConfig::max_response_body_bytes.
+class CappedListerWatcher : public kube::ListerWatcher {
+ public:
+  explicit CappedListerWatcher(int64_t max_items) : max_items_(max_items) {}
+
+  kube::Result<std::string> List(const kube::ListOptions& options) override {
+    std::lock_guard lock(mu_);
+    limits_.push_back(options.limit);
+    if (options.limit > max_items_) {
+      return kube::Status(kube::StatusCode::kTooLarge, "response body exceeds the cap");
+    }
+    return Page({Pod("a", 1), Pod("b", 2)}, 2);
+  }
+  kube::Status Watch(const kube::ListOptions&, const kube::WatchChunkHandler&,
+                     kube::CancelFlag& cancel) override {
+    while (!cancel.cancelled()) std::this_thread::sleep_for(5ms);
+    return kube::Status(kube::StatusCode::kCancelled, "cancelled");
+  }
+  std::string Describe() const override { return "pods"; }
+
+  std::vector<int64_t> limits() const {
+    std::lock_guard lock(mu_);
+    return limits_;
+  }
+
+ private:
+  const int64_t max_items_;
+  mutable std::mutex mu_;
+  std::vector<int64_t> limits_;
+};
+
+TEST(ReflectorTest, APageOverTheSizeCapIsAskedForAgainInSmallerPages) {
+  auto lw = std::make_shared<CappedListerWatcher>(100);
+  kube::Informer<MetaObject> informer(lw, MetaObject::FromJson);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(5s)) << "limits asked: " << lw->limits().size();
+  informer.Stop();
+  EXPECT_EQ(Keys(informer.store()), (std::set<std::string>{"ns/a", "ns/b"}));
+  auto limits = lw->limits();
+  ASSERT_GE(limits.size(), 4u);
+  EXPECT_EQ(std::vector<int64_t>(limits.begin(), limits.begin() + 4),
+            (std::vector<int64_t>{500, 250, 125, 62}));
+}
+
+}  // namespace
+}  // namespace dra::testing

@@ -265,6 +265,7 @@ TEST_P(HttpTransportTest, OversizedChunkedBodyFailsWithBoundedMemory) {
   auto response = Transport(config)->Send(Get("/api/v1/pods"));
   size_t growth = ResidentBytes() - std::min(ResidentBytes(), before);
   ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), StatusCode::kTooLarge) << response.status().ToString();
   EXPECT_NE(response.status().message().find("max_response_body_bytes"), std::string::npos)
       << response.status().ToString();
   EXPECT_LT(growth, 64u << 20) << "resident memory grew by " << (growth >> 20) << " MiB";
@@ -278,6 +279,7 @@ TEST_P(HttpTransportTest, OversizedContentLengthFailsBeforeTheBodyIsRead) {
   config.max_response_body_bytes = 1u << 20;
   auto response = Transport(config)->Send(Get("/api/v1/pods"));
   ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), StatusCode::kTooLarge) << response.status().ToString();
   EXPECT_NE(response.status().message().find("max_response_body_bytes"), std::string::npos)
       << response.status().ToString();
 }
