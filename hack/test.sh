@@ -10,11 +10,13 @@ BUILD_DIR="$(cd "${1:?usage: test.sh BUILD_DIR [unit|integration|all]}" && pwd)"
 WHAT="${2:-all}"
 JOBS="${JOBS:-2}"
 
+# Every step checks its own exit code: `set -e` does not apply inside a
+# function called from an `&&` list (below), so a failing ctest was ignored.
 run_unit() {
   log "unit tests"
-  (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS")
+  (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS") || die "unit tests failed"
   log "fuzz targets (bounded time each)"
-  (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS")
+  (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS") || die "fuzz targets failed"
 }
 
 dump_logs() {
@@ -38,12 +40,12 @@ run_integration() {
   export DRA_REQUIRE_CLUSTER=1
   log "integration tests against ${DRA_APISERVER_URL}"
   # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
-  (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1)
+  (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1) || die "integration tests failed"
 }
 
 case "$WHAT" in
   unit) run_unit ;;
   integration) run_integration ;;
-  all) run_unit && run_integration ;;
+  all) run_unit; run_integration ;;
   *) die "unknown test set '$WHAT' (unit|integration|all)" ;;
 esac

@@ -185,7 +185,7 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
   } catch (const pplx::task_canceled&) {
     return Status(StatusCode::kCancelled, "request cancelled");
   } catch (const std::length_error& e) {
-    return Status(StatusCode::kUnavailable,
+    return Status(StatusCode::kTooLarge,
                   "request to " + impl_->config.server + " failed: " + e.what());
   } catch (const std::exception& e) {
     return ExplainedError(e);
