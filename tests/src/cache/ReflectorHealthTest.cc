@@ -12,6 +12,7 @@
 #include "src/cache/MetaObject.h"
 #include "src/cache/Reflector.h"
 #include "src/cache/RestListerWatcher.h"
+#include "tests/support/SettlingClock.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -24,29 +25,6 @@ constexpr const char* kPage = R"({"metadata":{"resourceVersion":"5"},"items":[]}
 constexpr const char* kBookmark =
     R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"6"}}})"
     "\n";
-
-// A FakeClock that counts waits, so a test knows when the reflector's loop
-// has reacted to a Step() (woken, and waiting again).
-class CountingClock : public kube::Clock {
- public:
-  TimePoint Now() const override { return fake_.Now(); }
-  std::chrono::system_clock::time_point WallNow() const override { return fake_.WallNow(); }
-  void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                 TimePoint deadline) override {
-    ++waits_;
-    fake_.WaitUntil(lock, cv, deadline);
-  }
-  kube::Status StepAndSettle(Duration delta) {
-    int before = waits_;
-    fake_.Step(delta);
-    return WaitFor("the reflector to wait again", 5s, [&] { return waits_ > before; });
-  }
-  void Step(Duration delta) { fake_.Step(delta); }
-
- private:
-  kube::FakeClock fake_;
-  std::atomic<int> waits_{0};
-};
 
 // LISTs answer kPage; WATCHes do what `mode` says when they start.
 class ScriptedListerWatcher : public kube::ListerWatcher {
@@ -136,7 +114,7 @@ TEST_F(ReflectorHealthTest, AWedgedWatchFailsTheProgressCheckAfterTheStallTimeou
 // restart) but the cache goes stale; one successful watch makes it fresh.
 TEST_F(ReflectorHealthTest, FailingRequestsKeepTheLoopAliveButTheCacheGoesStale) {
   lw_->mode = ScriptedListerWatcher::Mode::kFail;
-  auto clock = std::make_shared<CountingClock>();
+  auto clock = std::make_shared<SettlingClock>();
   clock_ = clock;
   Start();
   ASSERT_TRUE(WaitFor("the first backoff", 5s, [&] { return lw_->watches == 1; }).ok());

@@ -11,47 +11,13 @@
 #include "tests/support/LeaseStore.h"
 #include "tests/support/LeaseStoreLock.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/SettlingClock.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-// A FakeClock that counts how often a thread started waiting on it, so a test
-// knows when the elector's one loop thread has finished reacting to a Step().
-class CountingClock : public kube::Clock {
- public:
-  TimePoint Now() const override { return fake_.Now(); }
-  std::chrono::system_clock::time_point WallNow() const override { return fake_.WallNow(); }
-  void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                 TimePoint deadline) override {
-    ++waits_;
-    fake_.WaitUntil(lock, cv, deadline);
-  }
-
-  // Steps and waits until the (single) waiting thread has waited again.
-  // Polls finely: tests step hundreds of times.
-  kube::Status StepAndSettle(Duration delta) {
-    int before = waits_;
-    fake_.Step(delta);
-    auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (waits_ <= before) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        return kube::Status(kube::StatusCode::kTimeout, "the elector did not wait again");
-      }
-      std::this_thread::sleep_for(100us);
-    }
-    return kube::Status::Ok();
-  }
-  void Step(Duration delta) { fake_.Step(delta); }
-  int waits() const { return waits_; }
-  std::size_t NumWaiters() const { return fake_.NumWaiters(); }
-
- private:
-  kube::FakeClock fake_;
-  std::atomic<int> waits_{0};
-};
 
 kube::LeaderElectionRecord HeldBy(const std::string& holder, int64_t seconds) {
   return {holder, seconds, "2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:00.000000Z", 3, ""};
@@ -101,7 +67,7 @@ class LeaderElectorTest : public ::testing::Test {
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
 
-  std::shared_ptr<CountingClock> clock_ = std::make_shared<CountingClock>();
+  std::shared_ptr<SettlingClock> clock_ = std::make_shared<SettlingClock>();
   std::shared_ptr<LeaseStore> store_ = std::make_shared<LeaseStore>();
   std::vector<std::shared_ptr<LeaseStoreLock>> locks_;
   std::vector<std::unique_ptr<kube::LeaderElector>> electors_;

@@ -8,6 +8,7 @@
 #include "src/base/FakeClock.h"
 #include "src/manager/FunctionRunnable.h"
 #include "src/manager/Manager.h"
+#include "tests/support/SettlingClock.h"
 #include "tests/support/WaitFor.h"
 
 namespace kube {
@@ -224,29 +225,6 @@ class ManagerTest : public ::testing::Test {
   Journal journal_;
 };
 
-// A FakeClock that counts waits, so a test knows when the (one) waiting loop
-// has reacted to a Step().
-class SettlingClock : public Clock {
- public:
-  TimePoint Now() const override { return fake_.Now(); }
-  std::chrono::system_clock::time_point WallNow() const override { return fake_.WallNow(); }
-  void WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                 TimePoint deadline) override {
-    ++waits_;
-    fake_.WaitUntil(lock, cv, deadline);
-  }
-  Status StepAndSettle(Duration delta) {
-    int before = waits_;
-    fake_.Step(delta);
-    return WaitFor("the loop to wait again", seconds(5), [&] { return waits_ > before; });
-  }
-  void Step(Duration delta) { fake_.Step(delta); }
-
- private:
-  FakeClock fake_;
-  std::atomic<int> waits_{0};
-};
-
 // A reflector stuck in a watch that never ends (no data, no bookmark, its
 // idle timeout not honoured) is wedged: /healthz must fail so the kubelet
 // restarts the process.
@@ -274,7 +252,7 @@ TEST_F(ManagerTest, HealthzFailsWhenAReflectorIsWedged) {
 // retrying (healthy, no restart) but readiness fails once no list or watch
 // has succeeded for 5 min, and comes back with the first successful watch.
 TEST_F(ManagerTest, ReadinessFollowsTheCachesFreshness) {
-  auto clock = std::make_shared<SettlingClock>();
+  auto clock = std::make_shared<dra::testing::SettlingClock>();
   auto options = Options();
   options.clock = clock;
   Manager manager(Config(), options);
