@@ -15,13 +15,12 @@ using kube::MetaObject;
 
 const kube::ResourceType kSlices{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"};
 
-TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
-  auto server = ScriptedHttpServer::Start();
-  ASSERT_TRUE(server.ok());
-  auto& srv = **server;
+// Answers every LIST with `list` and holds every WATCH open; returns a
+// client of the server.
+std::shared_ptr<kube::RestClient> ListThenHoldWatches(ScriptedHttpServer& srv,
+                                                      const std::string& list) {
   srv.AddRoute(Route::Where("GET", [](const RecordedRequest& r) { return !r.QueryParam("watch"); }),
-               {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"5"},"items":[
-                   {"metadata":{"name":"s1","resourceVersion":"4"}}]})")});
+               {ScriptedResponse::Json(200, list)});
   srv.AddRoute(
       Route::Where("GET",
                    [](const RecordedRequest& r) { return r.QueryParam("watch").has_value(); }),
@@ -29,9 +28,19 @@ TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
   kube::RestConfig config;
   config.server = srv.Url();
   auto transport = kube::HttpTransport::Create(config);
-  ASSERT_TRUE(transport.ok());
-  auto client = std::make_shared<kube::RestClient>(
+  EXPECT_TRUE(transport.ok()) << transport.status().ToString();
+  if (!transport.ok()) return nullptr;
+  return std::make_shared<kube::RestClient>(
       std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+}
+
+TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
+  auto server = ScriptedHttpServer::Start();
+  ASSERT_TRUE(server.ok());
+  auto& srv = **server;
+  auto client = ListThenHoldWatches(srv, R"({"metadata":{"resourceVersion":"5"},"items":[
+                   {"metadata":{"name":"s1","resourceVersion":"4"}}]})");
+  ASSERT_NE(client, nullptr);
 
   kube::InformerRegistry registry(client);
   auto& first = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
@@ -62,19 +71,9 @@ TEST(InformerRegistryTest, InformersReportDecodeErrorsToTheRegistrysMetrics) {
   ASSERT_TRUE(server.ok());
   auto& srv = **server;
   // An item without metadata.name cannot be cached.
-  srv.AddRoute(Route::Where("GET", [](const RecordedRequest& r) { return !r.QueryParam("watch"); }),
-               {ScriptedResponse::Json(200, R"({"metadata":{"resourceVersion":"5"},"items":[
-                   {"metadata":{"name":"s1","resourceVersion":"4"}},{"metadata":{}}]})")});
-  srv.AddRoute(
-      Route::Where("GET",
-                   [](const RecordedRequest& r) { return r.QueryParam("watch").has_value(); }),
-      {ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)})});
-  kube::RestConfig config;
-  config.server = srv.Url();
-  auto transport = kube::HttpTransport::Create(config);
-  ASSERT_TRUE(transport.ok());
-  auto client = std::make_shared<kube::RestClient>(
-      std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+  auto client = ListThenHoldWatches(srv, R"({"metadata":{"resourceVersion":"5"},"items":[
+                   {"metadata":{"name":"s1","resourceVersion":"4"}},{"metadata":{}}]})");
+  ASSERT_NE(client, nullptr);
   auto metrics = std::make_shared<prometheus::Registry>();
 
   kube::InformerRegistry registry(client, metrics);
