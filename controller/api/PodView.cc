@@ -1,5 +1,7 @@
 #include "controller/api/PodView.h"
 
+#include <algorithm>
+
 #include "controller/api/JsonWalk.h"
 #include "src/cache/JsonFields.h"
 
@@ -8,6 +10,28 @@ namespace {
 
 using kube::json::Field;
 using kube::json::StringOr;
+
+// The sorted union of the names under requests and limits.
+std::vector<std::string_view> SortedResourceNames(simdjson::dom::element requests,
+                                                  simdjson::dom::element limits) {
+  std::vector<std::string_view> names;
+  auto collect = [&](std::string_view name, simdjson::dom::element) { names.push_back(name); };
+  json::ForEachMember(requests, collect);
+  json::ForEachMember(limits, collect);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+void AssignRequestIndexes(simdjson::dom::element requests, simdjson::dom::element limits,
+                          std::vector<PodView::ExtendedResource>& resources) {
+  if (resources.empty()) return;
+  std::vector<std::string_view> names = SortedResourceNames(requests, limits);
+  for (auto& resource : resources) {
+    auto it = std::lower_bound(names.begin(), names.end(), std::string_view(resource.name));
+    resource.request_index = static_cast<uint16_t>(it - names.begin());
+  }
+}
 
 PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
   PodView::Container container;
@@ -45,6 +69,7 @@ PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
     resource.has_limit = true;
     container.resources.push_back(std::move(resource));
   });
+  AssignRequestIndexes(requests, limits, container.resources);
   container.resources.shrink_to_fit();
   return container;
 }

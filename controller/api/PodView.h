@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,11 @@ struct PodView {
     kube::Quantity limit;      // zero when has_limit is false
     bool has_request = false;  // requests[name] was set (otherwise request came from limits)
     bool has_limit = false;
+    // Position of `name` among all of the container's resource names
+    // (requests and limits, cpu and memory included) sorted as strings: the
+    // j of the scheduler's "container-<i>-request-<j>". Limits count because
+    // the apiserver defaults a missing request to its limit.
+    uint16_t request_index = 0;
   };
 
   // All containers are kept, even without extended resources, so that the
