@@ -13,6 +13,18 @@ void FlagSet::Bool(const std::string& name, bool default_value, std::string help
   flags_[name] = Flag{v, v, std::move(help), true, false};
 }
 
+void FlagSet::Short(char letter, const std::string& name) { shorts_[letter] = name; }
+
+bool FlagSet::ExpandShort(const std::string& arg, std::string& long_form) const {
+  if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return false;
+  auto it = shorts_.find(arg[1]);
+  if (it == shorts_.end()) return false;
+  std::string rest = arg.substr(2);
+  if (!rest.empty() && rest[0] == '=') rest = rest.substr(1);
+  long_form = "--" + it->second + (arg.size() > 2 ? "=" + rest : "");
+  return true;
+}
+
 kube::Status FlagSet::Assign(Flag& flag, const std::string& name, const std::string& value) {
   if (flag.is_bool && value != "true" && value != "false") {
     return kube::Status(kube::StatusCode::kInvalidArgument,
@@ -25,7 +37,9 @@ kube::Status FlagSet::Assign(Flag& flag, const std::string& name, const std::str
 
 kube::Status FlagSet::Parse(std::span<const std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
+    std::string arg = args[i];
+    std::string long_form;
+    if (ExpandShort(arg, long_form)) arg = long_form;
     if (arg == "--") {
       std::span<const std::string> rest = args.subspan(i + 1);
       positional_.insert(positional_.end(), rest.begin(), rest.end());
@@ -69,7 +83,11 @@ std::string FlagSet::Usage() const {
   std::ostringstream out;
   out << "Flags:\n";
   for (const auto& [name, flag] : flags_) {
-    out << "  --" << name << (flag.is_bool ? "" : " string") << "\n      " << flag.help;
+    out << "  ";
+    for (const auto& [letter, long_name] : shorts_) {
+      if (long_name == name) out << "-" << letter << ", ";
+    }
+    out << "--" << name << (flag.is_bool ? "" : " string") << "\n      " << flag.help;
     if (!flag.default_value.empty() && flag.default_value != "false") {
       out << " (default \"" << flag.default_value << "\")";
     }

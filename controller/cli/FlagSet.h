@@ -10,11 +10,14 @@
 namespace dra::cli {
 
 // GNU-style flags: --name=value, --name value, and --flag / --flag=false for
-// booleans. Everything else is a positional argument.
+// booleans, plus declared one-letter spellings (-n ns, -o json). Everything else is a positional
+// argument.
 class FlagSet {
  public:
   void String(const std::string& name, const std::string& default_value, std::string help);
   void Bool(const std::string& name, bool default_value, std::string help);
+  // A one-letter spelling of a declared flag: `-n value`, `-n=value`, `-nvalue`.
+  void Short(char letter, const std::string& name);
 
   kube::Status Parse(std::span<const std::string> args);
 
@@ -36,9 +39,12 @@ class FlagSet {
   };
 
   kube::Status Assign(Flag& flag, const std::string& name, const std::string& value);
+  // Rewrites `-x...` into the long form; false when `arg` is no known short flag.
+  bool ExpandShort(const std::string& arg, std::string& long_form) const;
 
   std::map<std::string, Flag> flags_;
   std::vector<std::string> positional_;
+  std::map<char, std::string> shorts_;
 };
 
 }  // namespace dra::cli

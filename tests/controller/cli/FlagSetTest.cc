@@ -70,5 +70,22 @@ TEST(FlagSetTest, UsageListsFlagsWithDefaults) {
   EXPECT_NE(usage.find("(default \":8080\")"), std::string::npos);
 }
 
+TEST(FlagSetTest, ShortSpellingsExpandToTheirLongFlag) {
+  FlagSet flags;
+  flags.String("namespace", "default", "namespace");
+  flags.String("output", "", "format");
+  flags.Bool("all", false, "all");
+  flags.Short('n', "namespace");
+  flags.Short('o', "output");
+  flags.Short('A', "all");
+  std::vector<std::string> args{"-n", "gpu", "-ojson", "-A", "pod/x", "-z"};
+  ASSERT_TRUE(flags.Parse(args).ok());
+  EXPECT_EQ(flags.Get("namespace"), "gpu");
+  EXPECT_EQ(flags.Get("output"), "json");
+  EXPECT_TRUE(flags.GetBool("all"));
+  EXPECT_EQ(flags.positional(), (std::vector<std::string>{"pod/x", "-z"}));
+  EXPECT_NE(flags.Usage().find("-n, --namespace"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dra::cli
