@@ -79,7 +79,7 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   PolicyDecision decision = policy_.Decide(input, now, room);
   SetHeld(key, decision.reason == kReasonStormGuard);
 
-  bool wrote = false;
+  Write wrote = Write::kNothing;
   if (kube::Status s = WriteRule(*health, decision, own_rule, wrote); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
@@ -170,13 +170,14 @@ bool DeviceHealthReconciler::StormRoom(const api::DeviceHealth& health, const Po
 
 kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
                                                const PolicyDecision& decision,
-                                               const api::DeviceTaintRule* ours, bool& wrote) {
+                                               const api::DeviceTaintRule* ours, Write& wrote) {
   if (policy_.options().dry_run) return kube::Status::Ok();
   if (decision.keep_rule) {
     if (ours && TaintRuleBuilder::Matches(*ours, health, decision.effect))
       return kube::Status::Ok();
     KUBE_RETURN_IF_ERROR(writer_->ApplyRule(TaintRuleBuilder::Build(health, decision.effect)));
-    wrote = true;
+    bool same = ours && ours->taint.effect == decision.effect;
+    wrote = same ? Write::kSameEffect : Write::kNewEffect;
     spdlog::info("DeviceHealth {}: DeviceTaintRule {} {} with effect {} ({})", health.meta.name,
                  TaintRuleBuilder::RuleName(health.meta.name), ours ? "updated" : "applied",
                  EffectText(decision.effect), decision.reason);
@@ -184,7 +185,7 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
   }
   if (!ours) return kube::Status::Ok();
   KUBE_RETURN_IF_ERROR(writer_->DeleteRule(ours->meta.name, ours->meta.uid));
-  wrote = true;
+  wrote = Write::kDeleted;
   spdlog::info("DeviceHealth {}: DeviceTaintRule {} removed ({})", health.meta.name,
                ours->meta.name, decision.reason);
   return kube::Status::Ok();
@@ -284,12 +285,15 @@ void DeviceHealthReconciler::RecordEvents(const api::DeviceHealth& health, const
 
 void DeviceHealthReconciler::RecordMetrics(const api::DeviceHealth& health,
                                            const PolicyInput& input, const PolicyDecision& decision,
-                                           const ScopeView& scope, bool wrote) {
-  if (decision.keep_rule && input.in_force != decision.effect) {
-    metrics_->Applied(EffectText(decision.effect));
-  } else if (!decision.keep_rule && input.in_force.has_value()) {
-    metrics_->Removed(EffectText(*input.in_force));
-  }
+                                           const ScopeView& scope, Write wrote) {
+  // Counted per write made; in dry-run per transition that would have been written.
+  bool dry_run = policy_.options().dry_run;
+  bool applied = dry_run ? decision.keep_rule && input.in_force != decision.effect
+                         : wrote == Write::kNewEffect;
+  bool removed =
+      dry_run ? !decision.keep_rule && input.in_force.has_value() : wrote == Write::kDeleted;
+  if (applied) metrics_->Applied(EffectText(decision.effect));
+  if (removed) metrics_->Removed(EffectText(input.in_force.value_or(TaintEffect::kNone)));
   int devices = static_cast<int>(scope.devices.size());
   metrics_->Record(health.meta.name,
                    {health.state_text, decision.keep_rule ? EffectText(decision.effect) : "",
@@ -298,7 +302,7 @@ void DeviceHealthReconciler::RecordMetrics(const api::DeviceHealth& health,
   std::lock_guard lock(mu_);
   auto it = changed_at_.find(health.meta.name);
   if (it == changed_at_.end()) return;
-  if (wrote) {
+  if (wrote != Write::kNothing) {
     metrics_->WriteLatency(std::chrono::duration<double>(clock_->Now() - it->second).count());
   }
   changed_at_.erase(it);

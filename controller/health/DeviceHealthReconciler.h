@@ -60,15 +60,18 @@ class DeviceHealthReconciler : public kube::Reconciler {
                       std::chrono::system_clock::time_point now) const;
   bool StormRoom(const api::DeviceHealth& health, const PolicyInput& input, const ScopeView& scope,
                  std::chrono::system_clock::time_point now) const;
+  // What WriteRule did to the rule.
+  enum class Write { kNothing, kNewEffect, kSameEffect, kDeleted };
+
   kube::Status WriteRule(const api::DeviceHealth& health, const PolicyDecision& decision,
-                         const api::DeviceTaintRule* ours, bool& wrote);
+                         const api::DeviceTaintRule* ours, Write& wrote);
   kube::Status WriteStatus(const api::DeviceHealth& health, const PolicyInput& input,
                            const PolicyDecision& decision, const ScopeView& scope,
                            const api::DeviceTaintRule* ours);
   void RecordEvents(const api::DeviceHealth& health, const PolicyInput& input,
                     const PolicyDecision& decision, const ScopeView& scope);
   void RecordMetrics(const api::DeviceHealth& health, const PolicyInput& input,
-                     const PolicyDecision& decision, const ScopeView& scope, bool wrote);
+                     const PolicyDecision& decision, const ScopeView& scope, Write wrote);
   void SetHeld(const std::string& key, bool held);
   std::vector<ConditionValue> Conditions(const PolicyDecision& decision, const ScopeView& scope,
                                          const api::DeviceTaintRule* ours) const;

@@ -1,5 +1,7 @@
 #include "controller/health/HealthPolicy.h"
 
+#include <ctime>
+
 namespace dra::health {
 namespace {
 
@@ -27,6 +29,18 @@ std::string EffectText(TaintEffect effect) {
 seconds Left(std::chrono::system_clock::time_point end, std::chrono::system_clock::time_point now) {
   auto left = std::chrono::ceil<seconds>(end - now);
   return left < seconds(1) ? seconds(1) : left;
+}
+
+// "2026-07-24T11:05:00Z": a fixed end time keeps the message (and so the
+// status) unchanged while a timer runs, where a countdown would rewrite it.
+std::string Until(std::chrono::system_clock::time_point end) {
+  std::time_t t =
+      std::chrono::system_clock::to_time_t(std::chrono::ceil<std::chrono::seconds>(end));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 PolicyDecision Rule(TaintEffect effect, std::string reason, std::string message) {
@@ -114,8 +128,8 @@ PolicyDecision HealthPolicy::DecideHealthy(const PolicyInput& input,
   d.effect = *input.in_force;
   d.reason = kReasonHoldOff;
   d.recheck_after = Left(end, now);
-  d.message = "device healthy; taint " + EffectText(d.effect) + " kept for the hold-off (" +
-              std::to_string(d.recheck_after->count()) + "s left)";
+  d.message = "device healthy; taint " + EffectText(d.effect) + " kept for the hold-off, until " +
+              Until(end);
   return d;
 }
 
@@ -127,8 +141,7 @@ PolicyDecision HealthPolicy::DecideNoExecute(const PolicyInput& input,
   if (!already && options_.preview.count() > 0 && now < end) {
     PolicyDecision d = Rule(TaintEffect::kNone, kReasonPreview, "");
     d.recheck_after = Left(end, now);
-    d.message = "preview: effect None for " + std::to_string(d.recheck_after->count()) +
-                "s more, then NoExecute";
+    d.message = "preview: effect None until " + Until(end) + ", then NoExecute";
     return d;
   }
   if (!storm_room) {
