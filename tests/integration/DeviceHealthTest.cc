@@ -137,9 +137,10 @@ class DeviceHealthTest : public ClusterTest {
     controller_.reset();
   }
 
+  // The object, or an empty JSON object when it does not exist (yet).
   json Get(const std::vector<std::string>& args) {
     auto got = cluster_->GetJson(args);
-    return got.ok() ? *got : json();
+    return got.ok() && got->is_object() ? *got : json::object();
   }
   json HealthObject(const std::string& name) { return Get({"get", "devicehealth", name}); }
   json Rule(const std::string& health) {
@@ -222,7 +223,7 @@ TEST_F(DeviceHealthTest, UnhealthyGpuIsPreviewedThenItsPodEvicted) {
                          [&] { return Effect("dh-victim") == "NoExecute"; }));
   ASSERT_TRUE(Eventually("the eviction controller to delete the Pod", [&] {
     json p = Get({"get", "pod", "victim", "-n", ns_});
-    return p.is_null() || p.contains("/metadata/deletionTimestamp"_json_pointer);
+    return p.empty() || p.contains("/metadata/deletionTimestamp"_json_pointer);
   }));
   ASSERT_TRUE(Eventually(
       "status to mirror EvictionInProgress",
@@ -251,7 +252,7 @@ TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheR
   EXPECT_EQ(Condition(HealthObject("dh-a-gpu-0"), "Tainted", "status"), "False");
 
   ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-2", "dh-a", "gpu-2", "Degraded")).ok());
-  ASSERT_TRUE(Eventually("the second rule", [&] { return !Rule("dh-a-gpu-2").is_null(); }));
+  ASSERT_TRUE(Eventually("the second rule", [&] { return !Rule("dh-a-gpu-2").empty(); }));
   ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-a-gpu-2"}).ok());
   ASSERT_TRUE(Eventually("deleting the DeviceHealth to remove its rule",
                          [&] { return RuleGone("dh-a-gpu-2"); }));
