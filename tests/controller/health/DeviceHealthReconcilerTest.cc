@@ -184,6 +184,24 @@ TEST_F(DeviceHealthReconcilerTest, PreviewThenNoExecuteOnTheFakeClock) {
             (std::vector<std::string>{"TaintPreview", "TaintApplied", "DeviceTaintedNoExecute"}));
 }
 
+TEST_F(DeviceHealthReconcilerTest, RestartMidPreviewResumesTheTimerFromStatus) {
+  auto before = Make(Options(30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*before, "a1");
+  clock_->Step(20s);
+  int applies = api_->applies;
+  int writes = api_->status_writes;
+  auto after = Make(Options(30s));  // a new process: nothing in memory
+  auto result = Settle(*after, "a1");
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(result.requeue_after, 10s);  // not 30 s again
+  EXPECT_EQ(api_->applies, applies);
+  EXPECT_EQ(api_->status_writes, writes);
+  clock_->Step(10s);
+  (void)Settle(*after, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+}
+
 TEST_F(DeviceHealthReconcilerTest, FlappingInsideHoldOffKeepsOneRule) {
   auto r = Make(Options(0s, 300s));
   api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 1));
