@@ -111,12 +111,12 @@ class DeviceHealthTest : public ClusterTest {
     (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
   }
 
-  void StartController() {
+  void StartController(const std::string& storm_guard_percent = "100") {
     auto process = BackgroundProcess::Start(
         {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
          cluster_->kubeconfig(), "--metrics-bind-address", "0", "--health-probe-bind-address",
          "127.0.0.1:0", "--health-preview", "3s", "--health-hold-off", "3s",
-         "--health-storm-guard-percent", "100"});
+         "--health-storm-guard-percent", storm_guard_percent});
     ASSERT_TRUE(process.ok()) << process.status().ToString();
     controller_ = std::move(*process);
     auto up = WaitFor(
@@ -275,6 +275,29 @@ TEST_F(DeviceHealthTest, WholePoolTaintsThatPoolOnly) {
   // dh-a's GPUs stay usable.
   ASSERT_TRUE(cluster_->Create(PodManifest("on-a", ns_)).ok());
   ASSERT_TRUE(Eventually("a Pod to get a dh-a GPU", [&] { return !DeviceOf("on-a").empty(); }));
+}
+
+TEST_F(DeviceHealthTest, StormGuardHoldsTheSecondGpuBackUntilTheFirstRecovers) {
+  StopController();
+  // 25 % of dh-a's 3 GPUs rounds down to 0, and one is always allowed: 1.
+  // (The driver's share is 25 % of all its GPUs in the cluster, at least 1.)
+  ASSERT_NO_FATAL_FAILURE(StartController("25"));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-storm-0", "dh-a", "gpu-0", "Unhealthy")).ok());
+  ASSERT_TRUE(Eventually("the first GPU under NoExecute",
+                         [&] { return Effect("dh-storm-0") == "NoExecute"; }));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-storm-1", "dh-a", "gpu-1", "Unhealthy")).ok());
+  json held;
+  ASSERT_TRUE(Eventually(
+      "the second GPU held at NoSchedule by the storm guard",
+      [&] {
+        held = HealthObject("dh-storm-1");
+        return Condition(held, "Tainted", "reason") == "StormGuard" &&
+               Effect("dh-storm-1") == "NoSchedule";
+      },
+      [&] { return held.dump(); }));
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-storm-0"}).ok());
+  ASSERT_TRUE(Eventually("the held GPU to be promoted once room frees up",
+                         [&] { return Effect("dh-storm-1") == "NoExecute"; }));
 }
 
 TEST_F(DeviceHealthTest, InvalidManifestsAreRefusedWithTheCrdsMessages) {
