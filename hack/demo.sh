@@ -34,6 +34,7 @@ try_this_next() {
    kubectl get resourceclaims -o wide                 # the claim the scheduler made for it
    kubectl apply -f manifests/examples/devicehealth-unhealthy.yaml
    kubectl get devicehealths                          # printer columns of the CRD
+   # device health walk-through (take a GPU out, bring it back): README "## Device health"
    curl -s http://${PROBE_ADDR}/readyz; curl -s http://${METRICS_ADDR}/metrics | head
 
  Logs of the control plane: ${CLUSTER_DIR}/logs/   Ctrl-C stops everything.

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "controller/health/HealthWiring.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/base/Status.h"
@@ -37,6 +38,7 @@ class Controller {
   kube::Manager manager_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
+  std::unique_ptr<health::HealthWiring> health_;  // Device health (#9); null when off
 };
 
 }  // namespace dra::app

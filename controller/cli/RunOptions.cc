@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "controller/app/Controller.h"
+#include "controller/health/HealthFlags.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
 #include "src/leader/LeaderElector.h"
@@ -95,6 +96,9 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("leader-elect-retry-period", "2s", "How often candidates try to acquire or renew");
   flags.String("graceful-shutdown-timeout", "30s",
                "How long SIGTERM waits for reconciles in flight before exiting anyway");
+  // Device health (#9): --health-dry-run, --health-preview, --health-hold-off,
+  // --health-storm-guard-percent.
+  health::HealthFlags::Declare(flags);
 }
 
 kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
@@ -127,6 +131,9 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--leader-election-id must not be empty with --leader-elect");
   }
   KUBE_RETURN_IF_ERROR(ParseDurations(flags, m));
+  // Device health (#9): the Controller's wiring reads them from HealthOptions::Configured().
+  KUBE_ASSIGN_OR_RETURN(options.health, health::HealthFlags::Parse(flags));
+  health::HealthOptions::SetConfigured(options.health);
   return options;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "controller/cli/FlagSet.h"
+#include "controller/health/HealthOptions.h"
 #include "src/base/Result.h"
 #include "src/manager/ManagerOptions.h"
 
@@ -15,6 +16,7 @@ struct RunOptions {
   std::string context;
   std::string log_level;
   kube::ManagerOptions manager;
+  health::HealthOptions health;  // Device health (#9): --health-* flags
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);

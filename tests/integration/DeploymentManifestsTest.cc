@@ -178,6 +178,40 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   EXPECT_EQ(Scrape(port, stranger), 403) << last_body_;
   // The controller's own reviews were allowed by its ClusterRole.
   EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
+
+  // Device health (#9) as the service account: a DeviceHealth becomes a
+  // DeviceTaintRule (server-side apply), gets status and an Event, and its
+  // deletion removes the rule, all without a "forbidden".
+  const std::string health = R"({"apiVersion": "dra-controller.dev/v1alpha1",
+    "kind": "DeviceHealth", "metadata": {"name": "manifest-test-gpu"},
+    "spec": {"driver": "gpu.example.com", "pool": "manifest-test", "device": "gpu-0",
+             "state": "Degraded", "reason": "ManifestTest"}})";
+  ASSERT_TRUE(cluster_->Apply(health).ok());
+  auto rule = WaitFor(
+      "the DeviceTaintRule and the Tainted condition", 30s,
+      [&] {
+        auto got = cluster_->GetJson({"get", "devicehealth", "manifest-test-gpu"});
+        auto rule = cluster_->Kubectl({"get", "devicetaintrule", "devicehealth-manifest-test-gpu"});
+        return got.ok() && rule.ok() &&
+               got->value("status", json::object()).value("ruleName", "") ==
+                   "devicehealth-manifest-test-gpu";
+      },
+      [&] { return controller_->Output(); });
+  EXPECT_TRUE(rule.ok()) << rule.ToString();
+  auto event = WaitFor("an Event on the DeviceHealth", 30s, [&] {
+    auto events = cluster_->Kubectl({"get", "events", "-A", "--field-selector",
+                                     "involvedObject.name=manifest-test-gpu", "-o", "name"});
+    return events.ok() && !events->out.empty();
+  });
+  EXPECT_TRUE(event.ok()) << event.ToString();
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "manifest-test-gpu"}).ok());
+  auto gone = WaitFor("the DeviceTaintRule to go", 30s, [&] {
+    auto got = cluster_->Kubectl({"get", "devicetaintrule", "devicehealth-manifest-test-gpu",
+                                  "--ignore-not-found", "-o", "name"});
+    return got.ok() && got->out.empty();
+  });
+  EXPECT_TRUE(gone.ok()) << gone.ToString();
+  EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
 }
 
 }  // namespace

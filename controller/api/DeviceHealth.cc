@@ -1,0 +1,85 @@
+#include "controller/api/DeviceHealth.h"
+
+#include "controller/api/JsonWalk.h"
+#include "src/cache/JsonFields.h"
+
+namespace dra::api {
+namespace {
+
+using kube::json::Field;
+using kube::json::IntOr;
+using kube::json::StringOr;
+
+DeviceHealth::Status ReadStatus(simdjson::dom::element status) {
+  DeviceHealth::Status out;
+  out.observed_generation = IntOr(status, "observedGeneration");
+  out.observed_state = std::string(StringOr(status, "observedState"));
+  out.state_since = kube::json::ParseTimestamp(StringOr(status, "stateSince"));
+  out.rule_name = std::string(StringOr(status, "ruleName"));
+  out.effect = std::string(StringOr(status, "effect"));
+  out.matched_devices = IntOr(status, "matchedDevices");
+  out.affected_pod_count = IntOr(status, "affectedPodCount");
+  json::ForEachElement(Field(status, "affectedPods"), [&](simdjson::dom::element pod) {
+    std::string_view text;
+    if (pod.get(text) == simdjson::SUCCESS) out.affected_pods.emplace_back(text);
+  });
+  json::ForEachElement(Field(status, "conditions"), [&](simdjson::dom::element c) {
+    out.conditions.push_back({std::string(StringOr(c, "type")), std::string(StringOr(c, "status")),
+                              std::string(StringOr(c, "reason")),
+                              std::string(StringOr(c, "message")),
+                              std::string(StringOr(c, "lastTransitionTime"))});
+  });
+  return out;
+}
+
+}  // namespace
+
+std::optional<HealthState> ParseHealthState(std::string_view text) {
+  if (text == "Healthy") return HealthState::kHealthy;
+  if (text == "Degraded") return HealthState::kDegraded;
+  if (text == "Unhealthy") return HealthState::kUnhealthy;
+  if (text == "Unknown") return HealthState::kUnknown;
+  return std::nullopt;
+}
+
+std::string_view HealthStateName(HealthState state) {
+  switch (state) {
+    case HealthState::kHealthy:
+      return "Healthy";
+    case HealthState::kDegraded:
+      return "Degraded";
+    case HealthState::kUnhealthy:
+      return "Unhealthy";
+    case HealthState::kUnknown:
+      return "Unknown";
+  }
+  return "Unknown";
+}
+
+const DeviceHealth::Condition* DeviceHealth::FindCondition(std::string_view type) const {
+  for (const auto& c : status.conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
+kube::Result<DeviceHealth> DeviceHealth::FromJson(simdjson::dom::element object) {
+  DeviceHealth health;
+  KUBE_ASSIGN_OR_RETURN(health.meta, kube::ObjectMeta::FromObject(object));
+  simdjson::dom::element spec = Field(object, "spec");
+  health.driver = std::string(StringOr(spec, "driver"));
+  health.pool = std::string(StringOr(spec, "pool"));
+  health.device = std::string(StringOr(spec, "device"));
+  health.state_text = std::string(StringOr(spec, "state"));
+  health.state = ParseHealthState(health.state_text);
+  health.reason = std::string(StringOr(spec, "reason"));
+  health.message = std::string(StringOr(spec, "message"));
+  if (kube::json::Has(spec, "effect")) {
+    health.effect_text = std::string(StringOr(spec, "effect"));
+    health.effect = ParseTaintEffect(health.effect_text);
+  }
+  health.status = ReadStatus(Field(object, "status"));
+  return health;
+}
+
+}  // namespace dra::api

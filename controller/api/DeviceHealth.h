@@ -1,0 +1,70 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/api/DeviceTaint.h"
+#include "src/base/Result.h"
+#include "src/cache/ObjectMeta.h"
+
+namespace dra::api {
+
+// The health an operator or a monitoring tool states for a device or pool.
+enum class HealthState : uint8_t { kHealthy, kDegraded, kUnhealthy, kUnknown };
+
+// "Healthy", "Degraded", "Unhealthy", "Unknown"; nullopt for anything else.
+std::optional<HealthState> ParseHealthState(std::string_view text);
+std::string_view HealthStateName(HealthState state);
+
+// dra-controller.dev/v1alpha1 DeviceHealth (cluster-scoped): the spec that
+// names the device(s) and their state, and the status the health reconciler
+// writes back (kept so it can write only what changed and resume after a
+// restart from what it wrote).
+struct DeviceHealth {
+  struct Condition {
+    std::string type;
+    std::string status;
+    std::string reason;
+    std::string message;
+    std::string last_transition_time;  // RFC 3339, as written
+    friend bool operator==(const Condition&, const Condition&) = default;
+  };
+
+  struct Status {
+    int64_t observed_generation = 0;
+    std::string observed_state;  // the spec.state the timers below refer to
+    int64_t state_since = 0;     // seconds since the epoch, 0 if unset
+    std::string rule_name;
+    std::string effect;  // effect in force: "", None, NoSchedule, NoExecute
+    int64_t matched_devices = 0;
+    int64_t affected_pod_count = 0;
+    std::vector<std::string> affected_pods;
+    std::vector<Condition> conditions;
+  };
+
+  kube::ObjectMeta meta;
+  std::string driver;
+  std::string pool;
+  std::string device;  // empty: the whole pool
+  // nullopt when spec.state holds a value this build does not know
+  // (the CRD refuses those; the reconciler reports them instead of guessing).
+  std::optional<HealthState> state;
+  std::string state_text;
+  std::string reason;
+  std::string message;
+  std::optional<TaintEffect> effect;  // spec.effect override, if any
+  std::string effect_text;
+  Status status;
+
+  const Condition* FindCondition(std::string_view type) const;
+
+  // Fails only without metadata.name; missing fields read as empty.
+  static kube::Result<DeviceHealth> FromJson(simdjson::dom::element object);
+};
+
+}  // namespace dra::api

@@ -1,0 +1,311 @@
+#include "controller/health/DeviceHealthReconciler.h"
+
+#include <spdlog/spdlog.h>
+
+#include "controller/health/HealthStatusBuilder.h"
+#include "controller/health/StormGuard.h"
+#include "controller/health/TaintRuleBuilder.h"
+#include "src/events/EventRecorder.h"
+
+namespace dra::health {
+namespace {
+
+using api::TaintEffect;
+using std::chrono::system_clock;
+
+std::string EffectText(TaintEffect effect) {
+  api::DeviceTaint taint;
+  taint.effect = effect;
+  return taint.EffectName();
+}
+
+int64_t Seconds(system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+kube::ObjectReference RefOf(const api::DeviceHealth& health) {
+  return {"dra-controller.dev/v1alpha1", "DeviceHealth", "", health.meta.name, health.meta.uid,
+          health.meta.resource_version};
+}
+
+std::string Target(const api::DeviceHealth& h) {
+  return h.driver + "/" + h.pool + (h.device.empty() ? " (whole pool)" : "/" + h.device);
+}
+
+}  // namespace
+
+DeviceHealthReconciler::DeviceHealthReconciler(HealthSources sources,
+                                               std::shared_ptr<HealthWriter> writer, EventFn events,
+                                               std::shared_ptr<kube::Clock> clock,
+                                               HealthOptions options,
+                                               std::shared_ptr<HealthMetrics> metrics)
+    : sources_(sources),
+      writer_(std::move(writer)),
+      events_(std::move(events)),
+      clock_(std::move(clock)),
+      policy_(options),
+      metrics_(metrics ? std::move(metrics) : std::make_shared<HealthMetrics>(nullptr)) {}
+
+void DeviceHealthReconciler::NoteChange(const std::string& key) {
+  std::lock_guard lock(mu_);
+  changed_at_.emplace(key, clock_->Now());  // the oldest unhandled change counts
+}
+
+std::vector<std::string> DeviceHealthReconciler::HeldKeys() const {
+  std::lock_guard lock(mu_);
+  return {held_.begin(), held_.end()};
+}
+
+void DeviceHealthReconciler::SetHeld(const std::string& key, bool held) {
+  std::lock_guard lock(mu_);
+  if (held) {
+    held_.insert(key);
+  } else {
+    held_.erase(key);
+  }
+}
+
+kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) {
+  auto health = sources_.healths->Get(key);
+  auto rule = sources_.rules ? sources_.rules->Get(TaintRuleBuilder::RuleName(key)) : nullptr;
+  bool ours = rule && TaintRuleBuilder::Owns(*rule, key);
+  if (!health || health->meta.deleting) return Remove(key, rule, ours);
+  if (rule && !ours) return ReportForeign(*health);
+  const api::DeviceTaintRule* own_rule = ours ? rule.get() : nullptr;
+  auto now = clock_->WallNow();
+  PolicyInput input = InputOf(*health, own_rule, now);
+  ScopeView scope = DeviceScope::Resolve(*sources_.inventory, *health);
+  bool room = StormRoom(*health, input, scope, now);
+  PolicyDecision decision = policy_.Decide(input, now, room);
+  SetHeld(key, decision.reason == kReasonStormGuard);
+
+  Write wrote = Write::kNothing;
+  if (kube::Status s = WriteRule(*health, decision, own_rule, wrote); !s.ok()) {
+    return kube::ReconcileResult::Error(s);
+  }
+  RecordEvents(*health, input, decision, scope);
+  RecordMetrics(*health, input, decision, scope, wrote);
+  if (kube::Status s = WriteStatus(*health, input, decision, scope, own_rule); !s.ok()) {
+    return kube::ReconcileResult::Error(s);
+  }
+  if (decision.recheck_after) return kube::ReconcileResult::RequeueAfter(*decision.recheck_after);
+  return kube::ReconcileResult::Done();
+}
+
+kube::ReconcileResult DeviceHealthReconciler::Remove(
+    const std::string& key, const std::shared_ptr<const api::DeviceTaintRule>& rule, bool ours) {
+  SetHeld(key, false);
+  metrics_->Forget(key);
+  {
+    std::lock_guard lock(mu_);
+    changed_at_.erase(key);
+  }
+  if (!ours || policy_.options().dry_run) return kube::ReconcileResult::Done();
+  if (kube::Status s = writer_->DeleteRule(rule->meta.name, rule->meta.uid); !s.ok()) {
+    return kube::ReconcileResult::Error(s);
+  }
+  metrics_->Removed(EffectText(rule->taint.effect));
+  spdlog::info("DeviceHealth {} is gone: deleted DeviceTaintRule {}", key, rule->meta.name);
+  return kube::ReconcileResult::Done();
+}
+
+kube::ReconcileResult DeviceHealthReconciler::ReportForeign(const api::DeviceHealth& health) {
+  std::string name = TaintRuleBuilder::RuleName(health.meta.name);
+  DesiredStatus desired;
+  desired.observed_generation = health.meta.generation;
+  desired.observed_state = health.status.observed_state;
+  desired.state_since = health.status.state_since;
+  desired.conditions = {{"Tainted", "False", "RuleNameTaken",
+                         "DeviceTaintRule " + name +
+                             " exists and was not created by dra-controller; it is left alone"}};
+  auto status = HealthStatusBuilder::Render(desired, health, clock_->WallNow());
+  if (status == HealthStatusBuilder::Current(health)) return kube::ReconcileResult::Done();
+  events_(RefOf(health), kube::kEventTypeWarning, "RuleNameTaken", desired.conditions[0].message);
+  kube::Status s = writer_->PatchStatus(health.meta.name, status);
+  return s.ok() ? kube::ReconcileResult::Done() : kube::ReconcileResult::Error(s);
+}
+
+PolicyInput DeviceHealthReconciler::InputOf(const api::DeviceHealth& health,
+                                            const api::DeviceTaintRule* ours,
+                                            system_clock::time_point now) const {
+  PolicyInput input;
+  input.state = health.state;
+  input.requested_effect = health.effect;
+  bool same_state = health.status.observed_state == health.state_text;
+  input.state_since =
+      same_state && health.status.state_since > 0
+          ? system_clock::time_point(std::chrono::seconds(health.status.state_since))
+          : now;
+  // What we last put in force (status remembers it across restarts and
+  // survives someone deleting the rule); else what our rule says.
+  if (!health.status.effect.empty()) {
+    input.in_force = api::ParseTaintEffect(health.status.effect);
+  } else if (ours != nullptr) {
+    input.in_force = ours->taint.EffectiveEffect();
+  }
+  return input;
+}
+
+bool DeviceHealthReconciler::StormRoom(const api::DeviceHealth& health, const PolicyInput& input,
+                                       const ScopeView& scope, system_clock::time_point now) const {
+  if (!policy_.Decide(input, now, true).wants_no_execute) return true;
+  std::vector<StormCandidate> candidates;
+  for (const auto& other : sources_.healths->List()) {
+    if (other->meta.name == health.meta.name || other->meta.deleting) continue;
+    PolicyInput other_input = InputOf(*other, nullptr, now);
+    if (!policy_.Decide(other_input, now, true).wants_no_execute) continue;
+    int devices =
+        static_cast<int>(DeviceScope::Resolve(*sources_.inventory, *other).devices.size());
+    candidates.push_back({other->meta.name, other->driver, other->pool, devices,
+                          other_input.in_force == TaintEffect::kNoExecute,
+                          Seconds(other_input.state_since)});
+  }
+  candidates.push_back({health.meta.name, health.driver, health.pool,
+                        static_cast<int>(scope.devices.size()),
+                        input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
+  StormGuard guard(policy_.options().storm_share);
+  return guard.Admit(std::move(candidates), DeviceScope::Fleet(*sources_.inventory))
+      .contains(health.meta.name);
+}
+
+kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
+                                               const PolicyDecision& decision,
+                                               const api::DeviceTaintRule* ours, Write& wrote) {
+  if (policy_.options().dry_run) return kube::Status::Ok();
+  if (decision.keep_rule) {
+    if (ours && TaintRuleBuilder::Matches(*ours, health, decision.effect))
+      return kube::Status::Ok();
+    KUBE_RETURN_IF_ERROR(writer_->ApplyRule(TaintRuleBuilder::Build(health, decision.effect)));
+    bool same = ours && ours->taint.effect == decision.effect;
+    wrote = same ? Write::kSameEffect : Write::kNewEffect;
+    spdlog::info("DeviceHealth {}: DeviceTaintRule {} {} with effect {} ({})", health.meta.name,
+                 TaintRuleBuilder::RuleName(health.meta.name), ours ? "updated" : "applied",
+                 EffectText(decision.effect), decision.reason);
+    return kube::Status::Ok();
+  }
+  if (!ours) return kube::Status::Ok();
+  KUBE_RETURN_IF_ERROR(writer_->DeleteRule(ours->meta.name, ours->meta.uid));
+  wrote = Write::kDeleted;
+  spdlog::info("DeviceHealth {}: DeviceTaintRule {} removed ({})", health.meta.name,
+               ours->meta.name, decision.reason);
+  return kube::Status::Ok();
+}
+
+std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
+    const PolicyDecision& decision, const ScopeView& scope,
+    const api::DeviceTaintRule* ours) const {
+  std::vector<ConditionValue> out;
+  if (policy_.options().dry_run) {
+    out.push_back({"Tainted", "False", "DryRun",
+                   "dry-run, no DeviceTaintRule written; would be: " + decision.reason + ": " +
+                       decision.message});
+  } else {
+    out.push_back(
+        {"Tainted", decision.keep_rule ? "True" : "False", decision.reason, decision.message});
+  }
+  if (scope.devices.empty()) {
+    out.push_back({"DeviceFound", "False", "NotPublished",
+                   "no ResourceSlice publishes the device (or any device of the pool)"});
+  } else if (!scope.pool_complete) {
+    out.push_back({"DeviceFound", "False", "PoolIncomplete",
+                   "the device is published, but its pool misses slices"});
+  } else {
+    out.push_back(
+        {"DeviceFound", "True", "Published",
+         std::to_string(scope.devices.size()) + " device(s) published in a complete pool"});
+  }
+  const api::DeviceTaintRule::Condition* eviction = nullptr;
+  if (ours) {
+    for (const auto& c : ours->conditions) {
+      if (c.type == "EvictionInProgress") eviction = &c;
+    }
+  }
+  if (eviction) {
+    out.push_back({"EvictionInProgress", eviction->status,
+                   eviction->reason.empty() ? "Reported" : eviction->reason, eviction->message});
+  } else {
+    out.push_back({"EvictionInProgress", "False", "NotReported",
+                   ours ? "the eviction controller has not reported on the rule yet"
+                        : "no DeviceTaintRule in force"});
+  }
+  return out;
+}
+
+kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health,
+                                                 const PolicyInput& input,
+                                                 const PolicyDecision& decision,
+                                                 const ScopeView& scope,
+                                                 const api::DeviceTaintRule* ours) {
+  DesiredStatus desired;
+  desired.observed_generation = health.meta.generation;
+  desired.observed_state = health.state_text;
+  desired.state_since = Seconds(input.state_since);
+  bool dry_run = policy_.options().dry_run;
+  if (decision.keep_rule) {
+    if (!dry_run) desired.rule_name = TaintRuleBuilder::RuleName(health.meta.name);
+    desired.effect = EffectText(decision.effect);
+    desired.affected_pod_count = static_cast<int64_t>(scope.pods.size());
+    for (const auto& pod : scope.pods) {
+      if (desired.affected_pods.size() >= policy_.options().max_affected_pods) break;
+      desired.affected_pods.push_back(pod.namespace_name + "/" + pod.name);
+    }
+  }
+  desired.matched_devices = static_cast<int64_t>(scope.devices.size());
+  desired.conditions = Conditions(decision, scope, ours);
+  auto status = HealthStatusBuilder::Render(desired, health, clock_->WallNow());
+  if (status == HealthStatusBuilder::Current(health)) return kube::Status::Ok();
+  return writer_->PatchStatus(health.meta.name, status);
+}
+
+void DeviceHealthReconciler::RecordEvents(const api::DeviceHealth& health, const PolicyInput& input,
+                                          const PolicyDecision& decision, const ScopeView& scope) {
+  const auto* tainted = health.FindCondition("Tainted");
+  std::string effect = decision.keep_rule ? EffectText(decision.effect) : "";
+  bool dry_run = policy_.options().dry_run;
+  bool changed = !tainted || health.status.effect != effect ||
+                 (tainted->reason != decision.reason && !(dry_run && tainted->reason == "DryRun"));
+  if (!changed) return;
+  bool warn = decision.effect == TaintEffect::kNoExecute || decision.reason == kReasonStormGuard ||
+              decision.override_refused;
+  std::string message = Target(health) + ": " + decision.message;
+  if (dry_run) message = "dry-run (nothing written): " + message;
+  events_(RefOf(health), warn ? kube::kEventTypeWarning : kube::kEventTypeNormal,
+          decision.keep_rule ? "Taint" + decision.reason : "TaintRemoved", message);
+  bool newly_no_execute = decision.keep_rule && decision.effect == TaintEffect::kNoExecute &&
+                          input.in_force != TaintEffect::kNoExecute;
+  if (!newly_no_execute || dry_run) return;
+  for (const auto& pod : scope.pods) {
+    events_({"v1", "Pod", pod.namespace_name, pod.name, pod.uid, ""}, kube::kEventTypeWarning,
+            "DeviceTaintedNoExecute",
+            "device " + Target(health) + " is tainted NoExecute by DeviceHealth " +
+                health.meta.name + " (" + TaintRuleBuilder::TaintValue(health) +
+                "): the Pod is evicted unless it tolerates " + kTaintKey);
+  }
+}
+
+void DeviceHealthReconciler::RecordMetrics(const api::DeviceHealth& health,
+                                           const PolicyInput& input, const PolicyDecision& decision,
+                                           const ScopeView& scope, Write wrote) {
+  // Counted per write made; in dry-run per transition that would have been written.
+  bool dry_run = policy_.options().dry_run;
+  bool applied = dry_run ? decision.keep_rule && input.in_force != decision.effect
+                         : wrote == Write::kNewEffect;
+  bool removed =
+      dry_run ? !decision.keep_rule && input.in_force.has_value() : wrote == Write::kDeleted;
+  if (applied) metrics_->Applied(EffectText(decision.effect));
+  if (removed) metrics_->Removed(EffectText(input.in_force.value_or(TaintEffect::kNone)));
+  int devices = static_cast<int>(scope.devices.size());
+  metrics_->Record(health.meta.name,
+                   {health.state_text, decision.keep_rule ? EffectText(decision.effect) : "",
+                    TaintRuleBuilder::TaintValue(health), devices,
+                    decision.reason == kReasonStormGuard ? devices : 0});
+  std::lock_guard lock(mu_);
+  auto it = changed_at_.find(health.meta.name);
+  if (it == changed_at_.end()) return;
+  if (wrote != Write::kNothing) {
+    metrics_->WriteLatency(std::chrono::duration<double>(clock_->Now() - it->second).count());
+  }
+  changed_at_.erase(it);
+}
+
+}  // namespace dra::health

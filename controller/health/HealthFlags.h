@@ -1,0 +1,21 @@
+#pragma once
+
+#include "controller/cli/FlagSet.h"
+#include "controller/health/HealthOptions.h"
+#include "src/base/Result.h"
+
+namespace dra::health {
+
+// run's --health-* flags:
+//   --health-dry-run                  write no DeviceTaintRules (default false)
+//   --health-preview DURATION         effect None first for Unhealthy (default 30s; 0 disables)
+//   --health-hold-off DURATION        taint kept after recovery (default 5m; 0 disables)
+//   --health-storm-guard-percent N    most devices of a pool / driver under NoExecute (default 25)
+class HealthFlags {
+ public:
+  static void Declare(cli::FlagSet& flags);
+  // An error is a usage error naming the flag.
+  static kube::Result<HealthOptions> Parse(const cli::FlagSet& flags);
+};
+
+}  // namespace dra::health

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace dra::health {
+
+// The device-health policy knobs `run` takes from its --health-* flags.
+struct HealthOptions {
+  // An Unhealthy device first gets effect None for this long (0: off).
+  std::chrono::seconds preview{30};
+  // A taint stays this long after the state returns to Healthy.
+  std::chrono::seconds hold_off{std::chrono::minutes(5)};
+  // Most devices of a pool, and of a driver cluster-wide, under NoExecute at
+  // once, as a share in [0, 1]; rounded down, but at least one device when > 0.
+  double storm_share = 0.25;
+  // Write no DeviceTaintRules; status, Events and metrics say what would be done.
+  bool dry_run = false;
+  // Pods named in status.affectedPods (the count is always complete).
+  std::size_t max_affected_pods = 64;
+
+  // The options `run` parsed (defaults until it has); the Controller's
+  // wiring reads them, so `run` passes them without widening its constructor.
+  static void SetConfigured(const HealthOptions& options);
+  static HealthOptions Configured();
+};
+
+}  // namespace dra::health

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "controller/api/DeviceHealth.h"
+#include "controller/api/DeviceTaint.h"
+#include "controller/health/HealthOptions.h"
+
+namespace dra::health {
+
+// Condition reasons of Tainted (also the `reason` of the decision).
+inline constexpr char kReasonApplied[] = "Applied";
+inline constexpr char kReasonPreview[] = "Preview";
+inline constexpr char kReasonHoldOff[] = "HoldOff";
+inline constexpr char kReasonStormGuard[] = "StormGuard";
+inline constexpr char kReasonHealthy[] = "Healthy";
+inline constexpr char kReasonReportOnly[] = "ReportOnly";
+inline constexpr char kReasonInvalidState[] = "InvalidState";
+
+// What one DeviceHealth is, as far as the policy cares.
+struct PolicyInput {
+  std::optional<api::HealthState> state;              // nullopt: a state this build does not know
+  std::optional<api::TaintEffect> requested_effect;   // spec.effect
+  std::chrono::system_clock::time_point state_since;  // when `state` was first seen
+  std::optional<api::TaintEffect> in_force;           // our rule's effect; nullopt: no rule
+};
+
+struct PolicyDecision {
+  bool keep_rule = false;  // a rule should exist (with `effect`)
+  api::TaintEffect effect = api::TaintEffect::kNone;
+  std::string reason;   // one of the kReason* above
+  std::string message;  // why, for the condition and Events
+  // The policy changes its mind by itself after this long (preview or hold-off end).
+  std::optional<std::chrono::seconds> recheck_after;
+  // The state asks for NoExecute now (preview over): the storm guard decides.
+  bool wants_no_execute = false;
+  // spec.effect was outside what the policy allows for the state and was ignored.
+  bool override_refused = false;
+};
+
+// The device-health policy as a pure function of a DeviceHealth, its
+// timers, the rule in force and the storm guard's verdict; time comes in.
+//   Degraded -> NoSchedule, Unhealthy -> NoExecute (after a None preview),
+//   Unknown -> None (report only), Healthy -> no rule, after the hold-off.
+// spec.effect may ask for a weaker effect than the state's; a stronger one is
+// refused. A device that goes bad again while a rule is still held keeps its
+// effect (no new preview): flapping devices stay out.
+class HealthPolicy {
+ public:
+  explicit HealthPolicy(HealthOptions options) : options_(options) {}
+
+  // The state's own effect; nullopt for Healthy (no taint).
+  static std::optional<api::TaintEffect> DefaultEffect(api::HealthState state);
+  // True when `requested` is no stronger than the state's effect.
+  static bool EffectAllowed(api::HealthState state, api::TaintEffect requested);
+
+  // `storm_room`: the storm guard admits this object under NoExecute.
+  PolicyDecision Decide(const PolicyInput& input, std::chrono::system_clock::time_point now,
+                        bool storm_room) const;
+
+  const HealthOptions& options() const { return options_; }
+
+ private:
+  PolicyDecision DecideHealthy(const PolicyInput& input,
+                               std::chrono::system_clock::time_point now) const;
+  PolicyDecision DecideNoExecute(const PolicyInput& input,
+                                 std::chrono::system_clock::time_point now, bool storm_room) const;
+
+  HealthOptions options_;
+};
+
+}  // namespace dra::health

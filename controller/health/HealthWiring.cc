@@ -1,0 +1,105 @@
+#include "controller/health/HealthWiring.h"
+
+#include <spdlog/spdlog.h>
+
+#include "controller/health/RestHealthWriter.h"
+#include "controller/health/TaintRuleBuilder.h"
+#include "src/manager/FunctionRunnable.h"
+
+namespace dra::health {
+namespace {
+
+bool Served(kube::Manager& manager) {
+  auto group = manager.client()->Get("/apis/dra-controller.dev/v1alpha1");
+  if (!group.ok()) {
+    spdlog::warn(
+        "device health off: dra-controller.dev/v1alpha1 is not served ({}); install "
+        "crds/ and restart",
+        group.status().ToString());
+    return false;
+  }
+  for (const auto& resource : group->value("resources", nlohmann::json::array())) {
+    if (resource.value("name", "") == "devicehealths") return true;
+  }
+  spdlog::warn("device health off: the API server does not serve devicehealths");
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
+                                                     inventory::Inventory& inventory,
+                                                     inventory::InventoryInformers& informers,
+                                                     HealthOptions options) {
+  if (informers.rules() == nullptr) {
+    spdlog::warn("device health off: resource.k8s.io/v1 does not serve devicetaintrules");
+    return nullptr;
+  }
+  if (!Served(manager)) return nullptr;
+  std::unique_ptr<HealthWiring> wiring(new HealthWiring());
+  wiring->healths_ = &manager.informers().Get<api::DeviceHealth>(
+      RestHealthWriter::kDeviceHealths,
+      [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
+  kube::EventRecorderOptions event_options;
+  event_options.clock = manager.clock();
+  event_options.registry = manager.registry();
+  wiring->recorder_ =
+      std::make_shared<kube::EventRecorder>(manager.client(), "dra-controller", event_options);
+  auto recorder = wiring->recorder_;
+  HealthSources sources{&wiring->healths_->store(), &informers.rules()->store(), &inventory};
+  wiring->reconciler_ = std::make_shared<DeviceHealthReconciler>(
+      sources, std::make_shared<RestHealthWriter>(manager.client()),
+      [recorder](const kube::ObjectReference& object, const std::string& type,
+                 const std::string& reason,
+                 const std::string& message) { recorder->Event(object, type, reason, message); },
+      manager.clock(), options, std::make_shared<HealthMetrics>(manager.registry()));
+  manager.Add(std::make_unique<kube::FunctionRunnable>(
+      "devicehealth-events", true, [recorder] { return recorder->Start(); },
+      [recorder] { recorder->Stop(); }));
+  auto controller = manager.AddController({"devicehealth", 2, true}, wiring->reconciler_);
+  if (!controller.ok()) {
+    spdlog::error("device health off: {}", controller.status().ToString());
+    return nullptr;
+  }
+  wiring->Watch(**controller, informers);
+  spdlog::info("device health on: preview {}s, hold-off {}s, storm guard {:.0f}%{}",
+               options.preview.count(), options.hold_off.count(), options.storm_share * 100,
+               options.dry_run ? ", dry-run" : "");
+  return wiring;
+}
+
+HealthWiring::~HealthWiring() {
+  if (recorder_) recorder_->Stop();
+}
+
+void HealthWiring::Watch(kube::ManagedController& controller,
+                         inventory::InventoryInformers& informers) {
+  auto reconciler = reconciler_;
+  const auto* store = &healths_->store();
+  controller.Watch<api::DeviceHealth>(*healths_, [reconciler](const api::DeviceHealth& h) {
+    reconciler->NoteChange(h.meta.name);
+    auto keys = reconciler->HeldKeys();
+    keys.push_back(h.meta.name);
+    return keys;
+  });
+  controller.Watch<api::DeviceTaintRule>(*informers.rules(), [](const api::DeviceTaintRule& r) {
+    std::string owner = TaintRuleBuilder::OwnerOf(r);
+    return owner.empty() ? std::vector<std::string>{} : std::vector<std::string>{owner};
+  });
+  controller.Watch<api::ResourceSlice>(informers.slices(), [store](const api::ResourceSlice& s) {
+    std::vector<std::string> keys;
+    for (const auto& h : store->List()) {
+      if (h->driver == s.driver && h->pool == s.pool.name) keys.push_back(h->meta.name);
+    }
+    return keys;
+  });
+  controller.Watch<api::ResourceClaim>(informers.claims(), [store](const api::ResourceClaim&) {
+    std::vector<std::string> keys;
+    for (const auto& h : store->List()) {
+      if (!h->status.effect.empty()) keys.push_back(h->meta.name);
+    }
+    return keys;
+  });
+}
+
+}  // namespace dra::health

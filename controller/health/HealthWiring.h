@@ -1,0 +1,40 @@
+#pragma once
+
+#include <memory>
+
+#include "controller/api/DeviceHealth.h"
+#include "controller/health/DeviceHealthReconciler.h"
+#include "controller/health/HealthOptions.h"
+#include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "src/cache/Informer.h"
+#include "src/events/EventRecorder.h"
+#include "src/manager/Manager.h"
+
+namespace dra::health {
+
+// Plugs device health into a Manager: the DeviceHealth informer, the
+// leader-only "devicehealth" controller (DeviceHealth, DeviceTaintRule,
+// ResourceSlice and ResourceClaim events become DeviceHealth keys) and the
+// Event recorder. Off (nullptr, with a warning) when the API server does not
+// serve dra-controller.dev/v1alpha1 DeviceHealths or DeviceTaintRules.
+class HealthWiring {
+ public:
+  static std::unique_ptr<HealthWiring> Register(kube::Manager& manager,
+                                                inventory::Inventory& inventory,
+                                                inventory::InventoryInformers& informers,
+                                                HealthOptions options);
+  ~HealthWiring();
+
+  DeviceHealthReconciler& reconciler() { return *reconciler_; }
+
+ private:
+  HealthWiring() = default;
+  void Watch(kube::ManagedController& controller, inventory::InventoryInformers& informers);
+
+  kube::Informer<api::DeviceHealth>* healths_ = nullptr;
+  std::shared_ptr<kube::EventRecorder> recorder_;
+  std::shared_ptr<DeviceHealthReconciler> reconciler_;
+};
+
+}  // namespace dra::health

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <memory>
+
+#include "controller/health/HealthWriter.h"
+#include "src/client/ResourceType.h"
+#include "src/client/RestClient.h"
+
+namespace dra::health {
+
+// HealthWriter on the REST API: SSA (field manager dra-controller, forced, so
+// a rule edited by someone else is put back), conditional delete, and a merge
+// patch of devicehealths/status.
+class RestHealthWriter : public HealthWriter {
+ public:
+  static const kube::ResourceType kDeviceHealths;
+  static const kube::ResourceType kDeviceTaintRules;
+
+  explicit RestHealthWriter(std::shared_ptr<kube::RestClient> client)
+      : client_(std::move(client)) {}
+
+  kube::Status ApplyRule(const nlohmann::json& rule) override;
+  kube::Status DeleteRule(const std::string& name, const std::string& uid) override;
+  kube::Status PatchStatus(const std::string& name, const nlohmann::json& status) override;
+
+ private:
+  std::shared_ptr<kube::RestClient> client_;
+};
+
+}  // namespace dra::health

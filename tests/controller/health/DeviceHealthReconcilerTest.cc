@@ -1,0 +1,349 @@
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "controller/health/DeviceHealthReconciler.h"
+#include "controller/health/TaintRuleBuilder.h"
+#include "src/base/FakeClock.h"
+#include "src/cache/Store.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::health {
+namespace {
+
+using api::TaintEffect;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+template <typename T>
+std::shared_ptr<const T> ProjectJson(const json& object) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(object.dump()).get(doc) != simdjson::SUCCESS) return nullptr;
+  auto projected = T::FromJson(doc);
+  return projected.ok() ? std::make_shared<const T>(std::move(*projected)) : nullptr;
+}
+
+// Plays the API server: keeps the objects as JSON, applies the reconciler's
+// writes to them and feeds the projections back into the caches.
+class FakeApi : public HealthWriter {
+ public:
+  FakeApi(kube::Store<api::DeviceHealth>& healths, kube::Store<api::DeviceTaintRule>& rules)
+      : healths_(healths), rules_(rules) {}
+
+  kube::Status ApplyRule(const json& rule) override {
+    ++applies;
+    last_rule = rule;
+    json stored = rule;
+    std::string name = rule["metadata"]["name"];
+    stored["metadata"]["uid"] = "rule-uid-" + std::to_string(++uid_counter_);
+    rules_.Upsert(name, ProjectJson<api::DeviceTaintRule>(stored));
+    return kube::Status::Ok();
+  }
+  kube::Status DeleteRule(const std::string& name, const std::string& uid) override {
+    ++deletes;
+    last_deleted_uid = uid;
+    rules_.Erase(name);
+    return kube::Status::Ok();
+  }
+  kube::Status PatchStatus(const std::string& name, const json& status) override {
+    ++status_writes;
+    objects_[name]["status"] = status;
+    healths_.Upsert(name, ProjectJson<api::DeviceHealth>(objects_[name]));
+    return kube::Status::Ok();
+  }
+
+  void Put(const json& object) {
+    std::string name = object["metadata"]["name"];
+    json merged = object;
+    if (objects_.contains(name) && objects_[name].contains("status")) {
+      merged["status"] = objects_[name]["status"];
+    }
+    objects_[name] = merged;
+    healths_.Upsert(name, ProjectJson<api::DeviceHealth>(merged));
+  }
+  json Status(const std::string& name) { return objects_[name].value("status", json::object()); }
+
+  int applies = 0;
+  int deletes = 0;
+  int status_writes = 0;
+  json last_rule;
+  std::string last_deleted_uid;
+
+ private:
+  kube::Store<api::DeviceHealth>& healths_;
+  kube::Store<api::DeviceTaintRule>& rules_;
+  std::map<std::string, json> objects_;
+  int uid_counter_ = 0;
+};
+
+json Health(const std::string& name, const std::string& pool, const std::string& device,
+            const std::string& state, int64_t generation = 1) {
+  json spec = {
+      {"driver", "gpu.example.com"}, {"pool", pool}, {"state", state}, {"reason", "XidError"}};
+  if (!device.empty()) spec["device"] = device;
+  return {{"apiVersion", "dra-controller.dev/v1alpha1"},
+          {"kind", "DeviceHealth"},
+          {"metadata", {{"name", name}, {"uid", name + "-uid"}, {"generation", generation}}},
+          {"spec", spec}};
+}
+
+class DeviceHealthReconcilerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::vector<api::Device> gpus;
+    for (int i = 0; i < 4; ++i) gpus.push_back(testing::Gpu("gpu-" + std::to_string(i), 80, "m"));
+    inventory_.ApplySlice(testing::Slice("node-a-slice", "node-a", gpus));
+    inventory_.ApplySlice(testing::Slice("node-b-slice", "node-b", gpus));
+    inventory_.ApplyClaim(testing::Claim("ns", "claim-1", {{"node-a", "gpu-1"}}, {"pod-1"}));
+  }
+
+  std::unique_ptr<DeviceHealthReconciler> Make(HealthOptions options) {
+    return std::make_unique<DeviceHealthReconciler>(
+        HealthSources{&healths_, &rules_, &inventory_}, api_,
+        [this](auto&, auto&, auto& reason, auto&) { events_.push_back(reason); }, clock_, options,
+        nullptr);
+  }
+
+  // Reconciles until nothing more changes (a real watch would requeue).
+  kube::ReconcileResult Settle(DeviceHealthReconciler& r, const std::string& key) {
+    kube::ReconcileResult result;
+    for (int i = 0; i < 5; ++i) result = r.Reconcile(key);
+    return result;
+  }
+
+  std::shared_ptr<const api::DeviceTaintRule> Rule(const std::string& key) {
+    return rules_.Get(TaintRuleBuilder::RuleName(key));
+  }
+
+  static HealthOptions Options(std::chrono::seconds preview = 30s,
+                               std::chrono::seconds hold_off = 300s) {
+    HealthOptions options;
+    options.preview = preview;
+    options.hold_off = hold_off;
+    return options;
+  }
+
+  std::shared_ptr<kube::FakeClock> clock_ = std::make_shared<kube::FakeClock>(
+      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s));
+  kube::Store<api::DeviceHealth> healths_;
+  kube::Store<api::DeviceTaintRule> rules_;
+  inventory::Inventory inventory_;
+  std::shared_ptr<FakeApi> api_ = std::make_shared<FakeApi>(healths_, rules_);
+  std::vector<std::string> events_;
+};
+
+TEST_F(DeviceHealthReconcilerTest, DegradedAppliesOneOwnedRuleWithSpecOnly) {
+  auto r = Make(Options());
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  EXPECT_EQ(Settle(*r, "a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(api_->applies, 1);
+  const json& body = api_->last_rule;
+  EXPECT_EQ(body["metadata"]["name"], "devicehealth-a1");
+  EXPECT_EQ(body["metadata"]["ownerReferences"][0]["uid"], "a1-uid");
+  EXPECT_EQ(body["metadata"]["ownerReferences"][0]["kind"], "DeviceHealth");
+  EXPECT_FALSE(body.contains("status"));
+  EXPECT_EQ(body["spec"]["deviceSelector"],
+            (json{{"driver", "gpu.example.com"}, {"pool", "node-a"}, {"device", "gpu-1"}}));
+  EXPECT_EQ(body["spec"]["taint"]["effect"], "NoSchedule");
+  EXPECT_EQ(body["spec"]["taint"]["value"], "XidError");
+  json status = api_->Status("a1");
+  EXPECT_EQ(status["observedGeneration"], 1);
+  EXPECT_EQ(status["ruleName"], "devicehealth-a1");
+  EXPECT_EQ(status["effect"], "NoSchedule");
+  EXPECT_EQ(status["matchedDevices"], 1);
+  EXPECT_EQ(status["affectedPods"], json::array({"ns/pod-1"}));
+  EXPECT_EQ(status["conditions"][0]["type"], "Tainted");
+  EXPECT_EQ(status["conditions"][0]["status"], "True");
+  EXPECT_EQ(status["conditions"][1]["type"], "DeviceFound");
+  EXPECT_EQ(status["conditions"][1]["status"], "True");
+  // Idempotent: nothing more is written once converged.
+  int writes = api_->status_writes;
+  (void)r->Reconcile("a1");
+  EXPECT_EQ(api_->applies, 1);
+  EXPECT_EQ(api_->status_writes, writes);
+  EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied"}));
+}
+
+TEST_F(DeviceHealthReconcilerTest, PreviewThenNoExecuteOnTheFakeClock) {
+  auto r = Make(Options(30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  auto result = Settle(*r, "a1");
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(result.requeue_after, 30s);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNone);
+  EXPECT_EQ(api_->Status("a1")["affectedPods"], json::array({"ns/pod-1"}));
+  clock_->Step(29s);
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNone);
+  clock_->Step(1s);
+  EXPECT_EQ(Settle(*r, "a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(api_->applies, 2);
+  // One Event on the DeviceHealth per transition, one on the Pod that goes.
+  EXPECT_EQ(events_,
+            (std::vector<std::string>{"TaintPreview", "TaintApplied", "DeviceTaintedNoExecute"}));
+}
+
+TEST_F(DeviceHealthReconcilerTest, RestartMidPreviewResumesTheTimerFromStatus) {
+  auto before = Make(Options(30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*before, "a1");
+  clock_->Step(20s);
+  int applies = api_->applies;
+  int writes = api_->status_writes;
+  auto after = Make(Options(30s));  // a new process: nothing in memory
+  auto result = Settle(*after, "a1");
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(result.requeue_after, 10s);  // not 30 s again
+  EXPECT_EQ(api_->applies, applies);
+  EXPECT_EQ(api_->status_writes, writes);
+  clock_->Step(10s);
+  (void)Settle(*after, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+}
+
+TEST_F(DeviceHealthReconcilerTest, FlappingInsideHoldOffKeepsOneRule) {
+  auto r = Make(Options(0s, 300s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 1));
+  (void)Settle(*r, "a1");
+  std::string uid = Rule("a1")->meta.uid;
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy", 2));
+  auto held = Settle(*r, "a1");
+  EXPECT_EQ(held.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  clock_->Step(100s);
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 3));
+  (void)Settle(*r, "a1");
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy", 4));
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->deletes, 0);
+  ASSERT_NE(Rule("a1"), nullptr);
+  EXPECT_EQ(Rule("a1")->meta.uid, uid);  // never removed and re-created
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+  clock_->Step(300s);
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(Rule("a1"), nullptr);
+  EXPECT_EQ(api_->deletes, 1);
+  EXPECT_EQ(api_->Status("a1")["conditions"][0]["reason"], "Healthy");
+}
+
+TEST_F(DeviceHealthReconcilerTest, DryRunWritesNoRule) {
+  HealthOptions options = Options(0s);
+  options.dry_run = true;
+  auto r = Make(options);
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->applies, 0);
+  EXPECT_EQ(api_->deletes, 0);
+  json status = api_->Status("a1");
+  EXPECT_EQ(status["conditions"][0]["status"], "False");
+  EXPECT_EQ(status["conditions"][0]["reason"], "DryRun");
+  EXPECT_EQ(status["effect"], "NoExecute");
+  EXPECT_EQ(status["affectedPodCount"], 1);
+  EXPECT_TRUE(status["ruleName"].is_null());
+  healths_.Erase("a1");
+  (void)r->Reconcile("a1");
+  EXPECT_EQ(api_->deletes, 0);
+}
+
+TEST_F(DeviceHealthReconcilerTest, RestoresAnEditedOrDeletedRule) {
+  auto r = Make(Options());
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  (void)Settle(*r, "a1");
+  auto edited = std::make_shared<api::DeviceTaintRule>(*Rule("a1"));
+  edited->taint.effect = TaintEffect::kNone;
+  rules_.Upsert(edited->meta.name, edited);
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->applies, 2);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  rules_.Erase("devicehealth-a1");
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->applies, 3);
+  ASSERT_NE(Rule("a1"), nullptr);
+}
+
+TEST_F(DeviceHealthReconcilerTest, NeverTouchesAForeignRule) {
+  auto r = Make(Options());
+  auto foreign = testing::TaintRule("devicehealth-a1", "node-a", "gpu-1", TaintEffect::kNoExecute);
+  rules_.Upsert(foreign->meta.name, foreign);
+  auto other = testing::TaintRule("ops-rule", "node-a", "gpu-1", TaintEffect::kNoExecute);
+  rules_.Upsert(other->meta.name, other);
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy"));
+  (void)Settle(*r, "a1");
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded", 2));
+  (void)Settle(*r, "a1");
+  healths_.Erase("a1");
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->applies, 0);
+  EXPECT_EQ(api_->deletes, 0);
+  EXPECT_EQ(api_->Status("a1")["conditions"][0]["reason"], "RuleNameTaken");
+}
+
+TEST_F(DeviceHealthReconcilerTest, DeletedHealthDeletesItsRuleByUid) {
+  auto r = Make(Options());
+  api_->Put(Health("a1", "node-a", "", "Degraded"));
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->Status("a1")["matchedDevices"], 4);  // the whole pool
+  EXPECT_FALSE(api_->last_rule["spec"]["deviceSelector"].contains("device"));
+  std::string uid = Rule("a1")->meta.uid;
+  healths_.Erase("a1");
+  (void)r->Reconcile("a1");
+  EXPECT_EQ(api_->deletes, 1);
+  EXPECT_EQ(api_->last_deleted_uid, uid);
+}
+
+TEST_F(DeviceHealthReconcilerTest, StormGuardHoldsBackAndPromotesWhenRoomFrees) {
+  HealthOptions options = Options(0s);
+  options.storm_share = 0.25;  // 4 devices per pool: one may be NoExecute
+  auto r = Make(options);
+  api_->Put(Health("first", "node-a", "gpu-0", "Unhealthy"));
+  (void)Settle(*r, "first");
+  clock_->Step(1s);
+  api_->Put(Health("second", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "second");
+  EXPECT_EQ(Rule("first")->taint.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(Rule("second")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(api_->Status("second")["conditions"][0]["reason"], "StormGuard");
+  EXPECT_EQ(r->HeldKeys(), (std::vector<std::string>{"second"}));
+  // Another pool has its own room, and the driver's 8 devices allow two.
+  clock_->Step(1s);
+  api_->Put(Health("other", "node-b", "gpu-0", "Unhealthy"));
+  (void)Settle(*r, "other");
+  EXPECT_EQ(Rule("other")->taint.effect, TaintEffect::kNoExecute);
+  // A third pool-b device exceeds both pool b's share and the driver's.
+  clock_->Step(1s);
+  api_->Put(Health("third", "node-b", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "third");
+  EXPECT_EQ(Rule("third")->taint.effect, TaintEffect::kNoSchedule);
+  healths_.Erase("first");
+  (void)Settle(*r, "first");
+  for (const auto& key : r->HeldKeys()) (void)Settle(*r, key);
+  // Room in pool a and under the driver share: the oldest waiting one goes.
+  EXPECT_EQ(Rule("second")->taint.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(api_->Status("second")["conditions"][0]["reason"], "Applied");
+  EXPECT_EQ(Rule("third")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(r->HeldKeys(), (std::vector<std::string>{"third"}));
+}
+
+TEST_F(DeviceHealthReconcilerTest, OverrideOutsidePolicyIsRefusedWithAWarning) {
+  auto r = Make(Options());
+  json object = Health("a1", "node-a", "gpu-1", "Degraded");
+  object["spec"]["effect"] = "NoExecute";
+  api_->Put(object);
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  std::string message = api_->Status("a1")["conditions"][0]["message"];
+  EXPECT_NE(message.find("not allowed"), std::string::npos) << message;
+}
+
+TEST_F(DeviceHealthReconcilerTest, UnpublishedDeviceIsReported) {
+  auto r = Make(Options());
+  api_->Put(Health("ghost", "node-z", "gpu-9", "Degraded"));
+  (void)Settle(*r, "ghost");
+  json status = api_->Status("ghost");
+  EXPECT_EQ(status["conditions"][1]["status"], "False");
+  EXPECT_EQ(status["conditions"][1]["reason"], "NotPublished");
+  EXPECT_EQ(status["matchedDevices"], 0);
+}
+
+}  // namespace
+}  // namespace dra::health

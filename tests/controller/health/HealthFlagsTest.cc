@@ -1,0 +1,41 @@
+#include <gtest/gtest.h>
+
+#include "controller/health/HealthFlags.h"
+
+namespace dra::health {
+namespace {
+
+using namespace std::chrono_literals;
+
+kube::Result<HealthOptions> Parse(std::vector<std::string> args) {
+  cli::FlagSet flags;
+  HealthFlags::Declare(flags);
+  if (kube::Status parsed = flags.Parse(args); !parsed.ok()) return parsed;
+  return HealthFlags::Parse(flags);
+}
+
+TEST(HealthFlagsTest, Defaults) {
+  auto options = Parse({});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->preview, 30s);
+  EXPECT_EQ(options->hold_off, 300s);
+  EXPECT_DOUBLE_EQ(options->storm_share, 0.25);
+  EXPECT_FALSE(options->dry_run);
+}
+
+TEST(HealthFlagsTest, ParsesAndRefuses) {
+  auto options = Parse({"--health-dry-run", "--health-preview", "0", "--health-hold-off", "90s",
+                        "--health-storm-guard-percent", "50"});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_TRUE(options->dry_run);
+  EXPECT_EQ(options->preview, 0s);
+  EXPECT_EQ(options->hold_off, 90s);
+  EXPECT_DOUBLE_EQ(options->storm_share, 0.5);
+  auto bad = Parse({"--health-storm-guard-percent", "101"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("--health-storm-guard-percent"), std::string::npos);
+  EXPECT_FALSE(Parse({"--health-preview", "soon"}).ok());
+}
+
+}  // namespace
+}  // namespace dra::health

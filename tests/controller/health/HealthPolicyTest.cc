@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include "controller/health/HealthPolicy.h"
+
+namespace dra::health {
+namespace {
+
+using api::HealthState;
+using api::TaintEffect;
+using namespace std::chrono_literals;
+using Time = std::chrono::system_clock::time_point;
+
+const Time kT0 = Time(std::chrono::seconds(1'800'000'000));
+
+HealthPolicy Policy(std::chrono::seconds preview = 30s, std::chrono::seconds hold_off = 300s) {
+  HealthOptions options;
+  options.preview = preview;
+  options.hold_off = hold_off;
+  return HealthPolicy(options);
+}
+
+PolicyInput In(HealthState state, Time since, std::optional<TaintEffect> in_force = std::nullopt,
+               std::optional<TaintEffect> requested = std::nullopt) {
+  return {state, requested, since, in_force};
+}
+
+TEST(HealthPolicyTest, EffectByState) {
+  auto policy = Policy(0s);
+  auto degraded = policy.Decide(In(HealthState::kDegraded, kT0), kT0, true);
+  EXPECT_TRUE(degraded.keep_rule);
+  EXPECT_EQ(degraded.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(degraded.reason, kReasonApplied);
+  auto unknown = policy.Decide(In(HealthState::kUnknown, kT0), kT0, true);
+  EXPECT_TRUE(unknown.keep_rule);
+  EXPECT_EQ(unknown.effect, TaintEffect::kNone);
+  EXPECT_EQ(unknown.reason, kReasonReportOnly);
+  auto unhealthy = policy.Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
+  EXPECT_EQ(unhealthy.effect, TaintEffect::kNoExecute);
+  EXPECT_TRUE(unhealthy.wants_no_execute);
+  auto healthy = policy.Decide(In(HealthState::kHealthy, kT0), kT0, true);
+  EXPECT_FALSE(healthy.keep_rule);
+  EXPECT_EQ(healthy.reason, kReasonHealthy);
+}
+
+TEST(HealthPolicyTest, PreviewThenNoExecute) {
+  auto policy = Policy(30s);
+  auto first = policy.Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
+  EXPECT_TRUE(first.keep_rule);
+  EXPECT_EQ(first.effect, TaintEffect::kNone);
+  EXPECT_EQ(first.reason, kReasonPreview);
+  EXPECT_FALSE(first.wants_no_execute);
+  ASSERT_TRUE(first.recheck_after.has_value());
+  EXPECT_EQ(*first.recheck_after, 30s);
+  auto almost =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNone), kT0 + 29s, true);
+  EXPECT_EQ(almost.effect, TaintEffect::kNone);
+  EXPECT_EQ(*almost.recheck_after, 1s);
+  auto after = policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNone), kT0 + 30s, true);
+  EXPECT_EQ(after.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(after.reason, kReasonApplied);
+  EXPECT_FALSE(after.recheck_after.has_value());
+}
+
+TEST(HealthPolicyTest, ZeroPreviewGoesStraightToNoExecute) {
+  auto d = Policy(0s).Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
+  EXPECT_EQ(d.effect, TaintEffect::kNoExecute);
+}
+
+TEST(HealthPolicyTest, HoldOffKeepsTheTaintThenLiftsIt) {
+  auto policy = Policy(30s, 300s);
+  auto held =
+      policy.Decide(In(HealthState::kHealthy, kT0, TaintEffect::kNoExecute), kT0 + 10s, true);
+  EXPECT_TRUE(held.keep_rule);
+  EXPECT_EQ(held.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(held.reason, kReasonHoldOff);
+  EXPECT_EQ(*held.recheck_after, 290s);
+  auto lifted =
+      policy.Decide(In(HealthState::kHealthy, kT0, TaintEffect::kNoExecute), kT0 + 300s, true);
+  EXPECT_FALSE(lifted.keep_rule);
+  EXPECT_EQ(lifted.reason, kReasonHealthy);
+}
+
+TEST(HealthPolicyTest, FlappingInsideHoldOffKeepsNoExecuteWithoutNewPreview) {
+  auto policy = Policy(30s, 300s);
+  // NoExecute in force, recovered at kT0, bad again 60 s later (inside the hold-off).
+  auto held =
+      policy.Decide(In(HealthState::kHealthy, kT0, TaintEffect::kNoExecute), kT0 + 60s, true);
+  ASSERT_TRUE(held.keep_rule);
+  auto again = policy.Decide(In(HealthState::kUnhealthy, kT0 + 60s, held.effect), kT0 + 60s, true);
+  EXPECT_TRUE(again.keep_rule);
+  EXPECT_EQ(again.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(again.reason, kReasonApplied);
+}
+
+TEST(HealthPolicyTest, OverrideWithinPolicyIsUsedOutsideIsRefused) {
+  auto policy = Policy(0s);
+  auto weaker = policy.Decide(
+      In(HealthState::kUnhealthy, kT0, std::nullopt, TaintEffect::kNoSchedule), kT0, true);
+  EXPECT_EQ(weaker.effect, TaintEffect::kNoSchedule);
+  EXPECT_FALSE(weaker.override_refused);
+  auto stronger = policy.Decide(
+      In(HealthState::kDegraded, kT0, std::nullopt, TaintEffect::kNoExecute), kT0, true);
+  EXPECT_EQ(stronger.effect, TaintEffect::kNoSchedule);
+  EXPECT_TRUE(stronger.override_refused);
+  EXPECT_NE(stronger.message.find("not allowed"), std::string::npos);
+  EXPECT_FALSE(HealthPolicy::EffectAllowed(HealthState::kUnknown, TaintEffect::kNoSchedule));
+  EXPECT_FALSE(HealthPolicy::EffectAllowed(HealthState::kHealthy, TaintEffect::kNone));
+  EXPECT_TRUE(HealthPolicy::EffectAllowed(HealthState::kUnhealthy, TaintEffect::kNone));
+}
+
+TEST(HealthPolicyTest, StormGuardVerdictDowngradesToNoSchedule) {
+  auto d = Policy(0s).Decide(In(HealthState::kUnhealthy, kT0), kT0, false);
+  EXPECT_EQ(d.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(d.reason, kReasonStormGuard);
+  EXPECT_TRUE(d.wants_no_execute);
+}
+
+TEST(HealthPolicyTest, UnknownStateKeepsWhatIsThereAndAddsNothing) {
+  PolicyInput input{std::nullopt, std::nullopt, kT0, std::nullopt};
+  auto none = Policy().Decide(input, kT0, true);
+  EXPECT_FALSE(none.keep_rule);
+  EXPECT_EQ(none.reason, kReasonInvalidState);
+  input.in_force = TaintEffect::kNoSchedule;
+  auto kept = Policy().Decide(input, kT0, true);
+  EXPECT_TRUE(kept.keep_rule);
+  EXPECT_EQ(kept.effect, TaintEffect::kNoSchedule);
+}
+
+}  // namespace
+}  // namespace dra::health

@@ -1,0 +1,349 @@
+// Device health against the real control plane, driven with `kubectl apply`
+// of DeviceHealth manifests and the real dra-controller binary (short preview
+// and hold-off through its flags): Degraded keeps new Pods off a GPU,
+// Unhealthy gets the Pod that holds a GPU evicted by kube-controller-manager's
+// device-taint eviction controller after the preview, Healthy lifts the
+// taint after the hold-off, deleting a DeviceHealth removes its rule, a
+// whole-pool DeviceHealth taints that pool only, invalid manifests are
+// refused by the CRD, and a controller restart rewrites nothing.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <set>
+
+#include "tests/support/BackgroundProcess.h"
+#include "tests/support/ClusterTest.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kClass = "dh-test.example.com";
+constexpr const char* kResource = "example.com/dh-test-gpu";
+constexpr const char* kTestLabel = "dra-controller.dev/integration-test=device-health";
+// dh-a: three GPUs the test Pods can use; dh-b: a pool for the whole-pool case.
+const std::vector<std::string> kFleet{"dh-a:3:80Gi:gpu-dh-a", "dh-b:2:80Gi:gpu-dh-b"};
+
+std::string ClassManifest() {
+  json cls = {{"apiVersion", "resource.k8s.io/v1"},
+              {"kind", "DeviceClass"},
+              {"metadata", {{"name", kClass}}},
+              {"spec",
+               {{"extendedResourceName", kResource},
+                {"selectors", json::array({{{"cel",
+                                             {{"expression",
+                                               "device.driver == \"gpu.example.com\" && "
+                                               "device.attributes[\"gpu.example.com\"].model == "
+                                               "\"gpu-dh-a\""}}}}})}}}};
+  return cls.dump();
+}
+
+std::string PodManifest(const std::string& name, const std::string& ns) {
+  json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", name}, {"namespace", ns}}},
+              {"spec",
+               {{"automountServiceAccountToken", false},
+                {"containers", json::array({{{"name", "main"},
+                                             {"image", "registry.k8s.io/pause:3.10"},
+                                             {"resources", {{"limits", {{kResource, "1"}}}}}}})}}}};
+  return pod.dump();
+}
+
+// A DeviceHealth manifest as an operator writes it (YAML, for kubectl apply).
+std::string Health(const std::string& name, const std::string& pool, const std::string& device,
+                   const std::string& state, const std::string& extra = "") {
+  std::string yaml =
+      "apiVersion: dra-controller.dev/v1alpha1\nkind: DeviceHealth\n"
+      "metadata:\n  name: " +
+      name +
+      "\n  labels:\n    dra-controller.dev/integration-test: device-health\n"
+      "spec:\n  driver: gpu.example.com\n  pool: " +
+      pool + "\n";
+  if (!device.empty()) yaml += "  device: " + device + "\n";
+  return yaml + "  state: " + state + "\n  reason: IntegrationTest\n" + extra;
+}
+
+std::string Condition(const json& object, const std::string& type, const std::string& field) {
+  for (const auto& c : object.value("/status/conditions"_json_pointer, json::array())) {
+    if (c.value("type", "") == type) return c.value(field, "");
+  }
+  return "";
+}
+
+class DeviceHealthTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    auto crd = cluster_->Kubectl(
+        {"apply", "-f",
+         std::string(DRA_REPO_ROOT) + "/crds/devicehealths.dra-controller.dev.yaml"});
+    ASSERT_TRUE(crd.ok()) << crd.status().ToString();
+    ASSERT_TRUE(cluster_
+                    ->Kubectl({"wait", "--for=condition=Established", "--timeout=30s",
+                               "crd/devicehealths.dra-controller.dev"})
+                    .ok());
+    std::vector<std::string> apply{"apply"};
+    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
+    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
+    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
+    auto ns = cluster_->CreateTestNamespace("health");
+    ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+    ns_ = *ns;
+    ASSERT_NO_FATAL_FAILURE(StartController());
+  }
+
+  void TearDown() override {
+    StopController();
+    if (!cluster_) return;
+    (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kTestLabel, "--wait=false"});
+    (void)cluster_->Kubectl({"delete", "devicetaintrules", "-l",
+                             "app.kubernetes.io/managed-by=dra-controller", "--wait=false"});
+    if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
+    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
+    std::vector<std::string> remove{"delete"};
+    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
+    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+  }
+
+  void StartController(const std::string& storm_guard_percent = "100") {
+    auto process = BackgroundProcess::Start(
+        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
+         cluster_->kubeconfig(), "--metrics-bind-address", "0", "--health-probe-bind-address",
+         "127.0.0.1:0", "--health-preview", "3s", "--health-hold-off", "3s",
+         "--health-storm-guard-percent", storm_guard_percent});
+    ASSERT_TRUE(process.ok()) << process.status().ToString();
+    controller_ = std::move(*process);
+    auto up = WaitFor(
+        "the controller to sync and start device health", 60s,
+        [&] {
+          std::string out = controller_->Output();
+          return out.find("started devicehealth") != std::string::npos &&
+                 out.find("inventory synced") != std::string::npos;
+        },
+        [&] { return controller_->Output(); });
+    ASSERT_TRUE(up.ok()) << up.ToString();
+  }
+
+  void StopController() {
+    if (!controller_) return;
+    controller_->Signal(SIGTERM);
+    controller_->Wait(15s);
+    controller_.reset();
+  }
+
+  // The object, or an empty JSON object when it does not exist (yet).
+  json Get(const std::vector<std::string>& args) {
+    auto got = cluster_->GetJson(args);
+    return got.ok() && got->is_object() ? *got : json::object();
+  }
+  json HealthObject(const std::string& name) { return Get({"get", "devicehealth", name}); }
+  json Rule(const std::string& health) {
+    return Get({"get", "devicetaintrule", "devicehealth-" + health});
+  }
+  bool RuleGone(const std::string& health) {
+    auto got = cluster_->Kubectl(
+        {"get", "devicetaintrule", "devicehealth-" + health, "--ignore-not-found", "-o", "name"});
+    return got.ok() && got->out.empty();
+  }
+  std::string Effect(const std::string& health) {
+    return Rule(health).value("/spec/taint/effect"_json_pointer, std::string());
+  }
+
+  // The device the scheduler allocated to a Pod through its extended-resource claim.
+  std::string DeviceOf(const std::string& pod) {
+    json p = Get({"get", "pod", pod, "-n", ns_});
+    std::string claim = p.value(
+        "/status/extendedResourceClaimStatus/resourceClaimName"_json_pointer, std::string());
+    if (claim.empty()) return "";
+    json c = Get({"get", "resourceclaim", claim, "-n", ns_});
+    return c.value("/status/allocation/devices/results/0/device"_json_pointer, std::string());
+  }
+
+  ::testing::AssertionResult Eventually(const std::string& what, std::function<bool()> check,
+                                        std::function<std::string()> describe = nullptr,
+                                        std::chrono::seconds deadline = 45s) {
+    auto done = WaitFor(what, deadline, check, describe);
+    if (done.ok()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << done.ToString() << "\ncontroller log:\n"
+                                         << (controller_ ? controller_->Output() : "");
+  }
+
+  std::string ns_;
+  std::unique_ptr<BackgroundProcess> controller_;
+};
+
+TEST_F(DeviceHealthTest, DegradedGpuIsAvoidedByNewPods) {
+  ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-1", "dh-a", "gpu-1", "Degraded")).ok());
+  auto waited = cluster_->Kubectl(
+      {"wait", "--for=condition=Tainted", "--timeout=30s", "devicehealth/dh-a-gpu-1"});
+  ASSERT_TRUE(waited.ok()) << waited.status().ToString();
+  EXPECT_EQ(Effect("dh-a-gpu-1"), "NoSchedule");
+  for (const char* pod : {"p0", "p1"}) ASSERT_TRUE(cluster_->Create(PodManifest(pod, ns_)).ok());
+  std::set<std::string> devices;
+  ASSERT_TRUE(Eventually("both Pods to get a GPU", [&] {
+    devices = {DeviceOf("p0"), DeviceOf("p1")};
+    return !devices.contains("") && devices.size() == 2;
+  }));
+  EXPECT_EQ(devices, (std::set<std::string>{"gpu-0", "gpu-2"}));
+  // The degraded GPU stays free: a third Pod does not get it.
+  ASSERT_TRUE(cluster_->Create(PodManifest("p2", ns_)).ok());
+  ASSERT_TRUE(Eventually("the third Pod to be unschedulable", [&] {
+    return Condition(Get({"get", "pod", "p2", "-n", ns_}), "PodScheduled", "reason") ==
+           "Unschedulable";
+  }));
+  EXPECT_EQ(DeviceOf("p2"), "");
+}
+
+TEST_F(DeviceHealthTest, UnhealthyGpuIsPreviewedThenItsPodEvicted) {
+  ASSERT_TRUE(cluster_->Create(PodManifest("victim", ns_)).ok());
+  std::string device;
+  ASSERT_TRUE(
+      Eventually("the Pod to get a GPU", [&] { return !(device = DeviceOf("victim")).empty(); }));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-victim", "dh-a", device, "Unhealthy")).ok());
+  json health;
+  ASSERT_TRUE(Eventually(
+      "the preview to name the Pod",
+      [&] {
+        health = HealthObject("dh-victim");
+        return Condition(health, "Tainted", "reason") == "Preview" &&
+               health.value("/status/affectedPods"_json_pointer, json::array()) ==
+                   json::array({ns_ + "/victim"});
+      },
+      [&] { return health.dump(); }));
+  EXPECT_EQ(Effect("dh-victim"), "None");
+  json pod = Get({"get", "pod", "victim", "-n", ns_});
+  EXPECT_FALSE(pod.contains("/metadata/deletionTimestamp"_json_pointer)) << "evicted in preview";
+  ASSERT_TRUE(Eventually("NoExecute after the preview",
+                         [&] { return Effect("dh-victim") == "NoExecute"; }));
+  ASSERT_TRUE(Eventually("the eviction controller to delete the Pod", [&] {
+    json p = Get({"get", "pod", "victim", "-n", ns_});
+    return p.empty() || p.contains("/metadata/deletionTimestamp"_json_pointer);
+  }));
+  ASSERT_TRUE(Eventually(
+      "status to mirror EvictionInProgress",
+      [&] {
+        health = HealthObject("dh-victim");
+        std::string rule_reason = Condition(Rule("dh-victim"), "EvictionInProgress", "reason");
+        return !rule_reason.empty() &&
+               Condition(health, "EvictionInProgress", "reason") == rule_reason;
+      },
+      [&] { return health.dump(); }));
+}
+
+TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheRule) {
+  ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-0", "dh-a", "gpu-0", "Degraded")).ok());
+  ASSERT_TRUE(Eventually("the rule", [&] { return Effect("dh-a-gpu-0") == "NoSchedule"; }));
+  std::string uid = Rule("dh-a-gpu-0").value("/metadata/uid"_json_pointer, std::string());
+  auto recovered_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-0", "dh-a", "gpu-0", "Healthy")).ok());
+  ASSERT_TRUE(Eventually("the hold-off", [&] {
+    return Condition(HealthObject("dh-a-gpu-0"), "Tainted", "reason") == "HoldOff";
+  }));
+  EXPECT_EQ(Rule("dh-a-gpu-0").value("/metadata/uid"_json_pointer, std::string()), uid);
+  ASSERT_TRUE(
+      Eventually("the rule to go after the hold-off", [&] { return RuleGone("dh-a-gpu-0"); }));
+  EXPECT_GE(std::chrono::steady_clock::now() - recovered_at, 2s);  // 3 s, to the second
+  EXPECT_EQ(Condition(HealthObject("dh-a-gpu-0"), "Tainted", "status"), "False");
+
+  ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-2", "dh-a", "gpu-2", "Degraded")).ok());
+  ASSERT_TRUE(Eventually("the second rule", [&] { return !Rule("dh-a-gpu-2").empty(); }));
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-a-gpu-2"}).ok());
+  ASSERT_TRUE(Eventually("deleting the DeviceHealth to remove its rule",
+                         [&] { return RuleGone("dh-a-gpu-2"); }));
+}
+
+TEST_F(DeviceHealthTest, WholePoolTaintsThatPoolOnly) {
+  ASSERT_TRUE(cluster_->Apply(Health("dh-b-all", "dh-b", "", "Degraded")).ok());
+  json health;
+  ASSERT_TRUE(Eventually(
+      "the whole-pool rule",
+      [&] {
+        health = HealthObject("dh-b-all");
+        return Condition(health, "Tainted", "status") == "True" &&
+               Condition(health, "DeviceFound", "status") == "True";
+      },
+      [&] { return health.dump(); }));
+  EXPECT_EQ(health.value("/status/matchedDevices"_json_pointer, 0), 2);
+  EXPECT_EQ(Rule("dh-b-all")["spec"]["deviceSelector"],
+            (json{{"driver", "gpu.example.com"}, {"pool", "dh-b"}}));
+  // dh-a's GPUs stay usable.
+  ASSERT_TRUE(cluster_->Create(PodManifest("on-a", ns_)).ok());
+  ASSERT_TRUE(Eventually("a Pod to get a dh-a GPU", [&] { return !DeviceOf("on-a").empty(); }));
+}
+
+TEST_F(DeviceHealthTest, StormGuardHoldsTheSecondGpuBackUntilTheFirstRecovers) {
+  StopController();
+  // 25 % of dh-a's 3 GPUs rounds down to 0, and one is always allowed: 1.
+  // (The driver's share is 25 % of all its GPUs in the cluster, at least 1.)
+  ASSERT_NO_FATAL_FAILURE(StartController("25"));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-storm-0", "dh-a", "gpu-0", "Unhealthy")).ok());
+  ASSERT_TRUE(Eventually("the first GPU under NoExecute",
+                         [&] { return Effect("dh-storm-0") == "NoExecute"; }));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-storm-1", "dh-a", "gpu-1", "Unhealthy")).ok());
+  json held;
+  ASSERT_TRUE(Eventually(
+      "the second GPU held at NoSchedule by the storm guard",
+      [&] {
+        held = HealthObject("dh-storm-1");
+        return Condition(held, "Tainted", "reason") == "StormGuard" &&
+               Effect("dh-storm-1") == "NoSchedule";
+      },
+      [&] { return held.dump(); }));
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-storm-0"}).ok());
+  ASSERT_TRUE(Eventually("the held GPU to be promoted once room frees up",
+                         [&] { return Effect("dh-storm-1") == "NoExecute"; }));
+}
+
+TEST_F(DeviceHealthTest, InvalidManifestsAreRefusedWithTheCrdsMessages) {
+  struct Case {
+    std::string manifest;
+    std::string message;
+  };
+  std::vector<Case> cases{
+      {Health("dh-bad-state", "dh-a", "gpu-0", "Broken"), "Unsupported value: \"Broken\""},
+      {Health("dh-bad-effect", "dh-a", "gpu-0", "Degraded", "  effect: NoExecute\n"),
+       "spec.effect may only weaken the state's effect"},
+      {Health("dh-bad-device", "dh-a", "GPU_0", "Degraded"), "spec.device"},
+      {Health(std::string(64, 'x'), "dh-a", "gpu-0", "Degraded"), "at most 63 characters"},
+  };
+  for (const auto& c : cases) {
+    auto applied = cluster_->Apply(c.manifest);
+    ASSERT_FALSE(applied.ok()) << c.manifest;
+    EXPECT_NE(applied.message().find(c.message), std::string::npos) << applied.message();
+  }
+  ASSERT_TRUE(cluster_->Apply(Health("dh-immutable", "dh-a", "gpu-0", "Unknown")).ok());
+  auto moved = cluster_->Apply(Health("dh-immutable", "dh-a", "gpu-1", "Unknown"));
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.message().find("immutable"), std::string::npos) << moved.message();
+}
+
+TEST_F(DeviceHealthTest, ControllerRestartRewritesNothing) {
+  ASSERT_TRUE(cluster_->Apply(Health("dh-restart", "dh-a", "gpu-1", "Degraded")).ok());
+  ASSERT_TRUE(Eventually("the rule and its status", [&] {
+    return Effect("dh-restart") == "NoSchedule" &&
+           Condition(HealthObject("dh-restart"), "Tainted", "status") == "True";
+  }));
+  json before = Rule("dh-restart");
+  json status_before = HealthObject("dh-restart")["status"];
+  StopController();
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  // Once the restarted controller has acted on a new object, it has also
+  // been through the old one (its queue starts with every cached object).
+  ASSERT_TRUE(cluster_->Apply(Health("dh-after-restart", "dh-a", "gpu-2", "Degraded")).ok());
+  ASSERT_TRUE(Eventually("the restarted controller to act", [&] {
+    return Condition(HealthObject("dh-after-restart"), "Tainted", "status") == "True";
+  }));
+  json after = Rule("dh-restart");
+  EXPECT_EQ(after["metadata"]["uid"], before["metadata"]["uid"]);
+  EXPECT_EQ(after["metadata"]["resourceVersion"], before["metadata"]["resourceVersion"]);
+  EXPECT_EQ(HealthObject("dh-restart")["status"], status_before);
+}
+
+}  // namespace
+}  // namespace dra::testing
