@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "controller/cli/CommandLine.h"
+#include "controller/cli/MigrationReportCommand.h"
 #include "controller/cli/RunCommand.h"
 #include "controller/cli/TranslateCommand.h"
 #include "controller/cli/VersionCommand.h"
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   cli.Register(std::make_unique<dra::cli::RunCommand>());
   cli.Register(std::make_unique<dra::cli::VersionCommand>());
   cli.Register(std::make_unique<dra::cli::TranslateCommand>());
+  cli.Register(std::make_unique<dra::cli::MigrationReportCommand>());
   std::vector<std::string> args(argv + 1, argv + argc);
   return cli.Run(args, {std::cout, std::cerr});
 }
