@@ -19,8 +19,9 @@ TEST(UnifiedDiffTest, ChangeWithContext) {
 TEST(UnifiedDiffTest, InsertionAtTheStartAndFarApartChangesMakeTwoHunks) {
   std::string before = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n";
   std::string after = "new\na\nb\nc\nd\ne\nf\ng\nh\ni\nJ\n";
-  EXPECT_EQ(UnifiedDiff::Make(before, after, "a/f", "b/f"),
-            "--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+new\n a\n b\n c\n@@ -7,4 +8,4 @@\n g\n h\n i\n-j\n+J\n");
+  EXPECT_EQ(
+      UnifiedDiff::Make(before, after, "a/f", "b/f"),
+      "--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+new\n a\n b\n c\n@@ -7,4 +8,4 @@\n g\n h\n i\n-j\n+J\n");
 }
 
 TEST(UnifiedDiffTest, MissingFinalNewlineIsMarked) {
