@@ -20,6 +20,7 @@ Place At(const Workload& workload, std::string path) {
 
 std::vector<api::PodView::Container> Views(const std::vector<TemplateContainer>& containers) {
   std::vector<api::PodView::Container> views;
+  views.reserve(containers.size());
   for (const auto& c : containers) views.push_back(c.view);
   return views;
 }
