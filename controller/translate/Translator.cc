@@ -16,8 +16,7 @@ std::string ScalarAt(const YAML::Node& map, const char* key) {
   return value && value.IsScalar() ? value.Scalar() : "";
 }
 
-Workload WorkloadOf(const std::string& file, const SourceDocument& doc) {
-  const YAML::Node& object = doc.node;
+Workload WorkloadOf(const std::string& file, size_t document, const YAML::Node& object) {
   Workload w;
   w.kind = ScalarAt(object, "kind");
   const YAML::Node meta = object.IsMap() ? object["metadata"] : YAML::Node();
@@ -27,8 +26,14 @@ Workload WorkloadOf(const std::string& file, const SourceDocument& doc) {
     while (!w.name.empty() && w.name.back() == '-') w.name.pop_back();
   }
   w.ns = ScalarAt(meta, "namespace");
-  w.place = {file, doc.index, w.kind, w.ns.empty() ? w.name : w.ns + "/" + w.name, ""};
+  w.place = {file, document, w.kind, w.ns.empty() ? w.name : w.ns + "/" + w.name, ""};
   return w;
+}
+
+// "List", "DeploymentList", ...: a document whose objects are in items[].
+bool IsList(const YAML::Node& object) {
+  std::string kind = ScalarAt(object, "kind");
+  return kind.ends_with("List") && object["items"] && object["items"].IsSequence();
 }
 
 template <typename T>
@@ -63,33 +68,65 @@ void Translator::ReserveExisting(const std::vector<SourceDocument>& docs) {
   }
 }
 
-void Translator::RefuseEmbedded(const std::string& file, const SourceDocument& doc,
-                                TranslateReport& report) {
-  Workload workload = WorkloadOf(file, doc);
+RewriteResult Translator::TranslateOne(const Workload& workload, const YAML::Node& object,
+                                       const std::string& prefix) {
+  std::optional<PodSpecAt> at = PodTemplateLocator::Locate(object);
+  if (at) {
+    at->path = prefix + at->path;
+    PodSpecRewriter rewriter(mapping_, names_);
+    return rewriter.Rewrite(workload, *at);
+  }
+  RewriteResult result;
   NameAllocator scratch;
   PodSpecRewriter inspector(mapping_, scratch);
-  for (const PodSpecAt& at : PodTemplateLocator::FindEmbedded(doc.node)) {
-    RewriteResult found = inspector.Inspect(workload, at);
+  for (PodSpecAt& embedded : PodTemplateLocator::FindEmbedded(object)) {
+    embedded.path = prefix + embedded.path;
+    RewriteResult found = inspector.Inspect(workload, embedded);
     if (found.findings.empty()) continue;
-    Append(report.findings, found.findings);
+    Append(result.findings, found.findings);
     Place place = workload.place;
-    place.path = at.path;
-    report.refusals.push_back({place, workload.kind + " is not a kind translate rewrites (" +
+    place.path = embedded.path;
+    result.refusals.push_back({place, workload.kind + " is not a kind translate rewrites (" +
                                           "a custom resource embedding a Pod template?); move " +
                                           "it to a ResourceClaimTemplate by hand"});
   }
+  return result;
+}
+
+bool Translator::TranslateList(const std::string& file, SourceDocument& doc,
+                               TranslateReport& report) {
+  YAML::Node items = doc.node["items"];
+  YAML::Node rebuilt(YAML::NodeType::Sequence);
+  RewriteResult all;
+  size_t workloads = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    YAML::Node item = items[i];
+    Workload workload = WorkloadOf(file, doc.index, item);
+    RewriteResult result = TranslateOne(workload, item, "items[" + std::to_string(i) + "].");
+    Append(all.findings, result.findings);
+    Append(all.refusals, result.refusals);
+    for (const auto& t : result.templates) rebuilt.push_back(t);
+    rebuilt.push_back(item);
+    if (!result.templates.empty()) ++workloads;
+    Append(all.templates, result.templates);
+  }
+  Append(report.findings, all.findings);
+  Append(report.refusals, all.refusals);
+  if (!all.refusals.empty() || workloads == 0) return false;  // the document stays as it was
+  doc.node["items"] = rebuilt;
+  report.workloads_rewritten += workloads;
+  report.templates_written += all.templates.size();
+  return true;
 }
 
 bool Translator::TranslateObject(const std::string& file, SourceDocument& doc, std::string& output,
                                  TranslateReport& report) {
-  std::optional<PodSpecAt> at = PodTemplateLocator::Locate(doc.node);
-  if (!at) {
-    RefuseEmbedded(file, doc, report);
-    return false;
+  if (IsList(doc.node)) {
+    if (!TranslateList(file, doc, report)) return false;
+    output = LeadingComments(doc.body) + YamlWriter::Write(doc.node);
+    return true;
   }
-  Workload workload = WorkloadOf(file, doc);
-  PodSpecRewriter rewriter(mapping_, names_);
-  RewriteResult result = rewriter.Rewrite(workload, *at);
+  RewriteResult result = TranslateOne(WorkloadOf(file, doc.index, doc.node), doc.node, "");
   Append(report.findings, result.findings);
   Append(report.refusals, result.refusals);
   if (!result.refusals.empty() || result.templates.empty()) return false;
@@ -113,7 +150,7 @@ std::string Translator::TranslateDocument(const std::string& file, SourceDocumen
   try {
     if (!TranslateObject(file, doc, translated, report)) return doc.Text();
   } catch (const std::exception& e) {
-    Workload w = WorkloadOf(file, doc);
+    Workload w = WorkloadOf(file, doc.index, doc.node);
     report.refusals.push_back({w.place, std::string("cannot rewrite: ") + e.what()});
     return doc.Text();
   }

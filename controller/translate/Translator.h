@@ -6,6 +6,7 @@
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/translate/NameAllocator.h"
 #include "controller/translate/Place.h"
+#include "controller/translate/PodSpecRewriter.h"
 #include "controller/translate/SourceDocument.h"
 
 namespace dra::translate {
@@ -35,7 +36,8 @@ struct TranslateReport {
 // input are reserved first). A document that needs no change, or that is
 // refused, is written back byte for byte; a rewritten one becomes its
 // ResourceClaimTemplates followed by the workload, its leading comment lines
-// kept.
+// kept. In a List (as `kubectl get -o yaml` prints several objects) the
+// templates become items before their workload.
 class Translator {
  public:
   explicit Translator(const extended::ExtendedResourceMapping& mapping) : mapping_(mapping) {}
@@ -48,7 +50,12 @@ class Translator {
                                 TranslateReport& report);
   bool TranslateObject(const std::string& file, SourceDocument& doc, std::string& output,
                        TranslateReport& report);
-  void RefuseEmbedded(const std::string& file, const SourceDocument& doc, TranslateReport& report);
+  // One object: a workload kind is rewritten; any other kind is searched for
+  // embedded Pod templates, which are refused. Paths are prefixed with `prefix`.
+  RewriteResult TranslateOne(const Workload& workload, const YAML::Node& object,
+                             const std::string& prefix);
+  // A List (kubectl get -o yaml): templates go into items[] before their workload.
+  bool TranslateList(const std::string& file, SourceDocument& doc, TranslateReport& report);
   static std::string LeadingComments(const std::string& body);
 
   const extended::ExtendedResourceMapping& mapping_;

@@ -138,6 +138,19 @@ class TranslateTest : public ClusterTest {
     return got.ok() ? got->value("/spec/nodeName"_json_pointer, std::string()) : "";
   }
 
+  // The single request of the claim the scheduler made for the "implicit" Pod.
+  json ImplicitRequest() {
+    auto pod = cluster_->GetJson({"get", "pod", "implicit", "-n", ns_});
+    if (!pod.ok()) return json();
+    std::string claim = pod->value(
+        "/status/extendedResourceClaimStatus/resourceClaimName"_json_pointer, std::string());
+    if (claim.empty()) return json();
+    auto got = cluster_->GetJson({"get", "resourceclaim", claim, "-n", ns_});
+    if (!got.ok()) return json();
+    const json& requests = (*got)["spec"]["devices"]["requests"];
+    return requests.size() == 1 ? requests[0] : json(requests);
+  }
+
   TempDir dir_;
   std::string ns_;
 };
@@ -157,6 +170,25 @@ TEST_F(TranslateTest, EveryKindPassesServerSideDryRun) {
         "resourceclaimtemplate.resource.k8s.io/deploy-tr-gpu"}) {
     EXPECT_NE(applied->out.find(object), std::string::npos) << object << "\n" << applied->out;
   }
+}
+
+TEST_F(TranslateTest, LiveObjectsFromKubectlGetTranslateAsAList) {
+  ASSERT_TRUE(cluster_->Kubectl({"apply", "-f", "-"}, Deployment(ns_)).ok());
+  auto live = cluster_->Kubectl({"get", "deployments", "-n", ns_, "-o", "yaml"});
+  ASSERT_TRUE(live.ok()) << live.status().ToString();
+  ASSERT_NE(live->out.find("kind: List"), std::string::npos) << live->out;
+  ProcessOutput translated = Translate(live->out);
+  ASSERT_EQ(translated.exit_code, 0) << translated.err;
+  EXPECT_NE(translated.err.find("translated 1 workload(s) into 1 ResourceClaimTemplate(s)"),
+            std::string::npos)
+      << translated.err;
+  auto applied = cluster_->Kubectl({"apply", "--dry-run=server", "-f", "-"}, translated.out);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString() << "\n" << translated.out;
+  EXPECT_NE(applied->out.find("resourceclaimtemplate.resource.k8s.io/infer-tr-gpu created"),
+            std::string::npos)
+      << applied->out;
+  EXPECT_NE(applied->out.find("deployment.apps/infer configured"), std::string::npos)
+      << applied->out;
 }
 
 TEST_F(TranslateTest, TranslatedDeploymentIsPlacedThroughItsTemplatesClaim) {
@@ -187,6 +219,9 @@ TEST_F(TranslateTest, TranslatedDeploymentIsPlacedThroughItsTemplatesClaim) {
                 return !NodeOf("implicit").empty();
               }).ok());
   EXPECT_EQ(NodeOf("implicit"), "tr-b");
+  json implicit_request = ImplicitRequest();
+  EXPECT_EQ(implicit_request["exactly"]["deviceClassName"], kClass) << implicit_request.dump();
+  EXPECT_EQ(implicit_request["exactly"]["count"], 1);
 
   auto got = cluster_->GetJson({"get", "pod", pod, "-n", ns_});
   ASSERT_TRUE(got.ok());

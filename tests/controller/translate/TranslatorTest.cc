@@ -76,7 +76,8 @@ TEST_P(GoldenTest, MatchesGoldenAndIsIdempotent) {
 INSTANTIATE_TEST_SUITE_P(Testdata, GoldenTest,
                          ::testing::Values("deployment.yaml", "kinds.yaml", "init-containers.yaml",
                                            "collisions.yaml", "refusals.yaml", "passthrough.yaml",
-                                           "list.json"),
+                                           "json-deployment.json", "kube-list.yaml",
+                                           "kube-list-refused.yaml"),
                          [](const auto& info) {
                            std::string name = fs::path(info.param).stem().string();
                            for (char& c : name) {
@@ -86,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(Testdata, GoldenTest,
                          });
 
 TEST(TranslatorTest, RefusedAndUntouchedDocumentsComeOutByteForByte) {
-  for (const char* name : {"refusals.yaml", "passthrough.yaml"}) {
+  for (const char* name : {"refusals.yaml", "passthrough.yaml", "kube-list-refused.yaml"}) {
     std::string input = Slurp(TestData() / name);
     TranslateReport report = Translate(name, input);
     EXPECT_EQ(report.files[0].output, input) << name;
