@@ -4,13 +4,17 @@
 #include <vector>
 
 #include "controller/cli/CommandLine.h"
+#include "controller/cli/MigrationReportCommand.h"
 #include "controller/cli/RunCommand.h"
+#include "controller/cli/TranslateCommand.h"
 #include "controller/cli/VersionCommand.h"
 
 int main(int argc, char** argv) {
   dra::cli::CommandLine cli;
   cli.Register(std::make_unique<dra::cli::RunCommand>());
   cli.Register(std::make_unique<dra::cli::VersionCommand>());
+  cli.Register(std::make_unique<dra::cli::TranslateCommand>());
+  cli.Register(std::make_unique<dra::cli::MigrationReportCommand>());
   std::vector<std::string> args(argv + 1, argv + argc);
   return cli.Run(args, {std::cout, std::cerr});
 }

@@ -1,0 +1,110 @@
+#include "controller/cli/MigrationReportCommand.h"
+
+#include "controller/cli/ClusterConnection.h"
+#include "controller/translate/ClassSource.h"
+#include "src/client/ResourceType.h"
+
+namespace dra::cli {
+namespace {
+
+using nlohmann::json;
+
+int UsageError(CommandIo io, const std::string& message) {
+  io.err << "error: " << message << "\nSee 'dra-controller migration-report --help'.\n";
+  return kExitUsage;
+}
+
+kube::Status ListInto(kube::RestClient& client, const kube::ResourceType& type,
+                      const std::string& ns, std::vector<json>& out) {
+  kube::ListOptions options;
+  options.limit = 500;
+  do {
+    auto page = client.List(type, ns, options);
+    if (!page.ok()) return page.status().WithContext("listing " + type.Describe());
+    if ((*page)["items"].is_array()) {
+      for (auto& item : (*page)["items"]) out.push_back(std::move(item));
+    }
+    options.continue_token = page->value("/metadata/continue"_json_pointer, std::string());
+  } while (!options.continue_token.empty());
+  return kube::Status::Ok();
+}
+
+}  // namespace
+
+MigrationReportCommand::MigrationReportCommand() {
+  flags_.String("output", "table", "table or json");
+  flags_.Short('o', "output");
+  flags_.String("namespace", "", "only this namespace (default: all)");
+  flags_.Short('n', "namespace");
+  ClusterConnection::DeclareFlags(flags_);
+}
+
+std::string MigrationReportCommand::Help() const {
+  return "List every Deployment, StatefulSet, DaemonSet, Job, CronJob and bare Pod that requests\n"
+         "an extended resource: namespace, replicas, devices per Pod and in total, the\n"
+         "DeviceClass that backs the name (or <none>), on how many of the nodes it can land on a\n"
+         "device plugin still advertises it, and what to do: count-only (keep the extended\n"
+         "resource; DRA serves it through the class), explicit-claim (pinned by nodeName,\n"
+         "nodeSelector or node affinity to specific hardware: the translate invocation is\n"
+         "printed), device-plugin (no DeviceClass maps the name). Read-only: it lists\n"
+         "deployments, statefulsets, daemonsets, jobs, cronjobs, pods, nodes and deviceclasses.\n\n"
+         "Usage:\n  dra-controller migration-report [-n NAMESPACE] [-o table|json]\n\n" +
+         flags_.Usage();
+}
+
+kube::Result<translate::ClusterObjects> MigrationReportCommand::Read(kube::RestClient& client,
+                                                                     const std::string& ns) {
+  translate::ClusterObjects objects;
+  const std::vector<std::pair<kube::ResourceType, std::vector<json>*>> lists = {
+      {{"apps", "v1", "deployments", true, "Deployment"}, &objects.deployments},
+      {{"apps", "v1", "statefulsets", true, "StatefulSet"}, &objects.statefulsets},
+      {{"apps", "v1", "daemonsets", true, "DaemonSet"}, &objects.daemonsets},
+      {{"batch", "v1", "jobs", true, "Job"}, &objects.jobs},
+      {{"batch", "v1", "cronjobs", true, "CronJob"}, &objects.cronjobs},
+      {{"", "v1", "pods", true, "Pod"}, &objects.pods},
+  };
+  for (const auto& [type, into] : lists) KUBE_RETURN_IF_ERROR(ListInto(client, type, ns, *into));
+  std::vector<json> nodes;
+  KUBE_RETURN_IF_ERROR(ListInto(client, {"", "v1", "nodes", false, "Node"}, "", nodes));
+  for (const auto& node : nodes) objects.nodes.push_back(translate::NodeFacts::FromJson(node));
+  return objects;
+}
+
+int MigrationReportCommand::Run(std::span<const std::string> args, CommandIo io) {
+  FlagSet flags = flags_;
+  if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
+    return UsageError(io, parsed.message());
+  }
+  if (!flags.positional().empty()) {
+    return UsageError(io, "unexpected argument " + flags.positional()[0]);
+  }
+  const std::string& output = flags.Get("output");
+  if (output != "table" && output != "json") return UsageError(io, "-o must be table or json");
+  auto connection = ClusterConnection::Open(flags);
+  if (!connection.ok()) {
+    io.err << "error: " << connection.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  auto classes = translate::ClassSource::FromCluster(connection->client());
+  if (!classes.ok()) {
+    io.err << "error: " << classes.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  auto objects = Read(connection->client(), flags.Get("namespace"));
+  if (!objects.ok()) {
+    io.err << "error: " << objects.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  auto rows = translate::MigrationReport::Build(*objects,
+                                                extended::ExtendedResourceMapping::Build(*classes));
+  if (output == "json") {
+    io.out << translate::MigrationReport::Json(rows).dump(2) << "\n";
+  } else if (rows.empty()) {
+    io.out << "no workload requests an extended resource\n";
+  } else {
+    io.out << translate::MigrationReport::Table(rows);
+  }
+  return kExitOk;
+}
+
+}  // namespace dra::cli
