@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "controller/extended/ExtendedWiring.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/base/Status.h"
@@ -37,6 +38,7 @@ class Controller {
   kube::Manager manager_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
+  std::unique_ptr<extended::ExtendedWiring> extended_;
 };
 
 }  // namespace dra::app
