@@ -21,9 +21,7 @@ std::string OrderHazardTracker::Message(const std::string& resource, const std::
          resource + " until class " + survivor +
          " is updated or kube-scheduler restarts (kubernetes issue 141103). Fix: touch the class, "
          "e.g. kubectl annotate deviceclass " +
-         survivor +
-         " dra-controller.dev/extended-resource-refresh=<now> --overwrite, or run the controller "
-         "with --repair-extended-resource-mapping.";
+         survivor + " dra-controller.dev/extended-resource-refresh=<now> --overwrite";
 }
 
 std::vector<MappingFinding> OrderHazardTracker::Observe(const std::vector<ClassPtr>& classes,

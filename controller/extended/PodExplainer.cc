@@ -139,7 +139,8 @@ std::string PodExplainer::Summarize(const std::vector<NodeVerdict>& nodes, size_
         (reasons.empty() ? "" : ", ") + std::to_string(sorted[i].second) + " " + sorted[i].first;
   }
   if (others > 0) reasons += ", " + std::to_string(others) + " for other reasons";
-  return reasons.empty() ? out : out + ": " + reasons;
+  if (reasons.empty()) return out + " have enough free devices for DRA";
+  return out + ": " + reasons;
 }
 
 void PodExplainer::Notes(const std::vector<std::string>& requested, const Inputs& in,

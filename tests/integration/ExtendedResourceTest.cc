@@ -65,6 +65,12 @@ class ExtendedResourceTest : public ClusterTest {
     apply.insert(apply.end(), kFleet.begin(), kFleet.end());
     auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
     ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    // Events about cluster-scoped objects land in "default" and outlive the
+    // objects: drop those of an earlier run so every wait below sees new ones.
+    for (const char* name : {kClass, kDupClass, kNode}) {
+      (void)cluster_->Kubectl({"delete", "events", "-n", "default", "--field-selector",
+                               std::string("involvedObject.name=") + name});
+    }
     ASSERT_TRUE(cluster_->Apply(ClassManifest(kClass)).ok());
     auto ns = cluster_->CreateTestNamespace("extended");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();

@@ -160,6 +160,16 @@ TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
   EXPECT_NE(e.problems[0].find("missing"), std::string::npos);
 }
 
+TEST_F(PodExplainerTest, AllNodesFitSaysSo) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(
+      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  EXPECT_EQ(e.summary, "1/1 nodes have enough free devices for DRA");
+  EXPECT_TRUE(e.schedulable());
+}
+
 TEST_F(PodExplainerTest, SummaryCapsGroups) {
   std::vector<NodeVerdict> nodes;
   for (int i = 0; i < 8; ++i) {
