@@ -4,12 +4,12 @@
 
 namespace dra::extended {
 
-// `run`'s flags for the extended-resource features (all off by default).
+// What `run` can tune in the extended-resource features (see README "Extended
+// resources": `run` has no flags for them yet).
 struct ExtendedOptions {
   // --repair-extended-resource-mapping: touch the surviving class of an order hazard.
   bool repair_mapping = false;
-  // --delete-leaked-claims (not implemented yet; see README "Extended resources").
-  bool delete_leaked_claims = false;
+  // How long an implicit claim may outlive its Pod before the leak audit reports it.
   std::chrono::seconds leak_grace_period{300};
 };
 

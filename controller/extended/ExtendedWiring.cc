@@ -19,6 +19,12 @@ std::vector<std::string> MappingKey(const T&) {
   return {MappingReconciler::kKey};
 }
 
+// A Pod's implicit claim, so that the Pod's deletion or end re-audits it.
+std::vector<std::string> ClaimOfPod(const api::PodView& pod) {
+  if (!pod.extended_resource_claim_status) return {};
+  return {pod.meta.namespace_name + "/" + pod.extended_resource_claim_status->resource_claim_name};
+}
+
 }  // namespace
 
 ExtendedWiring::~ExtendedWiring() {
@@ -94,6 +100,19 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
     return wiring;
   }
   (*pod_controller)->Watch(pods, kube::ManagedController::OwnKey<api::PodView>);
+
+  wiring->leaks_ =
+      std::make_shared<LeakReconciler>(claims.store(), pods.store(), event, manager.clock(),
+                                       options.leak_grace_period, manager.registry());
+  auto leak_controller =
+      manager.AddController({"extended-resource-leaks", 1, true}, wiring->leaks_);
+  if (!leak_controller.ok()) {
+    spdlog::error("extended resources: leak audit not added: {}",
+                  leak_controller.status().message());
+    return wiring;
+  }
+  (*leak_controller)->Watch(claims, kube::ManagedController::OwnKey<api::ResourceClaim>);
+  (*leak_controller)->Watch(pods, ClaimOfPod);
   return wiring;
 }
 

@@ -4,6 +4,7 @@
 
 #include "controller/extended/ExtendedOptions.h"
 #include "controller/extended/FindingReporter.h"
+#include "controller/extended/LeakReconciler.h"
 #include "controller/extended/MappingReconciler.h"
 #include "controller/extended/PodEventReconciler.h"
 #include "controller/inventory/Inventory.h"
@@ -14,8 +15,8 @@ namespace dra::extended {
 
 // Puts the extended-resource features on a Manager: the DeviceClass, Node and
 // ResourceSlice, Pod and ResourceClaim informers (shared through the
-// registry), one Event recorder, and the leader-only mapping and Pod-event
-// reconcilers. Keeps them alive; destroy it after
+// registry), one Event recorder, and the leader-only mapping, Pod-event and
+// leak-audit reconcilers. Keeps them alive; destroy it after
 // the Manager has stopped.
 class ExtendedWiring {
  public:
@@ -34,6 +35,7 @@ class ExtendedWiring {
   std::unique_ptr<FindingReporter> reporter_;
   std::shared_ptr<MappingReconciler> mapping_;
   std::shared_ptr<PodEventReconciler> pods_;
+  std::shared_ptr<LeakReconciler> leaks_;
 };
 
 }  // namespace dra::extended

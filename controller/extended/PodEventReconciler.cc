@@ -35,6 +35,14 @@ size_t PodEventReconciler::remembered() const {
   return memory_.size();
 }
 
+kube::Clock::Duration PodEventReconciler::TokenWait(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  auto it = memory_.find(key);
+  if (it == memory_.end() || !it->second.token_at) return kube::Clock::Duration::zero();
+  auto now = clock_->Now();
+  return *it->second.token_at > now ? *it->second.token_at - now : kube::Clock::Duration::zero();
+}
+
 void PodEventReconciler::Forget(const std::string& key) {
   std::lock_guard lock(mu_);
   memory_.erase(key);
@@ -48,6 +56,9 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
   }
   bool pending = Unschedulable(*pod);
   if (!pending && pod->node_name.empty()) return kube::ReconcileResult::Done();
+  if (auto wait = TokenWait(key); wait > kube::Clock::Duration::zero()) {
+    return kube::ReconcileResult::RequeueAfter(wait);
+  }
   auto classes = stores_.classes.List();
   auto mapping = ExtendedResourceMapping::Build(classes);
   auto nodes = stores_.nodes.List();
@@ -100,9 +111,16 @@ kube::ReconcileResult PodEventReconciler::Emit(const api::PodView& pod, const st
     std::lock_guard lock(mu_);
     Memory& m = memory_[pod.meta.Key()];
     if (m.message == message) return kube::ReconcileResult::Done();
-    if (!bucket_.TryTake(Since(*clock_))) {
-      return kube::ReconcileResult::RequeueAfter(
-          std::chrono::duration_cast<kube::Clock::Duration>(options_.interval));
+    if (m.token_at) {
+      m.token_at.reset();  // due (TokenWait said so): it is this Event's
+    } else {
+      auto reserved = bucket_.Reserve(Since(*clock_));
+      if (reserved == kube::TokenBucket::Nanos::max()) return kube::ReconcileResult::Done();
+      auto wait = std::chrono::duration_cast<kube::Clock::Duration>(reserved);
+      if (wait > kube::Clock::Duration::zero()) {
+        m.token_at = clock_->Now() + wait;
+        return kube::ReconcileResult::RequeueAfter(wait);
+      }
     }
     m.message = message;
   }

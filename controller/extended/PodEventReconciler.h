@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -30,6 +31,9 @@ namespace dra::extended {
 //     ExtendedResourceClaimMismatch Warning (again only when the text changes).
 // All Events share one token bucket (burst, then one per `interval`): a
 // backlog of thousands of Pods drains at that pace instead of as a storm.
+// A Pod that finds the bucket empty reserves the next free token and is
+// requeued for that moment, so each Pod of a backlog is explained about
+// twice, not once per refill.
 class PodEventReconciler : public kube::Reconciler {
  public:
   struct Stores {
@@ -58,12 +62,16 @@ class PodEventReconciler : public kube::Reconciler {
     std::string message;  // the latest Event's text
     kube::Clock::TimePoint problem_since{};
     bool problem_seen = false;
+    // A token reserved for this Pod's next Event, usable from this time on.
+    std::optional<kube::Clock::TimePoint> token_at;
   };
 
   kube::ReconcileResult Emit(const api::PodView& pod, const std::string& reason,
                              const std::string& message);
   kube::ReconcileResult CheckScheduled(const api::PodView& pod, const std::string& message);
   void Forget(const std::string& key);
+  // How long the Pod still waits for its reserved token (zero: none reserved, or due).
+  kube::Clock::Duration TokenWait(const std::string& key) const;
 
   Stores stores_;
   const inventory::Inventory& inventory_;

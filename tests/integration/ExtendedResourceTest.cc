@@ -6,6 +6,8 @@
 // the running controller and cleared when fixed.
 #include <gtest/gtest.h>
 
+#include <iostream>
+#include <map>
 #include <set>
 
 #include "tests/support/BackgroundProcess.h"
@@ -223,6 +225,43 @@ TEST_F(ExtendedResourceTest, UnfittablePodGetsOneEventAndExplainAgrees) {
   for (const auto& n : explained.value("nodes", json::array())) {
     EXPECT_NE(n.value("reason", ""), "Fits") << n.dump();
   }
+}
+
+TEST_F(ExtendedResourceTest, BacklogOf2000PodsGetsAtMostOneEventEach) {
+  constexpr int kPods = 2000;
+  const kube::ResourceType pods{"", "v1", "pods", true, "Pod"};
+  for (int i = 0; i < kPods; ++i) {
+    auto pod = json::parse(PodManifest("backlog-" + std::to_string(i), ns_,
+                                       json::array({Container("main", {{kResource, "3"}})})));
+    auto created = client_->Create(pods, ns_, pod);
+    ASSERT_TRUE(created.ok()) << i << ": " << created.status().ToString();
+  }
+  auto started = std::chrono::steady_clock::now();
+  StartController();
+  std::map<std::string, int> per_pod;
+  int total = 0;
+  auto enough = WaitFor(
+      "200 ExtendedResourceUnschedulable Events", 180s,
+      [&] {
+        per_pod.clear();
+        total = 0;
+        auto list = Get({"get", "events", "-n", ns_, "--field-selector",
+                         "reason=ExtendedResourceUnschedulable"});
+        for (const auto& e : list.value("items", json::array())) {
+          int count = e.value("count", 1);
+          per_pod[e.value("/involvedObject/name"_json_pointer, std::string())] += count;
+          total += count;
+        }
+        return total >= 200;
+      },
+      [&] { return std::to_string(total) + " so far"; });
+  ASSERT_TRUE(enough.ok()) << enough.ToString();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (const auto& [pod, count] : per_pod) EXPECT_EQ(count, 1) << pod;
+  // One bucket for all Pods: burst 25, then 5 per second.
+  EXPECT_LE(total, 25 + 5 * seconds + 5) << total << " Events in " << seconds << " s";
+  std::cout << total << " Events for " << per_pod.size() << " Pods in " << seconds << " s\n";
 }
 
 TEST_F(ExtendedResourceTest, DuplicateHazardAndDevicePluginAreReportedAndCleared) {

@@ -77,19 +77,27 @@ TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
 
 TEST_F(PodEventReconcilerTest, BacklogIsRateLimitedNotDropped) {
   auto reconciler = Make({3, std::chrono::milliseconds(1000), std::chrono::seconds(30)});
-  int requeued = 0;
+  std::vector<kube::Clock::Duration> waits;
   for (int i = 0; i < 10; ++i) {
     std::string name = "p" + std::to_string(i);
     pods_.Upsert("team/" + name, PendingPod(name, 2, "no"));
     auto result = reconciler.Reconcile("team/" + name);
-    requeued += result.kind == kube::ReconcileResult::Kind::kRequeueAfter;
+    if (result.kind == kube::ReconcileResult::Kind::kRequeueAfter) {
+      waits.push_back(result.requeue_after);
+    }
   }
   EXPECT_EQ(events_.size(), 3u);
-  EXPECT_EQ(requeued, 7);
+  ASSERT_EQ(waits.size(), 7u);
+  // Each waiting Pod holds its own future token: 1 s, 2 s, ... 7 s.
+  for (size_t i = 0; i < waits.size(); ++i) {
+    EXPECT_EQ(waits[i], std::chrono::seconds(i + 1)) << i;
+  }
+  // Early retries do not take a token or compute anything.
+  EXPECT_EQ(reconciler.Reconcile("team/p9").requeue_after, std::chrono::seconds(7));
   clock_->Step(std::chrono::seconds(2));
   reconciler.Reconcile("team/p3");
   reconciler.Reconcile("team/p4");
-  reconciler.Reconcile("team/p5");
+  EXPECT_EQ(reconciler.Reconcile("team/p5").kind, kube::ReconcileResult::Kind::kRequeueAfter);
   EXPECT_EQ(events_.size(), 5u);
   for (int i = 0; i < 3; ++i) reconciler.Reconcile("team/p" + std::to_string(i));
   EXPECT_EQ(events_.size(), 5u);  // still no second Event for a Pod
