@@ -3,6 +3,7 @@
 #include <string>
 
 #include "controller/cli/FlagSet.h"
+#include "controller/extended/ExtendedOptions.h"
 #include "src/base/Result.h"
 #include "src/manager/ManagerOptions.h"
 
@@ -15,6 +16,7 @@ struct RunOptions {
   std::string context;
   std::string log_level;
   kube::ManagerOptions manager;
+  extended::ExtendedOptions extended;  // Extended resources (#8)
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);

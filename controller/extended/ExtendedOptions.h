@@ -4,12 +4,13 @@
 
 namespace dra::extended {
 
-// What `run` can tune in the extended-resource features (see README "Extended
-// resources": `run` has no flags for them yet).
+// What `run` can tune in the extended-resource features (RunOptions parses
+// them from `run`'s flags).
 struct ExtendedOptions {
   // --repair-extended-resource-mapping: touch the surviving class of an order hazard.
   bool repair_mapping = false;
-  // How long an implicit claim may outlive its Pod before the leak audit reports it.
+  // --extended-resource-leak-grace-period: how long an implicit claim may
+  // outlive its Pod before the leak audit reports it.
   std::chrono::seconds leak_grace_period{300};
 };
 
