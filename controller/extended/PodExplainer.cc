@@ -93,15 +93,20 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
       verdict.resource = resource;
     }
   }
-  auto claim = ImplicitClaimTranslator::Translate(
-      pod.containers, [&](std::string_view r) { return in.mapping.ClassFor(r); },
-      [&](std::string_view r) { return dra.contains(std::string(r)); });
-  std::map<std::string, int64_t> needed;  // class -> devices
-  for (const auto& request : claim.requests) needed[request.device_class] += request.count;
-  for (const auto& [class_name, count] : needed) {
-    auto it = cache.find(class_name);
-    if (it == cache.end())
-      it = cache.emplace(class_name, in.inventory.CountPerNode(class_name)).first;
+  auto needed = cache.needed.find(dra);
+  if (needed == cache.needed.end()) {
+    auto claim = ImplicitClaimTranslator::Translate(
+        pod.containers, [&](std::string_view r) { return in.mapping.ClassFor(r); },
+        [&](std::string_view r) { return dra.contains(std::string(r)); });
+    std::map<std::string, int64_t> per_class;  // class -> devices
+    for (const auto& request : claim.requests) per_class[request.device_class] += request.count;
+    needed = cache.needed.emplace(dra, std::move(per_class)).first;
+  }
+  for (const auto& [class_name, count] : needed->second) {
+    auto it = cache.counts.find(class_name);
+    if (it == cache.counts.end()) {
+      it = cache.counts.emplace(class_name, in.inventory.CountPerNode(class_name)).first;
+    }
     auto counts = OnNode(it->second, node.meta.name);
     if (counts.total == 0 || counts.free < count) {
       verdict.reason = counts.total == 0 ? Reason::kNoDevice : Reason::kNotEnoughFree;

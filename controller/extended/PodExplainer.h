@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,13 @@ class PodExplainer {
   static std::string Summarize(const std::vector<NodeVerdict>& nodes, size_t max_groups = 5);
 
  private:
-  // Device counts per node, by class, computed once per explanation.
-  using CountCache = std::map<std::string, std::map<std::string, inventory::DeviceCounts>>;
+  // What one explanation computes once and reuses across nodes: device
+  // counts per node by class, and the devices needed per class for each set
+  // of resources a node serves by DRA (most nodes share one set).
+  struct CountCache {
+    std::map<std::string, std::map<std::string, inventory::DeviceCounts>> counts;
+    std::map<std::set<std::string>, std::map<std::string, int64_t>> needed;
+  };
 
   static NodeVerdict Judge(const api::PodView& pod, const api::NodeView& node,
                            const std::vector<std::string>& resources, const Inputs& in,
