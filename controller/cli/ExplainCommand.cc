@@ -44,7 +44,8 @@ std::string ExplainCommand::Help() const {
          "implicit claim's requests (class, count and request name per container and\n"
          "resource), per-node reasons summarized, a missing class or a lost duplicate, and\n"
          "the scheduler's own PodScheduled message; for a scheduled Pod the claim and the\n"
-         "devices it holds. Exit 0 scheduled or schedulable, 1 not, 2 usage.\n\n"
+         "devices it holds. Exit 0 scheduled or schedulable, 1 not (or a scheduled Pod's\n"
+         "claim is missing, unallocated or differs from the translation), 2 usage.\n\n"
          "Usage:\n  dra-controller explain pod NAMESPACE/NAME [-o json] [flags]\n"
          "  dra-controller explain pod NAME -n NAMESPACE\n\n" +
          flags_.Usage();

@@ -8,7 +8,8 @@ namespace dra::cli {
 // `dra-controller explain pod NS/NAME`: how the scheduler turns the Pod's
 // extended resources into an implicit claim, and why each node can or cannot
 // serve it; for a scheduled Pod, the claim and the devices it holds.
-// Exit 0 scheduled or schedulable, 1 not, 2 usage.
+// Exit 0 scheduled or schedulable, 1 not (or the scheduled Pod's claim has a
+// problem), 2 usage.
 class ExplainCommand : public Command {
  public:
   ExplainCommand();
