@@ -25,7 +25,8 @@ TEST(DevicesCommandTest, UsageErrorsExitTwo) {
 }
 
 TEST(DevicesCommandTest, UnreachableClusterExitsOne) {
-  EXPECT_EQ(RunCommand({"--state", "free", "--kubeconfig", "/nonexistent/kubeconfig"}), kExitFailure);
+  EXPECT_EQ(RunCommand({"--state", "free", "--kubeconfig", "/nonexistent/kubeconfig"}),
+            kExitFailure);
 }
 
 }  // namespace
