@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "controller/cli/CommandLine.h"
+#include "controller/cli/DevicesCommand.h"
+#include "controller/cli/ExplainCommand.h"
+#include "controller/cli/MappingCommand.h"
 #include "controller/cli/MigrationReportCommand.h"
 #include "controller/cli/RunCommand.h"
 #include "controller/cli/TranslateCommand.h"
@@ -15,6 +18,9 @@ int main(int argc, char** argv) {
   cli.Register(std::make_unique<dra::cli::VersionCommand>());
   cli.Register(std::make_unique<dra::cli::TranslateCommand>());
   cli.Register(std::make_unique<dra::cli::MigrationReportCommand>());
+  cli.Register(std::make_unique<dra::cli::MappingCommand>());
+  cli.Register(std::make_unique<dra::cli::DevicesCommand>());
+  cli.Register(std::make_unique<dra::cli::ExplainCommand>());
   std::vector<std::string> args(argv + 1, argv + argc);
   return cli.Run(args, {std::cout, std::cerr});
 }

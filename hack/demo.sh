@@ -32,6 +32,7 @@ try_this_next() {
    kubectl apply -f manifests/examples/gpu-pod.yaml   # a device-plugin style GPU request
    kubectl get pod gpu-pod -o jsonpath='{.spec.nodeName} {.status.extendedResourceClaimStatus}'
    kubectl get resourceclaims -o wide                 # the claim the scheduler made for it
+   ${BUILD_DIR}/dra-controller explain pod default/gpu-pod   # which GPU it got (also: devices, mapping)
    kubectl apply -f manifests/examples/devicehealth-unhealthy.yaml
    kubectl get devicehealths                          # printer columns of the CRD
    # device health walk-through (take a GPU out, bring it back): README "## Device health"

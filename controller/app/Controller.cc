@@ -25,8 +25,9 @@ kube::ManagerOptions Controller::DefaultOptions() {
   return options;
 }
 
-Controller::Controller(kube::RestConfig config, kube::ManagerOptions options)
-    : manager_(std::move(config), std::move(options)) {
+Controller::Controller(kube::RestConfig config, kube::ManagerOptions options,
+                       FeatureOptions features)
+    : manager_(std::move(config), std::move(options)), features_(std::move(features)) {
   manager_.SetWiring([this](kube::Manager& manager, const kube::ApiDiscovery& discovery) {
     return Wire(manager, discovery);
   });
@@ -56,8 +57,9 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
   inventory_ = std::make_unique<inventory::Inventory>(manager.registry());
   inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
       manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
-  health_ = health::HealthWiring::Register(manager, *inventory_, *inventory_informers_,
-                                           health::HealthOptions::Configured());
+  health_ =
+      health::HealthWiring::Register(manager, *inventory_, *inventory_informers_, features_.health);
+  extended_ = extended::ExtendedWiring::Register(manager, *inventory_, features_.extended);
   manager.AddReadyCheck("inventory", [this] {
     bool synced = inventory_informers_ && inventory_informers_->WaitForSync({});
     return synced ? kube::Status::Ok()

@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "controller/app/FeatureOptions.h"
+#include "controller/extended/ExtendedWiring.h"
 #include "controller/health/HealthWiring.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
@@ -17,7 +19,7 @@ namespace dra::app {
 // (servers, clients, leader election, start/stop order) is the Manager's.
 class Controller {
  public:
-  Controller(kube::RestConfig config, kube::ManagerOptions options);
+  Controller(kube::RestConfig config, kube::ManagerOptions options, FeatureOptions features = {});
   ~Controller();
 
   kube::Status Start();
@@ -36,9 +38,11 @@ class Controller {
   void RegisterBuildInfo();
 
   kube::Manager manager_;
+  FeatureOptions features_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
   std::unique_ptr<health::HealthWiring> health_;  // Device health (#9); null when off
+  std::unique_ptr<extended::ExtendedWiring> extended_;
 };
 
 }  // namespace dra::app

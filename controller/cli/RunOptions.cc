@@ -99,6 +99,13 @@ void RunOptions::Declare(FlagSet& flags) {
   // Device health (#9): --health-dry-run, --health-preview, --health-hold-off,
   // --health-storm-guard-percent.
   health::HealthFlags::Declare(flags);
+  // Extended resources (#8)
+  flags.Bool("repair-extended-resource-mapping", false,
+             "Annotate the surviving DeviceClass when the winner of a contested extended "
+             "resource name leaves, so kube-scheduler v1.37.2 maps the name again");
+  flags.String("extended-resource-leak-grace-period", "5m",
+               "How long an implicit claim may stay allocated after its Pod is gone or done "
+               "before it is reported as leaked");
 }
 
 kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
@@ -131,9 +138,15 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--leader-election-id must not be empty with --leader-elect");
   }
   KUBE_RETURN_IF_ERROR(ParseDurations(flags, m));
-  // Device health (#9): the Controller's wiring reads them from HealthOptions::Configured().
+  // Device health (#9)
   KUBE_ASSIGN_OR_RETURN(options.health, health::HealthFlags::Parse(flags));
-  health::HealthOptions::SetConfigured(options.health);
+  // Extended resources (#8)
+  options.extended.repair_mapping = flags.GetBool("repair-extended-resource-mapping");
+  auto grace = kube::ParseDuration(flags.Get("extended-resource-leak-grace-period"));
+  if (!grace.ok() || grace->count() <= 0) {
+    return Usage("--extended-resource-leak-grace-period must be a positive duration such as 5m");
+  }
+  options.extended.leak_grace_period = std::chrono::duration_cast<std::chrono::seconds>(*grace);
   return options;
 }
 

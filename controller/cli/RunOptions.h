@@ -3,6 +3,7 @@
 #include <string>
 
 #include "controller/cli/FlagSet.h"
+#include "controller/extended/ExtendedOptions.h"
 #include "controller/health/HealthOptions.h"
 #include "src/base/Result.h"
 #include "src/manager/ManagerOptions.h"
@@ -16,7 +17,8 @@ struct RunOptions {
   std::string context;
   std::string log_level;
   kube::ManagerOptions manager;
-  health::HealthOptions health;  // Device health (#9): --health-* flags
+  health::HealthOptions health;        // Device health (#9): --health-* flags
+  extended::ExtendedOptions extended;  // Extended resources (#8)
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);

@@ -18,11 +18,6 @@ struct HealthOptions {
   bool dry_run = false;
   // Pods named in status.affectedPods (the count is always complete).
   std::size_t max_affected_pods = 64;
-
-  // The options `run` parsed (defaults until it has); the Controller's
-  // wiring reads them, so `run` passes them without widening its constructor.
-  static void SetConfigured(const HealthOptions& options);
-  static HealthOptions Configured();
 };
 
 }  // namespace dra::health

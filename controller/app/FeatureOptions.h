@@ -1,0 +1,15 @@
+#pragma once
+
+#include "controller/extended/ExtendedOptions.h"
+#include "controller/health/HealthOptions.h"
+
+namespace dra::app {
+
+// The per-feature settings `run` parses from its flags and hands to the
+// Controller's wiring.
+struct FeatureOptions {
+  health::HealthOptions health;        // --health-*
+  extended::ExtendedOptions extended;  // --repair-extended-resource-mapping, leak grace
+};
+
+}  // namespace dra::app

@@ -1,0 +1,66 @@
+#include "controller/cli/DevicesCommand.h"
+
+#include "controller/cli/ClusterConnection.h"
+#include "controller/extended/ClusterSnapshot.h"
+#include "controller/extended/DeviceTable.h"
+
+namespace dra::cli {
+namespace {
+
+int UsageError(CommandIo io, const std::string& message) {
+  io.err << "error: " << message << "\nSee 'dra-controller devices --help'.\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+DevicesCommand::DevicesCommand() {
+  ClusterConnection::DeclareFlags(flags_);
+  flags_.String("node", "", "only devices on this node (and those every node reaches)");
+  flags_.String("class", "", "only devices this DeviceClass matches");
+  flags_.String("driver", "", "only devices of this driver");
+  flags_.String("state", "", "only devices in this state: free, allocated or tainted");
+  flags_.String("output", "", "output format: empty for a table, or json");
+  flags_.Short('o', "output");
+}
+
+std::string DevicesCommand::Help() const {
+  return "List the devices published in ResourceSlices (newest pool generation), one line\n"
+         "each: node, driver/pool/device, the DeviceClasses matching it, its state\n"
+         "(allocated; tainted: NoSchedule or NoExecute; free), taints, and the Pod and\n"
+         "claim holding it.\n\n"
+         "Usage:\n  dra-controller devices [--node N] [--class C] [--driver D] "
+         "[--state free|allocated|tainted] [-o json]\n\n" +
+         flags_.Usage();
+}
+
+int DevicesCommand::Run(std::span<const std::string> args, CommandIo io) {
+  FlagSet flags = flags_;
+  if (kube::Status parsed = flags.Parse(args); !parsed.ok())
+    return UsageError(io, parsed.message());
+  if (!flags.positional().empty())
+    return UsageError(io, "unexpected argument " + flags.positional()[0]);
+  extended::DeviceTable::Filter filter{flags.Get("node"), flags.Get("class"), flags.Get("driver"),
+                                       flags.Get("state")};
+  if (auto error = extended::DeviceTable::ValidateState(filter.state); !error.empty()) {
+    return UsageError(io, error);
+  }
+  const std::string& output = flags.Get("output");
+  if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
+  auto connection = ClusterConnection::Open(flags);
+  if (!connection.ok()) {
+    io.err << "error: " << connection.status().message() << "\n";
+    return kExitFailure;
+  }
+  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  if (!snapshot.ok()) {
+    io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
+    return kExitFailure;
+  }
+  auto rows = extended::DeviceTable::Build(*(*snapshot)->inventory, filter);
+  io.out << (output == "json" ? extended::DeviceTable::FormatJson(rows)
+                              : extended::DeviceTable::FormatTable(rows));
+  return kExitOk;
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,98 @@
+#include "controller/cli/ExplainCommand.h"
+
+#include <simdjson.h>
+
+#include "controller/cli/ClusterConnection.h"
+#include "controller/extended/ClusterSnapshot.h"
+#include "controller/extended/ExplanationPrinter.h"
+#include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/extended/MappingAudit.h"
+#include "controller/extended/PodExplainer.h"
+
+namespace dra::cli {
+namespace {
+
+int UsageError(CommandIo io, const std::string& message) {
+  io.err << "error: " << message << "\nSee 'dra-controller explain --help'.\n";
+  return kExitUsage;
+}
+
+kube::Result<api::PodView> GetPod(kube::RestClient& client, const std::string& ns,
+                                  const std::string& name) {
+  auto json = client.Get(extended::ExtendedResourceTypes::kPods.ItemPath(ns, name));
+  if (!json.ok()) return json.status();
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(json->dump()).get(root) != simdjson::SUCCESS) {
+    return kube::Status(kube::StatusCode::kInternal, "cannot parse Pod " + ns + "/" + name);
+  }
+  return api::PodView::FromJson(root);
+}
+
+}  // namespace
+
+ExplainCommand::ExplainCommand() {
+  ClusterConnection::DeclareFlags(flags_);
+  flags_.String("namespace", "", "namespace of the Pod when NAME has no NAMESPACE/ prefix");
+  flags_.Short('n', "namespace");
+  flags_.String("output", "", "output format: empty for text, or json");
+  flags_.Short('o', "output");
+}
+
+std::string ExplainCommand::Help() const {
+  return "Explain how the kube-scheduler serves a Pod's extended resources through DRA: the\n"
+         "implicit claim's requests (class, count and request name per container and\n"
+         "resource), per-node reasons summarized, a missing class or a lost duplicate, and\n"
+         "the scheduler's own PodScheduled message; for a scheduled Pod the claim and the\n"
+         "devices it holds. Exit 0 scheduled or schedulable, 1 not (or a scheduled Pod's\n"
+         "claim is missing, unallocated or differs from the translation), 2 usage.\n\n"
+         "Usage:\n  dra-controller explain pod NAMESPACE/NAME [-o json] [flags]\n"
+         "  dra-controller explain pod NAME -n NAMESPACE\n\n" +
+         flags_.Usage();
+}
+
+int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
+  FlagSet flags = flags_;
+  if (kube::Status parsed = flags.Parse(args); !parsed.ok())
+    return UsageError(io, parsed.message());
+  const auto& pos = flags.positional();
+  if (pos.size() != 2 || pos[0] != "pod") return UsageError(io, "expected: explain pod NS/NAME");
+  std::string ns = flags.Get("namespace"), name = pos[1];
+  if (auto slash = name.find('/'); slash != std::string::npos) {
+    ns = name.substr(0, slash);
+    name = name.substr(slash + 1);
+  }
+  if (ns.empty()) ns = "default";
+  if (name.empty() || name.find('/') != std::string::npos) return UsageError(io, "bad Pod name");
+  const std::string& output = flags.Get("output");
+  if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
+  auto connection = ClusterConnection::Open(flags);
+  if (!connection.ok()) {
+    io.err << "error: " << connection.status().message() << "\n";
+    return kExitFailure;
+  }
+  auto pod = GetPod(connection->client(), ns, name);
+  if (!pod.ok()) {
+    io.err << "error: Pod " << ns << "/" << name << ": " << pod.status().message() << "\n";
+    return kExitFailure;
+  }
+  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  if (!snapshot.ok()) {
+    io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
+    return kExitFailure;
+  }
+  const auto& s = **snapshot;
+  auto mapping = extended::ExtendedResourceMapping::Build(s.classes);
+  extended::PodExplainer::Inputs in{
+      mapping,
+      s.nodes,
+      *s.inventory,
+      [&s](const std::string& n, const std::string& c) { return s.Claim(n, c); },
+      {}};
+  auto explanation = extended::PodExplainer::Explain(*pod, in);
+  io.out << (output == "json" ? extended::ExplanationPrinter::Json(explanation)
+                              : extended::ExplanationPrinter::Text(explanation));
+  return explanation.schedulable() && explanation.problems.empty() ? kExitOk : kExitFailure;
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,61 @@
+#include "controller/cli/MappingCommand.h"
+
+#include "controller/cli/ClusterConnection.h"
+#include "controller/extended/ClusterSnapshot.h"
+#include "controller/extended/MappingAudit.h"
+#include "controller/extended/MappingReport.h"
+
+namespace dra::cli {
+namespace {
+
+int UsageError(CommandIo io, const std::string& message) {
+  io.err << "error: " << message << "\nSee 'dra-controller mapping --help'.\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+MappingCommand::MappingCommand() {
+  ClusterConnection::DeclareFlags(flags_);
+  flags_.String("output", "", "output format: empty for a table, or json");
+  flags_.Short('o', "output");
+}
+
+std::string MappingCommand::Help() const {
+  return "Show which DeviceClass serves each extended resource name (explicit\n"
+         "spec.extendedResourceName and the implicit deviceclass.resource.kubernetes.io/<class>)\n"
+         "by the kube-scheduler's rules, and the problems found: duplicate names, classes\n"
+         "matching no device, nodes that serve a name through a device plugin and DRA.\n"
+         "Exit 0 without findings, 1 with findings or when the cluster cannot be read.\n\n"
+         "Usage:\n  dra-controller mapping [-o json] [flags]\n\n" +
+         flags_.Usage();
+}
+
+int MappingCommand::Run(std::span<const std::string> args, CommandIo io) {
+  FlagSet flags = flags_;
+  if (kube::Status parsed = flags.Parse(args); !parsed.ok())
+    return UsageError(io, parsed.message());
+  if (!flags.positional().empty())
+    return UsageError(io, "unexpected argument " + flags.positional()[0]);
+  const std::string& output = flags.Get("output");
+  if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
+  auto connection = ClusterConnection::Open(flags);
+  if (!connection.ok()) {
+    io.err << "error: " << connection.status().message() << "\n";
+    return kExitFailure;
+  }
+  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  if (!snapshot.ok()) {
+    io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
+    return kExitFailure;
+  }
+  const auto& s = **snapshot;
+  auto mapping = extended::ExtendedResourceMapping::Build(s.classes);
+  auto report = extended::MappingReport::Build(
+      s.classes, *s.inventory,
+      extended::MappingAudit::Run(s.classes, s.nodes, mapping, *s.inventory));
+  io.out << (output == "json" ? report.FormatJson() : report.FormatTable());
+  return report.findings().empty() ? kExitOk : kExitFailure;
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,95 @@
+#include "controller/extended/DeviceTable.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "controller/extended/TextTable.h"
+
+namespace dra::extended {
+namespace {
+
+std::string Join(const std::vector<std::string>& items, const char* empty = "-") {
+  if (items.empty()) return empty;
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+bool Contains(const std::vector<std::string>& items, const std::string& item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+}  // namespace
+
+std::string DeviceTable::ValidateState(const std::string& state) {
+  if (state.empty() || state == "free" || state == "allocated" || state == "tainted") return "";
+  return "--state must be free, allocated or tainted, not \"" + state + "\"";
+}
+
+DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
+                                       const inventory::DeviceInfo& info) {
+  Row row;
+  row.node = !info.node_name.empty() ? info.node_name
+             : info.all_nodes        ? "<all nodes>"
+                                     : "<node selector>";
+  row.key = info.key;
+  row.classes = inventory.ClassesMatching(info.key);
+  bool schedule_tainted = false;
+  for (const auto& taint : info.taints) {
+    row.taints.push_back(taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
+                         taint.EffectName());
+    schedule_tainted |= taint.effect == api::TaintEffect::kNoSchedule ||
+                        taint.effect == api::TaintEffect::kNoExecute;
+  }
+  row.claims = info.allocated_to;
+  for (const auto& use : inventory.PodsUsing(info.key)) {
+    std::string pod = use.namespace_name + "/" + use.name;
+    if (!Contains(row.pods, pod)) row.pods.push_back(pod);
+  }
+  row.state = !row.claims.empty() ? "allocated" : schedule_tainted ? "tainted" : "free";
+  return row;
+}
+
+std::vector<DeviceTable::Row> DeviceTable::Build(const inventory::Inventory& inventory,
+                                                 const Filter& filter) {
+  std::vector<Row> rows;
+  for (const auto& info : inventory.Devices()) {
+    if (!filter.driver.empty() && info.key.driver != filter.driver) continue;
+    if (!filter.node.empty() && info.node_name != filter.node && !info.all_nodes) continue;
+    Row row = Describe(inventory, info);
+    if (!filter.device_class.empty() && !Contains(row.classes, filter.device_class)) continue;
+    if (!filter.state.empty() && row.state != filter.state) continue;
+    rows.push_back(std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return std::tie(a.node, a.key) < std::tie(b.node, b.key);
+  });
+  return rows;
+}
+
+std::string DeviceTable::FormatTable(const std::vector<Row>& rows) {
+  TextTable table({"NODE", "DEVICE", "CLASSES", "STATE", "TAINTS", "POD", "CLAIM"});
+  for (const auto& row : rows) {
+    table.Add({row.node, row.key.ToString(), Join(row.classes), row.state, Join(row.taints),
+               Join(row.pods), Join(row.claims)});
+  }
+  return table.Render();
+}
+
+std::string DeviceTable::FormatJson(const std::vector<Row>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& row : rows) {
+    out.push_back({{"node", row.node},
+                   {"driver", row.key.driver},
+                   {"pool", row.key.pool},
+                   {"device", row.key.device},
+                   {"classes", row.classes},
+                   {"state", row.state},
+                   {"taints", row.taints},
+                   {"pods", row.pods},
+                   {"claims", row.claims}});
+  }
+  return out.dump(2) + "\n";
+}
+
+}  // namespace dra::extended

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "controller/inventory/Inventory.h"
+
+namespace dra::extended {
+
+// `dra-controller devices`: one row per device of the inventory, with its
+// classes, state, taints and who holds it.
+class DeviceTable {
+ public:
+  struct Filter {
+    std::string node;
+    std::string device_class;
+    std::string driver;
+    std::string state;  // "", "free", "allocated" or "tainted"
+  };
+
+  struct Row {
+    std::string node;  // "<all nodes>" or "<node selector>" for non-local devices
+    inventory::DeviceKey key;
+    std::vector<std::string> classes;
+    std::string state;                // allocated, tainted or free
+    std::vector<std::string> taints;  // "key=value:Effect"
+    std::vector<std::string> claims;  // "<namespace>/<name>"
+    std::vector<std::string> pods;    // "<namespace>/<name>"
+  };
+
+  // An empty error when `state` is one of the accepted values.
+  static std::string ValidateState(const std::string& state);
+  static std::vector<Row> Build(const inventory::Inventory& inventory, const Filter& filter);
+  static std::string FormatTable(const std::vector<Row>& rows);
+  static std::string FormatJson(const std::vector<Row>& rows);
+
+ private:
+  static Row Describe(const inventory::Inventory& inventory, const inventory::DeviceInfo& info);
+};
+
+}  // namespace dra::extended

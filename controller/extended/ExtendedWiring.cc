@@ -1,0 +1,119 @@
+#include "controller/extended/ExtendedWiring.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "controller/api/NodeView.h"
+#include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "src/manager/FunctionRunnable.h"
+
+namespace dra::extended {
+namespace {
+
+constexpr char kRefreshAnnotation[] = "dra-controller.dev/extended-resource-refresh";
+
+template <typename T>
+std::vector<std::string> MappingKey(const T&) {
+  return {MappingReconciler::kKey};
+}
+
+// A Pod's implicit claim, so that the Pod's deletion or end re-audits it.
+std::vector<std::string> ClaimOfPod(const api::PodView& pod) {
+  if (!pod.extended_resource_claim_status) return {};
+  return {pod.meta.namespace_name + "/" + pod.extended_resource_claim_status->resource_claim_name};
+}
+
+}  // namespace
+
+ExtendedWiring::~ExtendedWiring() {
+  if (recorder_) recorder_->Stop();
+}
+
+kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& class_name) {
+  auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  nlohmann::json patch = {
+      {"metadata", {{"annotations", {{kRefreshAnnotation, std::to_string(now)}}}}}};
+  auto path = inventory::DraResourceTypes::kDeviceClasses.ItemPath("", class_name);
+  auto result = client.Patch(path, kube::PatchType::kMerge, patch.dump());
+  return result.ok() ? kube::Status::Ok() : result.status();
+}
+
+std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
+                                                         const inventory::Inventory& inventory,
+                                                         const ExtendedOptions& options) {
+  std::unique_ptr<ExtendedWiring> wiring(new ExtendedWiring());
+  auto& registry = manager.informers();
+  auto& classes = registry.Get<api::DeviceClass>(inventory::DraResourceTypes::kDeviceClasses,
+                                                 api::DeviceClass::FromJson);
+  auto& slices = registry.Get<api::ResourceSlice>(inventory::DraResourceTypes::kResourceSlices,
+                                                  api::ResourceSlice::FromJson);
+  auto& nodes = registry.Get<api::NodeView>(ExtendedResourceTypes::kNodes, api::NodeView::FromJson);
+  auto& pods = registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::FromJson);
+  auto& claims = registry.Get<api::ResourceClaim>(inventory::DraResourceTypes::kResourceClaims,
+                                                  api::ResourceClaim::FromJson);
+
+  kube::EventRecorderOptions recorder_options;
+  recorder_options.registry = manager.registry();
+  wiring->recorder_ =
+      std::make_shared<kube::EventRecorder>(manager.client(), "dra-controller", recorder_options);
+  auto recorder = wiring->recorder_;
+  FindingReporter::EventFn event = [recorder](const kube::ObjectReference& object,
+                                              const std::string& type, const std::string& reason,
+                                              const std::string& message) {
+    recorder->Event(object, type, reason, message);
+  };
+  wiring->reporter_ = std::make_unique<FindingReporter>(event, manager.registry());
+  MappingReconciler::RepairFn repair;
+  if (options.repair_mapping) {
+    auto client = manager.client();
+    ExtendedWiring* self = wiring.get();
+    repair = [self, client](const std::string& name) { return self->Touch(*client, name); };
+  }
+  wiring->mapping_ = std::make_shared<MappingReconciler>(classes.store(), nodes.store(), inventory,
+                                                         *wiring->reporter_, repair, event);
+  manager.Add(std::make_unique<kube::FunctionRunnable>(
+      "extended-events", true, [recorder] { return recorder->Start(); },
+      [recorder] { recorder->Stop(); }));
+  auto controller = manager.AddController({"extended-resource-mapping", 1, true}, wiring->mapping_);
+  if (!controller.ok()) {
+    spdlog::error("extended resources: mapping reconciler not added: {}",
+                  controller.status().message());
+    return wiring;
+  }
+  (*controller)->Watch(classes, MappingKey<api::DeviceClass>);
+  (*controller)->Watch(nodes, MappingKey<api::NodeView>);
+  (*controller)->Watch(slices, MappingKey<api::ResourceSlice>);
+
+  MappingReconciler* mapping = wiring->mapping_.get();
+  wiring->pods_ = std::make_shared<PodEventReconciler>(
+      PodEventReconciler::Stores{pods.store(), classes.store(), nodes.store(), claims.store()},
+      inventory, event, manager.clock(), PodEventReconciler::Options{},
+      [mapping] { return mapping->findings(); });
+  auto pod_controller = manager.AddController({"extended-resource-pods", 2, true}, wiring->pods_);
+  if (!pod_controller.ok()) {
+    spdlog::error("extended resources: pod reconciler not added: {}",
+                  pod_controller.status().message());
+    return wiring;
+  }
+  (*pod_controller)->Watch(pods, kube::ManagedController::OwnKey<api::PodView>);
+
+  wiring->leaks_ =
+      std::make_shared<LeakReconciler>(claims.store(), pods.store(), event, manager.clock(),
+                                       options.leak_grace_period, manager.registry());
+  auto leak_controller =
+      manager.AddController({"extended-resource-leaks", 1, true}, wiring->leaks_);
+  if (!leak_controller.ok()) {
+    spdlog::error("extended resources: leak audit not added: {}",
+                  leak_controller.status().message());
+    return wiring;
+  }
+  (*leak_controller)->Watch(claims, kube::ManagedController::OwnKey<api::ResourceClaim>);
+  (*leak_controller)->Watch(pods, ClaimOfPod);
+  return wiring;
+}
+
+}  // namespace dra::extended

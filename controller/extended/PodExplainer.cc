@@ -1,0 +1,238 @@
+#include "controller/extended/PodExplainer.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "controller/extended/ImplicitClaimTranslator.h"
+
+namespace dra::extended {
+namespace {
+
+using Reason = NodeVerdict::Reason;
+
+// Every extended resource name the Pod asks for with a non-zero quantity.
+std::vector<std::string> Requested(const api::PodView& pod) {
+  std::set<std::string> names;
+  for (const auto& c : pod.containers) {
+    for (const auto& r : c.resources) {
+      if (r.request.Sign() > 0 && ExtendedResourceMapping::IsDraExtendedResourceName(r.name)) {
+        names.insert(r.name);
+      }
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+inventory::DeviceCounts OnNode(const std::map<std::string, inventory::DeviceCounts>& per_node,
+                               const std::string& node) {
+  inventory::DeviceCounts sum;
+  for (const auto& key : {node, std::string()}) {
+    auto it = per_node.find(key);
+    if (it == per_node.end()) continue;
+    sum.total += it->second.total;
+    sum.allocated += it->second.allocated;
+    sum.free += it->second.free;
+    sum.no_schedule += it->second.no_schedule;
+    sum.no_execute += it->second.no_execute;
+    sum.incomplete_pool += it->second.incomplete_pool;
+  }
+  return sum;
+}
+
+std::string Phrase(const NodeVerdict& v) {
+  switch (v.reason) {
+    case Reason::kFits:
+      return "can take it";
+    case Reason::kNoDevice:
+      return "have no device of class " + v.device_class;
+    case Reason::kNotEnoughFree: {
+      std::string detail = std::to_string(v.counts.allocated) + " allocated";
+      int tainted = v.counts.no_schedule + v.counts.no_execute;
+      if (tainted > 0) detail += ", " + std::to_string(tainted) + " tainted NoSchedule/NoExecute";
+      if (v.counts.incomplete_pool > 0) {
+        detail += ", " + std::to_string(v.counts.incomplete_pool) + " in incomplete pools";
+      }
+      return "have " + std::to_string(v.counts.free) + " free of " +
+             std::to_string(v.counts.total) + " " + v.device_class + " (" + detail + "; " +
+             std::to_string(v.needed) + " needed)";
+    }
+    case Reason::kDevicePlugin:
+      return "use a device plugin for " + v.resource;
+    case Reason::kNoProvider:
+      return "have no device plugin for " + v.resource + " and no DeviceClass serves it";
+    case Reason::kCordoned:
+      return "are cordoned";
+  }
+  return "";
+}
+
+}  // namespace
+
+NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& node,
+                                const std::vector<std::string>& resources, const Inputs& in,
+                                CountCache& cache) {
+  NodeVerdict verdict;
+  verdict.node = node.meta.name;
+  if (node.unschedulable) {
+    verdict.reason = Reason::kCordoned;
+    return verdict;
+  }
+  std::set<std::string> dra;
+  for (const auto& resource : resources) {
+    bool plugin = node.Allocatable(resource).Sign() > 0;
+    bool mapped = in.mapping.ClassFor(resource).has_value();
+    if (mapped && !plugin) {
+      dra.insert(resource);
+    } else if (!plugin) {
+      verdict.reason = Reason::kNoProvider;
+      verdict.resource = resource;
+      return verdict;
+    } else {
+      verdict.reason = Reason::kDevicePlugin;  // remembered; DRA resources are checked first
+      verdict.resource = resource;
+    }
+  }
+  auto needed = cache.needed.find(dra);
+  if (needed == cache.needed.end()) {
+    auto claim = ImplicitClaimTranslator::Translate(
+        pod.containers, [&](std::string_view r) { return in.mapping.ClassFor(r); },
+        [&](std::string_view r) { return dra.contains(std::string(r)); });
+    std::map<std::string, int64_t> per_class;  // class -> devices
+    for (const auto& request : claim.requests) per_class[request.device_class] += request.count;
+    needed = cache.needed.emplace(dra, std::move(per_class)).first;
+  }
+  for (const auto& [class_name, count] : needed->second) {
+    auto it = cache.counts.find(class_name);
+    if (it == cache.counts.end()) {
+      it = cache.counts.emplace(class_name, in.inventory.CountPerNode(class_name)).first;
+    }
+    auto counts = OnNode(it->second, node.meta.name);
+    if (counts.total == 0 || counts.free < count) {
+      verdict.reason = counts.total == 0 ? Reason::kNoDevice : Reason::kNotEnoughFree;
+      verdict.device_class = class_name;
+      verdict.needed = count;
+      verdict.counts = counts;
+      return verdict;
+    }
+  }
+  return verdict;  // kFits, or kDevicePlugin when a plugin serves part of it
+}
+
+std::string PodExplainer::Summarize(const std::vector<NodeVerdict>& nodes, size_t max_groups) {
+  std::map<std::string, int> groups;
+  int fitting = 0;
+  for (const auto& v : nodes) {
+    if (v.reason == Reason::kFits) {
+      ++fitting;
+      continue;
+    }
+    ++groups[Phrase(v)];
+  }
+  std::vector<std::pair<std::string, int>> sorted(groups.begin(), groups.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out = std::to_string(fitting) + "/" + std::to_string(nodes.size()) + " nodes";
+  std::string reasons;
+  int others = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (i >= max_groups) {
+      others += sorted[i].second;
+      continue;
+    }
+    reasons +=
+        (reasons.empty() ? "" : ", ") + std::to_string(sorted[i].second) + " " + sorted[i].first;
+  }
+  if (others > 0) reasons += ", " + std::to_string(others) + " for other reasons";
+  if (reasons.empty()) return out + " have enough free devices for DRA";
+  return out + ": " + reasons;
+}
+
+void PodExplainer::Notes(const std::vector<std::string>& requested, const Inputs& in,
+                         PodExplanation& out) {
+  for (const auto& resource : requested) {
+    auto class_name = in.mapping.ClassFor(resource);
+    if (!class_name) {
+      out.notes.push_back("no DeviceClass serves " + resource +
+                          " (missing class or spec.extendedResourceName); only device plugins "
+                          "can provide it");
+      continue;
+    }
+    for (const auto& contested : in.mapping.contested()) {
+      if (contested.resource != resource) continue;
+      std::string losers;
+      for (const auto& l : contested.losers) losers += (losers.empty() ? "" : ", ") + l;
+      out.notes.push_back(resource + " is named by several DeviceClasses; " + contested.winner +
+                          " wins, " + losers + " lose(s)");
+    }
+    for (const auto& f : in.findings) {
+      if (f.kind == MappingFinding::Kind::kOrderHazard && f.resource == resource) {
+        out.notes.push_back(f.message);
+      }
+    }
+  }
+}
+
+void PodExplainer::JoinClaim(const api::PodView& pod, const Inputs& in, PodExplanation& out) {
+  if (!pod.extended_resource_claim_status) {
+    if (!out.dra_resources.empty() && !out.translation.requests.empty()) {
+      out.problems.push_back("pod.status.extendedResourceClaimStatus is not set");
+    }
+    return;
+  }
+  out.claim_name = pod.extended_resource_claim_status->resource_claim_name;
+  auto claim = in.claims ? in.claims(pod.meta.namespace_name, out.claim_name) : nullptr;
+  if (!claim) {
+    out.problems.push_back("claim " + out.claim_name + " is missing");
+    return;
+  }
+  if (!claim->allocated) out.problems.push_back("claim " + out.claim_name + " is not allocated");
+  for (const auto& r : claim->results) {
+    out.devices.push_back(r.driver + "/" + r.pool + "/" + r.device + " (" + r.request + ")");
+  }
+  std::vector<ImplicitRequest> actual;
+  for (const auto& r : claim->requests) {
+    if (r.exactly) actual.push_back({r.name, r.exactly->device_class_name, r.exactly->count});
+  }
+  std::sort(actual.begin(), actual.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  if (actual != out.translation.requests) {
+    out.problems.push_back("the claim's requests differ from the translation of the Pod");
+  }
+}
+
+PodExplanation PodExplainer::Explain(const api::PodView& pod, const Inputs& in) {
+  PodExplanation out;
+  out.pod = pod.meta.Key();
+  out.phase = pod.phase;
+  out.node_name = pod.node_name;
+  if (pod.scheduled) out.scheduler_message = pod.scheduled->message;
+  auto class_for = [&](std::string_view r) { return in.mapping.ClassFor(r); };
+  out.dra_resources = ImplicitClaimTranslator::DraResources(pod.containers, class_for);
+  auto requested = Requested(pod);
+  Notes(requested, in, out);
+  const api::NodeView* own_node = nullptr;
+  for (const auto& node : in.nodes) {
+    if (node && node->meta.name == pod.node_name) own_node = node.get();
+  }
+  out.translation = ImplicitClaimTranslator::Translate(pod.containers, class_for, [&](auto r) {
+    return own_node == nullptr || own_node->Allocatable(r).Sign() <= 0;
+  });
+  if (out.scheduled()) {
+    JoinClaim(pod, in, out);
+    return out;
+  }
+  if (requested.empty()) return out;
+  CountCache cache;
+  for (const auto& node : in.nodes) {
+    if (!node) continue;
+    out.nodes.push_back(Judge(pod, *node, requested, in, cache));
+    out.fitting_nodes += out.nodes.back().reason == Reason::kFits;
+  }
+  std::sort(out.nodes.begin(), out.nodes.end(),
+            [](const auto& a, const auto& b) { return a.node < b.node; });
+  out.summary = Summarize(out.nodes);
+  return out;
+}
+
+}  // namespace dra::extended

@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include "controller/extended/DeviceTable.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::extended {
+namespace {
+
+using testing::Claim;
+using testing::Gpu;
+using testing::Slice;
+
+class DeviceTableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    inventory_.ApplyClass(testing::Class("gpu.example.com", {}));
+    inventory_.ApplyClass(
+        testing::Class("a100", {"device.attributes['gpu.example.com'].model == 'a100'"}));
+    inventory_.ApplySlice(
+        Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "h100")}));
+    inventory_.ApplySlice(Slice("s2", "node-2", {Gpu("gpu-0", 80, "h100")}));
+    inventory_.ApplyClaim(Claim("team", "pod-a-gpu-x", {{"node-1", "gpu-0"}}, {"pod-a"}));
+    inventory_.ApplyTaintRule(
+        testing::TaintRule("bad", "node-2", "gpu-0", api::TaintEffect::kNoSchedule));
+  }
+
+  inventory::Inventory inventory_;
+};
+
+TEST_F(DeviceTableTest, OneRowPerDeviceWithStateAndHolder) {
+  auto rows = DeviceTable::Build(inventory_, {});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].node, "node-1");
+  EXPECT_EQ(rows[0].key.ToString(), "gpu.example.com/node-1/gpu-0");
+  EXPECT_EQ(rows[0].state, "allocated");
+  EXPECT_EQ(rows[0].claims, std::vector<std::string>{"team/pod-a-gpu-x"});
+  EXPECT_EQ(rows[0].pods, std::vector<std::string>{"team/pod-a"});
+  EXPECT_EQ(rows[0].classes, (std::vector<std::string>{"a100", "gpu.example.com"}));
+  EXPECT_EQ(rows[1].state, "free");
+  EXPECT_EQ(rows[1].classes, std::vector<std::string>{"gpu.example.com"});
+  EXPECT_EQ(rows[2].state, "tainted");
+  ASSERT_EQ(rows[2].taints.size(), 1u);
+  EXPECT_EQ(rows[2].taints[0], "dra-controller.dev/unhealthy=xid-79:NoSchedule");
+}
+
+TEST_F(DeviceTableTest, FiltersCombine) {
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"node-1", "", "", ""}).size(), 2u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "a100", "", ""}).size(), 1u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "other.example.com", ""}).size(), 0u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "free"}).size(), 1u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"node-1", "", "", "tainted"}).size(), 0u);
+}
+
+TEST_F(DeviceTableTest, StateValidation) {
+  EXPECT_TRUE(DeviceTable::ValidateState("").empty());
+  EXPECT_TRUE(DeviceTable::ValidateState("tainted").empty());
+  EXPECT_FALSE(DeviceTable::ValidateState("busy").empty());
+}
+
+TEST_F(DeviceTableTest, TableAndJsonFormats) {
+  auto rows = DeviceTable::Build(inventory_, {});
+  std::string table = DeviceTable::FormatTable(rows);
+  EXPECT_EQ(table.rfind("NODE", 0), 0u);
+  EXPECT_NE(table.find("team/pod-a"), std::string::npos);
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 4);
+  std::string json = DeviceTable::FormatJson(rows);
+  EXPECT_NE(json.find("\"state\": \"tainted\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dra::extended

@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include "controller/extended/LeakReconciler.h"
+#include "src/base/FakeClock.h"
+#include "src/cache/Store.h"
+
+namespace dra::extended {
+namespace {
+
+std::shared_ptr<const api::ResourceClaim> ImplicitClaim(const std::string& owner,
+                                                        const std::string& uid,
+                                                        bool allocated = true) {
+  auto claim = std::make_shared<api::ResourceClaim>();
+  claim->meta.namespace_name = "team";
+  claim->meta.name = owner + "-extended-resources-x";
+  claim->extended_resource_claim = true;
+  claim->allocated = allocated;
+  claim->controller = api::ResourceClaim::OwnerReference{"Pod", owner, uid};
+  return claim;
+}
+
+std::shared_ptr<const api::PodView> PodOf(const std::string& name, const std::string& uid,
+                                          const std::string& phase = "Running") {
+  auto pod = std::make_shared<api::PodView>();
+  pod->meta.namespace_name = "team";
+  pod->meta.name = name;
+  pod->meta.uid = uid;
+  pod->phase = phase;
+  return pod;
+}
+
+class LeakReconcilerTest : public ::testing::Test {
+ protected:
+  LeakReconcilerTest()
+      : clock_(std::make_shared<kube::FakeClock>()),
+        registry_(std::make_shared<prometheus::Registry>()),
+        reconciler_(
+            claims_, pods_,
+            [this](const kube::ObjectReference& o, const std::string&, const std::string& reason,
+                   const std::string&) { events_.push_back(o.name + "|" + reason); },
+            clock_, std::chrono::seconds(60), registry_) {}
+
+  std::string Metrics() { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
+
+  std::shared_ptr<kube::FakeClock> clock_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  kube::Store<api::ResourceClaim> claims_;
+  kube::Store<api::PodView> pods_;
+  std::vector<std::string> events_;
+  LeakReconciler reconciler_;
+};
+
+TEST_F(LeakReconcilerTest, ReportsOnceAfterGraceAndClearsWhenReleased) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  auto first = reconciler_.Reconcile("team/p-extended-resources-x");
+  EXPECT_EQ(first.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_TRUE(events_.empty());
+  clock_->Step(std::chrono::seconds(61));
+  reconciler_.Reconcile("team/p-extended-resources-x");
+  reconciler_.Reconcile("team/p-extended-resources-x");
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_EQ(events_[0], "p-extended-resources-x|ExtendedResourceClaimLeaked");
+  EXPECT_EQ(reconciler_.leaked(), 1u);
+  EXPECT_NE(Metrics().find("dra_controller_extended_resource_leaked_claims 1"), std::string::npos);
+  claims_.Erase("team/p-extended-resources-x");
+  reconciler_.Reconcile("team/p-extended-resources-x");
+  EXPECT_EQ(reconciler_.leaked(), 0u);
+  EXPECT_NE(Metrics().find("dra_controller_extended_resource_leaked_claims 0"), std::string::npos);
+}
+
+TEST_F(LeakReconcilerTest, LivePodKeepsItsClaim) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  pods_.Upsert("team/p", PodOf("p", "u1"));
+  EXPECT_EQ(reconciler_.Reconcile("team/p-extended-resources-x").kind,
+            kube::ReconcileResult::Kind::kDone);
+  clock_->Step(std::chrono::seconds(120));
+  reconciler_.Reconcile("team/p-extended-resources-x");
+  EXPECT_TRUE(events_.empty());
+}
+
+TEST_F(LeakReconcilerTest, PodComingBackWithinGraceIsNoLeak) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  reconciler_.Reconcile("team/p-extended-resources-x");  // Pod not in the cache yet
+  pods_.Upsert("team/p", PodOf("p", "u1"));
+  clock_->Step(std::chrono::seconds(61));
+  reconciler_.Reconcile("team/p-extended-resources-x");
+  EXPECT_TRUE(events_.empty());
+}
+
+}  // namespace
+}  // namespace dra::extended

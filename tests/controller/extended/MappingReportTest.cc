@@ -1,0 +1,42 @@
+#include <gtest/gtest.h>
+
+#include "controller/extended/MappingAudit.h"
+#include "controller/extended/MappingReport.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::extended {
+namespace {
+
+std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
+                                              std::optional<std::string> resource) {
+  auto c = std::make_shared<api::DeviceClass>();
+  c->meta.name = std::move(name);
+  c->meta.creation_timestamp = created;
+  c->extended_resource_name = std::move(resource);
+  return c;
+}
+
+TEST(MappingReportTest, ExplicitThenImplicitWithCountsAndFindings) {
+  inventory::Inventory inventory;
+  std::vector<std::shared_ptr<const api::DeviceClass>> classes{Class("old", 1, "example.com/gpu"),
+                                                               Class("new", 2, "example.com/gpu")};
+  for (const auto& c : classes) inventory.ApplyClass(c);
+  inventory.ApplySlice(testing::Slice("s1", "node-1", {testing::Gpu("gpu-0", 40, "a100")}));
+  auto mapping = ExtendedResourceMapping::Build(classes);
+  auto report =
+      MappingReport::Build(classes, inventory, MappingAudit::Run(classes, {}, mapping, inventory));
+  ASSERT_EQ(report.entries().size(), 3u);
+  EXPECT_EQ(report.entries()[0].resource, "example.com/gpu");
+  EXPECT_EQ(report.entries()[0].device_class, "new");
+  EXPECT_EQ(report.entries()[0].losers, std::vector<std::string>{"old"});
+  EXPECT_EQ(report.entries()[0].devices, 1);
+  EXPECT_EQ(report.entries()[1].resource, "deviceclass.resource.kubernetes.io/new");
+  EXPECT_FALSE(report.entries()[1].is_explicit);
+  ASSERT_EQ(report.findings().size(), 1u);
+  std::string table = report.FormatTable();
+  EXPECT_NE(table.find("Findings: 1"), std::string::npos);
+  EXPECT_NE(report.FormatJson().find("\"DuplicateExtendedResourceName\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dra::extended

@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include "controller/extended/PodEventReconciler.h"
+#include "src/base/FakeClock.h"
+#include "src/cache/Store.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::extended {
+namespace {
+
+std::shared_ptr<const api::PodView> PendingPod(const std::string& name, int gpus,
+                                               const std::string& message) {
+  std::string json = R"({"metadata":{"name":")" + name + R"(","namespace":"team","uid":"u-)" +
+                     name +
+                     R"("},"spec":{"containers":[{"name":"main","resources":{"limits":
+      {"example.com/gpu":")" +
+                     std::to_string(gpus) +
+                     R"("}}}]},"status":{"phase":"Pending","conditions":[{"type":"PodScheduled",
+      "status":"False","reason":"Unschedulable","message":")" +
+                     message + R"("}]}})";
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(parser.parse(json).value());
+  EXPECT_TRUE(pod.ok());
+  return std::make_shared<const api::PodView>(*pod);
+}
+
+class PodEventReconcilerTest : public ::testing::Test {
+ protected:
+  PodEventReconcilerTest() : clock_(std::make_shared<kube::FakeClock>()) {
+    auto c = std::make_shared<api::DeviceClass>();
+    c->meta.name = "gpu.example.com";
+    c->extended_resource_name = "example.com/gpu";
+    classes_.Upsert(c->meta.name, c);
+    inventory_.ApplyClass(c);
+    inventory_.ApplySlice(testing::Slice("s1", "node-1", {testing::Gpu("gpu-0", 40, "a100")}));
+    auto node = std::make_shared<api::NodeView>();
+    node->meta.name = "node-1";
+    nodes_.Upsert("node-1", node);
+  }
+
+  PodEventReconciler Make(PodEventReconciler::Options options = {}) {
+    return PodEventReconciler(
+        {pods_, classes_, nodes_, claims_}, inventory_,
+        [this](const kube::ObjectReference& o, const std::string&, const std::string& reason,
+               const std::string& message) {
+          events_.push_back(o.name + "|" + reason + "|" + message);
+        },
+        clock_, options);
+  }
+
+  std::shared_ptr<kube::FakeClock> clock_;
+  kube::Store<api::PodView> pods_;
+  kube::Store<api::DeviceClass> classes_;
+  kube::Store<api::NodeView> nodes_;
+  kube::Store<api::ResourceClaim> claims_;
+  inventory::Inventory inventory_;
+  std::vector<std::string> events_;
+};
+
+TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
+  auto reconciler = Make();
+  pods_.Upsert("team/p", PendingPod("p", 2, "0/1 nodes are available"));
+  EXPECT_EQ(reconciler.Reconcile("team/p").kind, kube::ReconcileResult::Kind::kDone);
+  reconciler.Reconcile("team/p");
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_NE(events_[0].find("p|ExtendedResourceUnschedulable|0/1 nodes: 1 have 1 free of 1"),
+            std::string::npos)
+      << events_[0];
+  // The scheduler's message changes: the explanation changes, one more Event.
+  pods_.Upsert("team/p", PendingPod("p", 2, "0/1 nodes are available: retry"));
+  reconciler.Reconcile("team/p");
+  EXPECT_EQ(events_.size(), 2u);
+  pods_.Erase("team/p");
+  reconciler.Reconcile("team/p");
+  EXPECT_EQ(reconciler.remembered(), 0u);
+}
+
+TEST_F(PodEventReconcilerTest, BacklogIsRateLimitedNotDropped) {
+  auto reconciler = Make({3, std::chrono::milliseconds(1000), std::chrono::seconds(30)});
+  std::vector<kube::Clock::Duration> waits;
+  for (int i = 0; i < 10; ++i) {
+    std::string name = "p" + std::to_string(i);
+    pods_.Upsert("team/" + name, PendingPod(name, 2, "no"));
+    auto result = reconciler.Reconcile("team/" + name);
+    if (result.kind == kube::ReconcileResult::Kind::kRequeueAfter) {
+      waits.push_back(result.requeue_after);
+    }
+  }
+  EXPECT_EQ(events_.size(), 3u);
+  ASSERT_EQ(waits.size(), 7u);
+  // Each waiting Pod holds its own future token: 1 s, 2 s, ... 7 s.
+  for (size_t i = 0; i < waits.size(); ++i) {
+    EXPECT_EQ(waits[i], std::chrono::seconds(i + 1)) << i;
+  }
+  // Early retries do not take a token or compute anything.
+  EXPECT_EQ(reconciler.Reconcile("team/p9").requeue_after, std::chrono::seconds(7));
+  clock_->Step(std::chrono::seconds(2));
+  reconciler.Reconcile("team/p3");
+  reconciler.Reconcile("team/p4");
+  EXPECT_EQ(reconciler.Reconcile("team/p5").kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(events_.size(), 5u);
+  for (int i = 0; i < 3; ++i) reconciler.Reconcile("team/p" + std::to_string(i));
+  EXPECT_EQ(events_.size(), 5u);  // still no second Event for a Pod
+}
+
+TEST_F(PodEventReconcilerTest, PodWithoutExtendedResourcesIsIgnored) {
+  auto reconciler = Make();
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(
+      parser
+          .parse(std::string(R"({"metadata":{"name":"plain","namespace":"team"},"spec":{
+      "containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]},"status":{"phase":"Pending",
+      "conditions":[{"type":"PodScheduled","status":"False","message":"Insufficient cpu"}]}})"))
+          .value());
+  pods_.Upsert("team/plain", std::make_shared<const api::PodView>(*pod));
+  reconciler.Reconcile("team/plain");
+  EXPECT_TRUE(events_.empty());
+}
+
+TEST_F(PodEventReconcilerTest, ScheduledPodWithMissingClaimWarnsAfterGrace) {
+  auto reconciler = Make();
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(
+      parser
+          .parse(std::string(R"({"metadata":{"name":"s","namespace":"team"},"spec":{
+      "nodeName":"node-1","containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"1"}}}]},
+      "status":{"phase":"Pending","extendedResourceClaimStatus":{"resourceClaimName":"gone"}}})"))
+          .value());
+  pods_.Upsert("team/s", std::make_shared<const api::PodView>(*pod));
+  EXPECT_EQ(reconciler.Reconcile("team/s").kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_TRUE(events_.empty());
+  clock_->Step(std::chrono::seconds(31));
+  reconciler.Reconcile("team/s");
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_NE(
+      events_[0].find("ExtendedResourceClaimMismatch|Implicit claim gone: claim gone is missing"),
+      std::string::npos)
+      << events_[0];
+}
+
+}  // namespace
+}  // namespace dra::extended

@@ -1,0 +1,202 @@
+#include <gtest/gtest.h>
+
+#include "controller/extended/ExplanationPrinter.h"
+#include "controller/extended/PodExplainer.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::extended {
+namespace {
+
+using Reason = NodeVerdict::Reason;
+using testing::Gpu;
+using testing::Slice;
+
+api::PodView Pod(const std::string& json) {
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(parser.parse(json).value());
+  EXPECT_TRUE(pod.ok()) << pod.status().ToString();
+  return *pod;
+}
+
+const char* kGpuPod = R"({"metadata":{"name":"p","namespace":"team"},"spec":{"containers":[
+    {"name":"main","resources":{"limits":{"example.com/gpu":"2","cpu":"1"}}}]},
+    "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
+    "reason":"Unschedulable","message":"0/3 nodes are available: 3 Insufficient example.com/gpu."}]}})";
+
+std::shared_ptr<const api::NodeView> Node(std::string name, int64_t plugin_gpus = 0) {
+  auto node = std::make_shared<api::NodeView>();
+  node->meta.name = std::move(name);
+  if (plugin_gpus > 0) {
+    node->allocatable_extended.emplace_back("example.com/gpu",
+                                            kube::Quantity::FromInt64(plugin_gpus));
+  }
+  return node;
+}
+
+std::shared_ptr<const api::DeviceClass> GpuClass(std::string name, int64_t created = 1) {
+  auto c = std::make_shared<api::DeviceClass>();
+  c->meta.name = std::move(name);
+  c->meta.creation_timestamp = created;
+  c->extended_resource_name = "example.com/gpu";
+  return c;
+}
+
+class PodExplainerTest : public ::testing::Test {
+ protected:
+  PodExplanation Explain(const api::PodView& pod) {
+    auto mapping = ExtendedResourceMapping::Build(classes_);
+    PodExplainer::Inputs in{mapping,
+                            nodes_,
+                            inventory_,
+                            [this](const std::string&, const std::string& name) {
+                              return name == claim_name_ ? claim_ : nullptr;
+                            },
+                            {}};
+    return PodExplainer::Explain(pod, in);
+  }
+  void AddClass(std::shared_ptr<const api::DeviceClass> c) {
+    classes_.push_back(c);
+    inventory_.ApplyClass(c);
+  }
+
+  std::vector<std::shared_ptr<const api::DeviceClass>> classes_;
+  std::vector<std::shared_ptr<const api::NodeView>> nodes_;
+  inventory::Inventory inventory_;
+  std::string claim_name_;
+  std::shared_ptr<const api::ResourceClaim> claim_;
+};
+
+TEST_F(PodExplainerTest, PerNodeReasonsAreSummarized) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(
+      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  inventory_.ApplyClaim(testing::Claim("x", "held", {{"node-1", "gpu-0"}}));
+  inventory_.ApplySlice(
+      Slice("s3", "node-3", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  nodes_ = {Node("node-1"), Node("node-2"), Node("node-3"), Node("node-4", 8)};
+  auto e = Explain(Pod(kGpuPod));
+  ASSERT_EQ(e.nodes.size(), 4u);
+  EXPECT_EQ(e.nodes[0].reason, Reason::kNotEnoughFree);
+  EXPECT_EQ(e.nodes[0].counts.free, 1);
+  EXPECT_EQ(e.nodes[0].needed, 2);
+  EXPECT_EQ(e.nodes[1].reason, Reason::kNoDevice);
+  EXPECT_EQ(e.nodes[2].reason, Reason::kFits);
+  EXPECT_EQ(e.nodes[3].reason, Reason::kDevicePlugin);
+  EXPECT_EQ(e.fitting_nodes, 1);
+  EXPECT_TRUE(e.schedulable());
+  EXPECT_EQ(e.summary,
+            "1/4 nodes: 1 have 1 free of 2 gpu.example.com (1 allocated; 2 needed), 1 have no "
+            "device of class gpu.example.com, 1 use a device plugin for example.com/gpu");
+  ASSERT_EQ(e.translation.requests.size(), 1u);
+  EXPECT_EQ(e.translation.requests[0].name, "container-0-request-1");
+  EXPECT_EQ(e.scheduler_message, "0/3 nodes are available: 3 Insufficient example.com/gpu.");
+}
+
+TEST_F(PodExplainerTest, MissingClassIsNamedAndNoNodeFits) {
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  ASSERT_EQ(e.notes.size(), 1u);
+  EXPECT_NE(e.notes[0].find("no DeviceClass serves example.com/gpu"), std::string::npos);
+  EXPECT_EQ(e.nodes[0].reason, Reason::kNoProvider);
+  EXPECT_FALSE(e.schedulable());
+  EXPECT_NE(ExplanationPrinter::EventMessage(e).find("Scheduler: 0/3 nodes"), std::string::npos);
+}
+
+TEST_F(PodExplainerTest, LostDuplicateIsNamed) {
+  AddClass(GpuClass("old", 1));
+  AddClass(GpuClass("new", 2));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  ASSERT_EQ(e.notes.size(), 1u);
+  EXPECT_EQ(e.notes[0], "example.com/gpu is named by several DeviceClasses; new wins, old lose(s)");
+  EXPECT_EQ(e.nodes[0].device_class, "new");
+}
+
+TEST_F(PodExplainerTest, TaintedDevicesAreNotFree) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(
+      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  inventory_.ApplyTaintRule(
+      testing::TaintRule("t", "node-1", "gpu-1", api::TaintEffect::kNoSchedule));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  EXPECT_EQ(e.summary,
+            "0/1 nodes: 1 have 1 free of 2 gpu.example.com (0 allocated, 1 tainted "
+            "NoSchedule/NoExecute; 2 needed)");
+}
+
+TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
+  AddClass(GpuClass("gpu.example.com"));
+  nodes_ = {Node("node-1")};
+  auto claim = std::make_shared<api::ResourceClaim>();
+  claim->meta.name = "p-extended-resources-abc";
+  claim->allocated = true;
+  api::ResourceClaim::Request request;
+  request.name = "container-0-request-1";
+  request.exactly = api::ResourceClaim::ExactRequest{"gpu.example.com", {}, {}, 2, {}};
+  claim->requests.push_back(request);
+  claim->results.push_back({"container-0-request-1", "gpu.example.com", "node-1", "gpu-0", {}});
+  claim_ = claim;
+  claim_name_ = claim->meta.name;
+  auto e = Explain(Pod(R"({"metadata":{"name":"p","namespace":"team"},"spec":{"nodeName":"node-1",
+      "containers":[{"name":"main","resources":{"limits":{"example.com/gpu":"2","cpu":"1"}}}]},
+      "status":{"phase":"Pending","extendedResourceClaimStatus":{
+      "resourceClaimName":"p-extended-resources-abc","requestMappings":[{"containerName":"main",
+      "resourceName":"example.com/gpu","requestName":"container-0-request-1"}]}}})"));
+  EXPECT_TRUE(e.scheduled());
+  EXPECT_EQ(e.devices,
+            std::vector<std::string>{"gpu.example.com/node-1/gpu-0 (container-0-request-1)"});
+  EXPECT_TRUE(e.problems.empty());
+  claim->requests[0].exactly->count = 1;  // differs from the translation
+  e = Explain(Pod(R"({"metadata":{"name":"p","namespace":"team"},"spec":{"nodeName":"node-1",
+      "containers":[{"name":"main","resources":{"limits":{"example.com/gpu":"2"}}}]},
+      "status":{"extendedResourceClaimStatus":{"resourceClaimName":"p-extended-resources-abc"}}})"));
+  ASSERT_EQ(e.problems.size(), 1u);
+  claim_name_ = "other";
+  e = Explain(Pod(R"({"metadata":{"name":"p","namespace":"team"},"spec":{"nodeName":"node-1",
+      "containers":[{"name":"main","resources":{"limits":{"example.com/gpu":"2"}}}]},
+      "status":{"extendedResourceClaimStatus":{"resourceClaimName":"p-extended-resources-abc"}}})"));
+  ASSERT_EQ(e.problems.size(), 1u);
+  EXPECT_NE(e.problems[0].find("missing"), std::string::npos);
+}
+
+TEST_F(PodExplainerTest, AllNodesFitSaysSo) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(
+      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  EXPECT_EQ(e.summary, "1/1 nodes have enough free devices for DRA");
+  EXPECT_TRUE(e.schedulable());
+}
+
+TEST_F(PodExplainerTest, SummaryCapsGroups) {
+  std::vector<NodeVerdict> nodes;
+  for (int i = 0; i < 8; ++i) {
+    NodeVerdict v;
+    v.node = "n" + std::to_string(i);
+    v.reason = Reason::kNoDevice;
+    v.device_class = "c" + std::to_string(i);
+    nodes.push_back(v);
+  }
+  auto summary = PodExplainer::Summarize(nodes, 2);
+  EXPECT_EQ(summary,
+            "0/8 nodes: 1 have no device of class c0, 1 have no device of class c1, 6 for other "
+            "reasons");
+}
+
+TEST_F(PodExplainerTest, PrintersRender) {
+  AddClass(GpuClass("gpu.example.com"));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  auto text = ExplanationPrinter::Text(e);
+  EXPECT_NE(text.find("container main: example.com/gpu -> 2 x class gpu.example.com as request "
+                      "container-0-request-1"),
+            std::string::npos)
+      << text;
+  auto json = ExplanationPrinter::Json(e);
+  EXPECT_NE(json.find("\"reason\": \"NoDevice\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dra::extended
