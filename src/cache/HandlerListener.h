@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "src/base/BackgroundThread.h"
+#include "src/base/Clock.h"
 #include "src/cache/EventHandler.h"
 #include "src/cache/HandlerMetrics.h"
 #include "src/cache/HandlerRegistration.h"
@@ -34,8 +35,11 @@ class HandlerListener : public HandlerRegistration {
   // `on_synced` runs on the delivery thread, with no lock held, once the
   // handler has been given everything pushed before MarkSyncPoint().
   HandlerListener(std::shared_ptr<EventHandler<T>> handler, HandlerMetrics metrics,
-                  std::function<void()> on_synced)
-      : handler_(std::move(handler)), metrics_(metrics), on_synced_(std::move(on_synced)) {}
+                  std::shared_ptr<Clock> clock, std::function<void()> on_synced)
+      : handler_(std::move(handler)),
+        metrics_(metrics),
+        clock_(std::move(clock)),
+        on_synced_(std::move(on_synced)) {}
   ~HandlerListener() override { Stop(); }
   HandlerListener(const HandlerListener&) = delete;
   HandlerListener& operator=(const HandlerListener&) = delete;
@@ -93,6 +97,12 @@ class HandlerListener : public HandlerRegistration {
   }
   uint64_t errors() const override { return errors_; }
 
+  // How long the callback in progress has been running; zero when idle.
+  Clock::Duration busy_for() const {
+    if (!busy_) return Clock::Duration::zero();
+    return clock_->Now() - Clock::TimePoint(Clock::Duration(busy_since_.load()));
+  }
+
  private:
   struct Notification {
     WatchEventType type;
@@ -110,7 +120,10 @@ class HandlerListener : public HandlerRegistration {
         next = std::move(buffer_.front());
         buffer_.pop_front();
       }
+      busy_since_ = clock_->Now().time_since_epoch().count();
+      busy_ = true;
       Deliver(next);
+      busy_ = false;
       if (CountDelivered()) on_synced_();
     }
   }
@@ -144,6 +157,7 @@ class HandlerListener : public HandlerRegistration {
 
   std::shared_ptr<EventHandler<T>> handler_;
   HandlerMetrics metrics_;
+  std::shared_ptr<Clock> clock_;
   std::function<void()> on_synced_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -156,6 +170,8 @@ class HandlerListener : public HandlerRegistration {
   std::optional<uint64_t> sync_target_;
   std::atomic<bool> synced_{false};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<bool> busy_{false};
+  std::atomic<Clock::Duration::rep> busy_since_{0};
   BackgroundThread thread_;  // last: stopped before the state above goes
 };
 

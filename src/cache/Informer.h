@@ -35,7 +35,8 @@ class Informer {
   Informer(std::shared_ptr<ListerWatcher> lister_watcher, Transform transform,
            ReflectorOptions options = {})
       : sink_(store_, std::move(transform),
-              HandlerMetrics(options.metrics, lister_watcher ? lister_watcher->Describe() : "")),
+              HandlerMetrics(options.metrics, lister_watcher ? lister_watcher->Describe() : ""),
+              options.clock),
         reflector_(std::move(lister_watcher), sink_, std::move(options)) {}
 
   ~Informer() { Stop(); }
@@ -63,6 +64,14 @@ class Informer {
   // The first list is cached and every handler has been given its initial
   // contents.
   bool HasSynced() const { return sink_.HasSynced(); }
+
+  // Liveness: Unavailable when the reflector is wedged (Reflector::
+  // CheckProgress) or a handler has been in one callback for longer than the
+  // reflector's stall timeout.
+  Status CheckProgress() const {
+    KUBE_RETURN_IF_ERROR(reflector_.CheckProgress());
+    return sink_.CheckHandlers(reflector_.stall_timeout(), reflector_.resource());
+  }
   bool WaitForSync(std::chrono::milliseconds timeout) { return sink_.WaitForSync(timeout); }
 
  private:

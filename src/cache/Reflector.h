@@ -63,6 +63,7 @@ class Reflector {
   void Start();
   void Stop();
 
+  const std::string& resource() const { return resource_; }
   std::string last_resource_version() const;
   uint64_t lists() const { return lists_; }
   uint64_t watches() const { return watches_; }

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/base/Clock.h"
+#include "src/base/RealClock.h"
 #include "src/base/Result.h"
 #include "src/cache/EventHandler.h"
 #include "src/cache/HandlerListener.h"
@@ -40,8 +42,13 @@ class StoreSink : public ReflectorSink {
   using Ptr = std::shared_ptr<const T>;
   using Transform = std::function<Result<T>(simdjson::dom::element)>;
 
-  StoreSink(Store<T>& store, Transform transform, HandlerMetrics metrics = {})
-      : store_(store), transform_(std::move(transform)), metrics_(metrics) {}
+  // `clock` (null: the real clock) times callbacks for CheckHandlers().
+  StoreSink(Store<T>& store, Transform transform, HandlerMetrics metrics = {},
+            std::shared_ptr<Clock> clock = nullptr)
+      : store_(store),
+        transform_(std::move(transform)),
+        metrics_(metrics),
+        clock_(clock ? std::move(clock) : RealClock::Shared()) {}
   ~StoreSink() override { Stop(); }
   StoreSink(const StoreSink&) = delete;
   StoreSink& operator=(const StoreSink&) = delete;
@@ -49,7 +56,7 @@ class StoreSink : public ReflectorSink {
   // A handler added after the first sync first receives an add per cached
   // object. Starts delivering at once unless the sink was stopped.
   std::shared_ptr<HandlerRegistration> AddHandler(std::shared_ptr<EventHandler<T>> handler) {
-    auto listener = std::make_shared<HandlerListener<T>>(std::move(handler), metrics_,
+    auto listener = std::make_shared<HandlerListener<T>>(std::move(handler), metrics_, clock_,
                                                          [this] { NotifySyncWaiters(); });
     std::lock_guard dispatch(dispatch_mu_);
     if (store_synced_) {
@@ -80,6 +87,23 @@ class StoreSink : public ReflectorSink {
       if (!listener->HasSynced()) return false;
     }
     return true;
+  }
+
+  // Unavailable when a handler has been inside one callback for longer than
+  // `limit` (it is wedged: its events pile up); for a liveness check.
+  Status CheckHandlers(Clock::Duration limit, const std::string& resource) const {
+    for (const auto& listener : Listeners()) {
+      auto busy = listener->busy_for();
+      if (busy <= limit) continue;
+      auto seconds = [](Clock::Duration d) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+      };
+      return Status(StatusCode::kUnavailable,
+                    resource + ": an event handler has been in one callback for " + seconds(busy) +
+                        " s (limit " + seconds(limit) + " s), " +
+                        std::to_string(listener->pending()) + " events waiting");
+    }
+    return Status::Ok();
   }
 
   bool WaitForSync(std::chrono::milliseconds timeout) {
@@ -173,6 +197,7 @@ class StoreSink : public ReflectorSink {
   Transform transform_;
   std::unordered_map<std::string, Ptr> pending_;
   HandlerMetrics metrics_;
+  std::shared_ptr<Clock> clock_;
   // Lock order: dispatch_mu_, then sync_mu_, then listeners_mu_, then a
   // listener's own lock. No handler code runs under any of them.
   std::mutex dispatch_mu_;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/base/FakeClock.h"
 #include "src/cache/MetaObject.h"
 #include "src/cache/StoreSink.h"
 #include "tests/support/CountingHandler.h"
@@ -306,6 +307,31 @@ TEST_F(StoreSinkTest, StopJoinsTheDeliveryThreadsAndDropsWhatIsQueued) {
   Apply(WatchEventType::kAdded, Pod("d", 4));
   EXPECT_EQ(store_.Size(), 4u);
   EXPECT_EQ(blocked->adds().size(), 1u) << "nothing is delivered after Stop";
+}
+
+TEST_F(StoreSinkTest, AHandlerStuckInACallbackFailsTheHandlerCheck) {
+  auto clock = std::make_shared<kube::FakeClock>();
+  kube::Store<MetaObject> store;
+  kube::StoreSink<MetaObject> sink(store, MetaObject::FromJson, {}, clock);
+  std::shared_ptr<void> open_gate_first(nullptr, [this](void*) { gate_.Open(); });
+  sink.AddHandler(std::make_shared<BlockedHandler>(gate_));
+  sink.BeginReplace();
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Pod("a", 1))).ok());
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Pod("b", 2))).ok());
+  sink.EndReplace("2");
+  ASSERT_TRUE(WaitFor("the handler at the gate", 5s, [&] { return gate_.waiting() == 1; }).ok());
+  clock->Step(300s);
+  EXPECT_TRUE(sink.CheckHandlers(300s, "pods").ok()) << "not past the limit yet";
+  clock->Step(1s);
+  kube::Status wedged = sink.CheckHandlers(300s, "pods");
+  EXPECT_EQ(wedged.code(), kube::StatusCode::kUnavailable);
+  EXPECT_EQ(wedged.message(),
+            "pods: an event handler has been in one callback for 301 s (limit 300 s), "
+            "2 events waiting");
+  gate_.Open();
+  ASSERT_TRUE(sink.WaitForSync(5s));
+  EXPECT_TRUE(sink.CheckHandlers(300s, "pods").ok());
+  sink.Stop();
 }
 
 }  // namespace
