@@ -4,8 +4,9 @@
 
 namespace kube {
 
-// Receives changes of an informer's cache, on the informer's thread.
-// Handlers should only enqueue keys; reconcilers do the work elsewhere.
+// Receives changes of an informer's cache, in order, on a delivery thread of
+// its own (after the cache holds the change). Handlers should only enqueue
+// keys; reconcilers do the work elsewhere.
 template <typename T>
 class EventHandler {
  public:

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "src/cache/EventHandler.h"
+#include "src/cache/HandlerMetrics.h"
+#include "src/cache/HandlerRegistration.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/Reflector.h"
 #include "src/cache/RestListerWatcher.h"
@@ -32,7 +34,9 @@ class Informer {
 
   Informer(std::shared_ptr<ListerWatcher> lister_watcher, Transform transform,
            ReflectorOptions options = {})
-      : sink_(store_, std::move(transform)),
+      : sink_(store_, std::move(transform),
+              HandlerMetrics(options.metrics, lister_watcher ? lister_watcher->Describe() : ""),
+              options.clock),
         reflector_(std::move(lister_watcher), sink_, std::move(options)) {}
 
   ~Informer() { Stop(); }
@@ -42,15 +46,32 @@ class Informer {
   const StoreReader<T>& store() const { return store_; }
   const Reflector& reflector() const { return reflector_; }
 
-  // A handler added after the first sync first receives an add per cached object.
-  void AddHandler(std::shared_ptr<EventHandler<T>> handler) {
-    sink_.AddHandler(std::move(handler));
+  // Each handler gets its own buffer and delivery thread (see StoreSink). A
+  // handler added after the first sync first receives an add per cached
+  // object. May be called from inside a handler.
+  std::shared_ptr<HandlerRegistration> AddHandler(std::shared_ptr<EventHandler<T>> handler) {
+    return sink_.AddHandler(std::move(handler));
   }
 
   void Start() { reflector_.Start(); }
-  void Stop() { reflector_.Stop(); }
+  // Stops the reflector, then every handler's delivery (dropping what is
+  // still queued). Joins all their threads, except a caller's own.
+  void Stop() {
+    reflector_.Stop();
+    sink_.Stop();
+  }
 
+  // The first list is cached and every handler has been given its initial
+  // contents.
   bool HasSynced() const { return sink_.HasSynced(); }
+
+  // Liveness: Unavailable when the reflector is wedged (Reflector::
+  // CheckProgress) or a handler has been in one callback for longer than the
+  // reflector's stall timeout.
+  Status CheckProgress() const {
+    KUBE_RETURN_IF_ERROR(reflector_.CheckProgress());
+    return sink_.CheckHandlers(reflector_.stall_timeout(), reflector_.resource());
+  }
   bool WaitForSync(std::chrono::milliseconds timeout) { return sink_.WaitForSync(timeout); }
 
  private:

@@ -37,9 +37,12 @@ class InformerRegistry {
       if (!with_metrics.clock) with_metrics.clock = clock_;
       auto informer =
           std::make_shared<Informer<T>>(client_, type, std::move(transform), with_metrics);
-      Entry entry{informer, [informer] { informer->Start(); }, [informer] { informer->Stop(); },
+      Entry entry{informer,
+                  [informer] { informer->Start(); },
+                  [informer] { informer->Stop(); },
                   [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); },
-                  [informer]() -> const Reflector& { return informer->reflector(); }};
+                  [informer]() -> const Reflector& { return informer->reflector(); },
+                  [informer] { return informer->CheckProgress(); }};
       if (started_) entry.start();
       it = entries_.emplace(key, std::move(entry)).first;
     }
@@ -70,16 +73,17 @@ class InformerRegistry {
     return true;
   }
 
-  // Unavailable naming every informer whose reflector is wedged (see
-  // Reflector::CheckProgress); for a liveness check.
+  // Unavailable naming every informer whose reflector or one of whose
+  // handlers is wedged (see Informer::CheckProgress); for a liveness check.
   Status CheckProgress() const {
-    return Collect([](const Reflector& r) { return r.CheckProgress(); });
+    return Collect([](const Entry& e) { return e.check_progress(); });
   }
 
   // Unavailable naming every informer that has not had a successful list or
   // watch for longer than `max_staleness`; for a readiness check.
   Status CheckFreshness(Clock::Duration max_staleness) const {
-    return Collect([max_staleness](const Reflector& r) { return r.CheckFreshness(max_staleness); });
+    return Collect(
+        [max_staleness](const Entry& e) { return e.reflector().CheckFreshness(max_staleness); });
   }
 
   size_t size() const {
@@ -94,13 +98,14 @@ class InformerRegistry {
     std::function<void()> stop;
     std::function<bool(std::chrono::milliseconds)> wait_for_sync;
     std::function<const Reflector&()> reflector;
+    std::function<Status()> check_progress;
   };
 
-  Status Collect(const std::function<Status(const Reflector&)>& check) const {
+  Status Collect(const std::function<Status(const Entry&)>& check) const {
     std::string failures;
     std::lock_guard lock(mu_);
     for (const auto& [key, entry] : entries_) {
-      Status status = check(entry.reflector());
+      Status status = check(entry);
       if (!status.ok()) failures += (failures.empty() ? "" : "; ") + status.message();
     }
     if (failures.empty()) return Status::Ok();

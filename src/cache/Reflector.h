@@ -63,6 +63,7 @@ class Reflector {
   void Start();
   void Stop();
 
+  const std::string& resource() const { return resource_; }
   std::string last_resource_version() const;
   uint64_t lists() const { return lists_; }
   uint64_t watches() const { return watches_; }
@@ -84,7 +85,7 @@ class Reflector {
   // backoff (up to 2 x max_backoff), plus stall_margin. 5 min by default.
   Clock::Duration stall_timeout() const;
   // Unavailable when the loop has shown no progress for longer than
-  // stall_timeout(): it is wedged (a handler that blocks, a request that
+  // stall_timeout(): it is wedged (a request or a sink call that
   // never returns). Ok before Start() and after Stop().
   Status CheckProgress() const;
   // Unavailable when nothing succeeded for longer than `max_staleness`

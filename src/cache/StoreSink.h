@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -11,8 +12,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/base/Clock.h"
+#include "src/base/RealClock.h"
 #include "src/base/Result.h"
 #include "src/cache/EventHandler.h"
+#include "src/cache/HandlerListener.h"
+#include "src/cache/HandlerMetrics.h"
+#include "src/cache/HandlerRegistration.h"
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/Store.h"
@@ -21,35 +27,88 @@ namespace kube {
 
 // The writing side of an informer: projects what its reflector reads into
 // typed objects, keeps a Store equal to them, and tells event handlers what
-// changed, in order. T must have a public `ObjectMeta meta`. Handlers run on
-// the reflector's thread with no store lock held, so they may read the store.
+// changed, in order. T must have a public `ObjectMeta meta`. The store is
+// updated before handlers are told; each handler has its own HandlerListener
+// (buffer and thread), so handlers never run on the reflector's thread or
+// under a lock of the sink: a slow handler delays only itself, and a handler
+// may read the store or add another handler from its callbacks.
+//
+// Synced means the first full list is in the store *and* every handler has
+// been given its initial contents, so a caller of WaitForSync() can rely on
+// what its handlers built from them.
 template <typename T>
 class StoreSink : public ReflectorSink {
  public:
   using Ptr = std::shared_ptr<const T>;
   using Transform = std::function<Result<T>(simdjson::dom::element)>;
 
-  StoreSink(Store<T>& store, Transform transform)
-      : store_(store), transform_(std::move(transform)) {}
+  // `clock` (null: the real clock) times callbacks for CheckHandlers().
+  StoreSink(Store<T>& store, Transform transform, HandlerMetrics metrics = {},
+            std::shared_ptr<Clock> clock = nullptr)
+      : store_(store),
+        transform_(std::move(transform)),
+        metrics_(metrics),
+        clock_(clock ? std::move(clock) : RealClock::Shared()) {}
+  ~StoreSink() override { Stop(); }
+  StoreSink(const StoreSink&) = delete;
+  StoreSink& operator=(const StoreSink&) = delete;
 
-  // A handler added after the first sync first receives an add per cached object.
-  void AddHandler(std::shared_ptr<EventHandler<T>> handler) {
+  // A handler added after the first sync first receives an add per cached
+  // object. Starts delivering at once unless the sink was stopped.
+  std::shared_ptr<HandlerRegistration> AddHandler(std::shared_ptr<EventHandler<T>> handler) {
+    auto listener = std::make_shared<HandlerListener<T>>(std::move(handler), metrics_, clock_,
+                                                         [this] { NotifySyncWaiters(); });
     std::lock_guard dispatch(dispatch_mu_);
-    if (HasSynced()) {
-      for (const auto& object : store_.List())
-        Deliver(*handler, WatchEventType::kAdded, {}, object);
+    if (store_synced_) {
+      for (const auto& object : store_.List()) listener->Push(WatchEventType::kAdded, {}, object);
+      listener->MarkSyncPoint();
     }
-    handlers_.push_back(std::move(handler));
+    {
+      std::lock_guard lock(listeners_mu_);
+      listeners_.push_back(listener);
+    }
+    if (!stopped_) listener->Start();
+    return listener;
+  }
+
+  // Stops every handler's delivery (joining their threads, except the
+  // caller's own); what was still queued is dropped.
+  void Stop() {
+    {
+      std::lock_guard dispatch(dispatch_mu_);
+      stopped_ = true;
+    }
+    for (const auto& listener : Listeners()) listener->Stop();
   }
 
   bool HasSynced() const {
-    std::lock_guard lock(sync_mu_);
-    return synced_;
+    if (!store_synced_) return false;
+    for (const auto& listener : Listeners()) {
+      if (!listener->HasSynced()) return false;
+    }
+    return true;
+  }
+
+  // Unavailable when a handler has been inside one callback for longer than
+  // `limit` (it is wedged: its events pile up); for a liveness check.
+  Status CheckHandlers(Clock::Duration limit, const std::string& resource) const {
+    for (const auto& listener : Listeners()) {
+      auto busy = listener->busy_for();
+      if (busy <= limit) continue;
+      auto seconds = [](Clock::Duration d) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+      };
+      return Status(StatusCode::kUnavailable,
+                    resource + ": an event handler has been in one callback for " + seconds(busy) +
+                        " s (limit " + seconds(limit) + " s), " +
+                        std::to_string(listener->pending()) + " events waiting");
+    }
+    return Status::Ok();
   }
 
   bool WaitForSync(std::chrono::milliseconds timeout) {
     std::unique_lock lock(sync_mu_);
-    return sync_cv_.wait_for(lock, timeout, [this] { return synced_; });
+    return sync_cv_.wait_for(lock, timeout, [this] { return HasSynced(); });
   }
 
   void BeginReplace() override { pending_.clear(); }
@@ -76,7 +135,11 @@ class StoreSink : public ReflectorSink {
       }
     }
     pending_.clear();
-    MarkSynced();
+    if (!store_synced_) {
+      store_synced_ = true;
+      for (const auto& listener : Listeners()) listener->MarkSyncPoint();
+      NotifySyncWaiters();
+    }
   }
 
   void AbortReplace() override { pending_.clear(); }
@@ -114,40 +177,36 @@ class StoreSink : public ReflectorSink {
     return Ptr(std::make_shared<const T>(std::move(*projected)));
   }
 
-  // Called with dispatch_mu_ held, so handlers see events in order.
+  // Called with dispatch_mu_ held, so each handler gets events in order.
   void Dispatch(WatchEventType type, const Ptr& old_object, const Ptr& new_object) {
-    for (const auto& handler : handlers_) Deliver(*handler, type, old_object, new_object);
+    for (const auto& listener : Listeners()) listener->Push(type, old_object, new_object);
   }
 
-  static void Deliver(EventHandler<T>& handler, WatchEventType type, const Ptr& old_object,
-                      const Ptr& new_object) {
-    try {
-      if (type == WatchEventType::kAdded) handler.OnAdd(new_object);
-      if (type == WatchEventType::kModified) handler.OnUpdate(old_object, new_object);
-      if (type == WatchEventType::kDeleted) handler.OnDelete(old_object);
-    } catch (const std::exception& e) {
-      spdlog::error("event handler threw: {}", e.what());
-    } catch (...) {
-      spdlog::error("event handler threw an unknown exception");
-    }
+  std::vector<std::shared_ptr<HandlerListener<T>>> Listeners() const {
+    std::lock_guard lock(listeners_mu_);
+    return listeners_;
   }
 
-  void MarkSynced() {
-    {
-      std::lock_guard lock(sync_mu_);
-      synced_ = true;
-    }
+  // Taking sync_mu_ orders this after a waiter's check of HasSynced().
+  void NotifySyncWaiters() {
+    { std::lock_guard lock(sync_mu_); }
     sync_cv_.notify_all();
   }
 
   Store<T>& store_;
   Transform transform_;
   std::unordered_map<std::string, Ptr> pending_;
+  HandlerMetrics metrics_;
+  std::shared_ptr<Clock> clock_;
+  // Lock order: dispatch_mu_, then sync_mu_, then listeners_mu_, then a
+  // listener's own lock. No handler code runs under any of them.
   std::mutex dispatch_mu_;
-  std::vector<std::shared_ptr<EventHandler<T>>> handlers_;
-  mutable std::mutex sync_mu_;
+  bool stopped_ = false;
+  std::atomic<bool> store_synced_{false};
+  std::mutex sync_mu_;
   std::condition_variable sync_cv_;
-  bool synced_ = false;
+  mutable std::mutex listeners_mu_;
+  std::vector<std::shared_ptr<HandlerListener<T>>> listeners_;
 };
 
 }  // namespace kube

@@ -1,7 +1,6 @@
 #include "src/http/EndpointServer.h"
 
 #include <arpa/inet.h>
-#include <civetweb.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -22,36 +21,15 @@
 namespace kube {
 namespace {
 
-// Enough workers that a few idle or slow clients (which hold a worker until
-// the request timeout) cannot starve the kubelet's probes.
-constexpr const char* kWorkerThreads = "16";
-constexpr const char* kRequestTimeoutMs = "5000";
-// The HTTPS side: the same bounds, enforced by hand.
-constexpr std::size_t kMaxTlsConnections = 16;
-constexpr std::chrono::milliseconds kTlsRequestTimeout{5000};
+// At most this many connections are served at once, each within a deadline
+// for its whole exchange and one request per connection (no keep-alive).
+// When all are taken, a newcomer evicts the oldest one that has not yet sent
+// a complete request (an idle or trickling socket), so idle sockets cannot
+// keep the kubelet's probes out; a newcomer is turned away only when every
+// connection is busy serving a request.
+constexpr std::size_t kMaxConnections = 16;
+constexpr std::chrono::milliseconds kRequestTimeout{5000};
 constexpr std::size_t kMaxRequestHeadBytes = std::size_t{16} * 1024;
-
-// civetweb wants "host:port" or "port"; ":8080" means every interface, which
-// is "+8080" (IPv4 and IPv6, dual-stack) when civetweb was built with IPv6.
-std::string ListeningPorts(const std::string& bind_address, bool dual_stack) {
-  if (!bind_address.empty() && bind_address[0] == ':') {
-    return (dual_stack ? "+" : "") + bind_address.substr(1);
-  }
-  return bind_address;
-}
-
-mg_context* StartCivetweb(const std::string& ports) {
-  const char* options[] = {
-      "listening_ports", ports.c_str(),       "num_threads", kWorkerThreads, "request_timeout_ms",
-      kRequestTimeoutMs, "enable_keep_alive", "no",          nullptr};
-  mg_callbacks callbacks{};
-  return mg_start(&callbacks, nullptr, options);
-}
-
-void InitLibraryOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] { mg_init_library(0); });
-}
 
 std::string ResponseHead(int status, const char* reason, const EndpointServer::Reply& reply) {
   return "HTTP/1.1 " + std::to_string(status) + " " + reason +
@@ -123,13 +101,14 @@ Result<SSL_CTX*> NewServerContext(const EndpointServer::TlsOptions& tls) {
   return ctx;
 }
 
-int BindAndListen(const sockaddr* addr, socklen_t size, bool v6only_off) {
+int BindAndListen(const sockaddr* addr, socklen_t size) {
   int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;
   int one = 1;
   int zero = 0;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  if (v6only_off) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+  // "::" takes IPv4 too (dual-stack), whatever net.ipv6.bindv6only says.
+  if (addr->sa_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
   if (bind(fd, addr, size) != 0 || listen(fd, 64) != 0) {
     close(fd);
     return -1;
@@ -137,8 +116,19 @@ int BindAndListen(const sockaddr* addr, socklen_t size, bool v6only_off) {
   return fd;
 }
 
-// ":PORT" listens on every interface (dual-stack when the host has IPv6);
-// "HOST:PORT" and "[IPv6]:PORT" on that address only.
+int ListenOnHost(const std::string& host, const std::string& port) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return -1;
+  int fd = BindAndListen(found->ai_addr, found->ai_addrlen);
+  freeaddrinfo(found);
+  return fd;
+}
+
+// ":PORT" and "[::]:PORT" listen on every interface, dual-stack, or IPv4 only
+// when the host has no IPv6; "HOST:PORT" and "[IPv6]:PORT" on that address.
 int ListenOn(const std::string& bind_address) {
   auto colon = bind_address.rfind(':');
   if (colon == std::string::npos) return -1;
@@ -147,23 +137,10 @@ int ListenOn(const std::string& bind_address) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  if (host.empty()) {
-    sockaddr_in6 any6{};
-    any6.sin6_family = AF_INET6;
-    any6.sin6_addr = in6addr_any;
-    any6.sin6_port = htons(static_cast<uint16_t>(std::atoi(port.c_str())));
-    int fd = BindAndListen(reinterpret_cast<sockaddr*>(&any6), sizeof(any6), true);
-    if (fd >= 0) return fd;
-    host = "0.0.0.0";
-  }
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return -1;
-  int fd = BindAndListen(found->ai_addr, found->ai_addrlen, false);
-  freeaddrinfo(found);
-  return fd;
+  if (port.empty()) return -1;
+  if (!host.empty() && host != "::") return ListenOnHost(host, port);
+  int fd = ListenOnHost("::", port);
+  return fd >= 0 ? fd : ListenOnHost("0.0.0.0", port);
 }
 
 int LocalPort(int fd) {
@@ -182,14 +159,27 @@ void SetIoTimeout(int fd, std::chrono::milliseconds timeout) {
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
+// One read or write on the connection, through TLS when `ssl` is set; what
+// read(2)/write(2) return (<= 0: closed, failed or timed out).
+int ReadSome(int fd, SSL* ssl, char* buffer, int size) {
+  if (ssl != nullptr) return SSL_read(ssl, buffer, size);
+  return static_cast<int>(recv(fd, buffer, static_cast<std::size_t>(size), 0));
+}
+
+int WriteSome(int fd, SSL* ssl, const char* data, int size) {
+  if (ssl != nullptr) return SSL_write(ssl, data, size);
+  return static_cast<int>(send(fd, data, static_cast<std::size_t>(size), MSG_NOSIGNAL));
+}
+
 // Reads the request head (through the blank line) within the deadline.
 // Returns 0 when read, else the HTTP status to answer with (-1: just close).
-int ReadRequestHead(SSL* ssl, std::chrono::steady_clock::time_point deadline, std::string& head) {
+int ReadRequestHead(int fd, SSL* ssl, std::chrono::steady_clock::time_point deadline,
+                    std::string& head) {
   char buffer[4096];
   while (head.find("\r\n\r\n") == std::string::npos) {
     if (head.size() > kMaxRequestHeadBytes) return 431;
     if (std::chrono::steady_clock::now() > deadline) return -1;
-    int n = SSL_read(ssl, buffer, sizeof(buffer));
+    int n = ReadSome(fd, ssl, buffer, sizeof(buffer));
     if (n <= 0) return -1;
     head.append(buffer, static_cast<std::size_t>(n));
   }
@@ -234,10 +224,10 @@ bool ParseRequestHead(const std::string& head, EndpointServer::Request& request)
   return true;
 }
 
-bool WriteAll(SSL* ssl, const std::string& data) {
+bool WriteAll(int fd, SSL* ssl, const std::string& data) {
   std::size_t written = 0;
   while (written < data.size()) {
-    int n = SSL_write(ssl, data.data() + written, static_cast<int>(data.size() - written));
+    int n = WriteSome(fd, ssl, data.data() + written, static_cast<int>(data.size() - written));
     if (n <= 0) return false;
     written += static_cast<std::size_t>(n);
   }
@@ -245,25 +235,6 @@ bool WriteAll(SSL* ssl, const std::string& data) {
 }
 
 }  // namespace
-
-int EndpointServer::Dispatch(::mg_connection* conn, void* route) {
-  const auto* handler = static_cast<const RequestHandler*>(route);
-  const mg_request_info* info = mg_get_request_info(conn);
-  const char* authorization = mg_get_header(conn, "Authorization");
-  Request request{info->request_method ? info->request_method : "",
-                  info->local_uri ? info->local_uri : "", authorization ? authorization : ""};
-  Reply reply;
-  try {
-    reply = (*handler)(request);
-  } catch (const std::exception& e) {
-    reply = Reply{500, std::string("handler failed: ") + e.what() + "\n"};
-  }
-  std::string head =
-      ResponseHead(reply.status, mg_get_response_code_text(conn, reply.status), reply);
-  mg_write(conn, head.data(), head.size());
-  mg_write(conn, reply.body.data(), reply.body.size());
-  return reply.status;
-}
 
 Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
     const std::string& bind_address, const std::map<std::string, Handler>& routes) {
@@ -279,33 +250,18 @@ Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
     std::optional<TlsOptions> tls) {
   std::unique_ptr<EndpointServer> server(new EndpointServer());
   server->routes_ = std::move(routes);
-  Status started = tls ? server->StartTls(bind_address, *tls) : server->StartPlain(bind_address);
+  Status started = server->Listen(bind_address, tls);
   if (!started.ok()) return started;
   return server;
 }
 
-Status EndpointServer::StartPlain(const std::string& bind_address) {
-  InitLibraryOnce();
-  bool all_interfaces = !bind_address.empty() && bind_address[0] == ':';
-  if (all_interfaces && Ipv6Supported()) ctx_ = StartCivetweb(ListeningPorts(bind_address, true));
-  // No IPv6 in civetweb or on the host (the dual-stack socket failed): IPv4 only.
-  if (ctx_ == nullptr) ctx_ = StartCivetweb(ListeningPorts(bind_address, false));
-  if (ctx_ == nullptr) {
-    return Status(StatusCode::kUnavailable,
-                  "cannot listen on " + bind_address + " (address in use or invalid?)");
+Status EndpointServer::Listen(const std::string& bind_address,
+                              const std::optional<TlsOptions>& tls) {
+  if (tls) {
+    auto ctx = NewServerContext(*tls);
+    if (!ctx.ok()) return ctx.status();
+    ssl_ctx_ = *ctx;
   }
-  for (auto& [path, handler] : routes_) {
-    mg_set_request_handler(ctx_, path.c_str(), &EndpointServer::Dispatch, &handler);
-  }
-  mg_server_port port{};
-  if (mg_get_server_ports(ctx_, 1, &port) >= 1) port_ = port.port;
-  return Status::Ok();
-}
-
-Status EndpointServer::StartTls(const std::string& bind_address, const TlsOptions& tls) {
-  auto ctx = NewServerContext(tls);
-  if (!ctx.ok()) return ctx.status();
-  ssl_ctx_ = *ctx;
   listen_fd_ = ListenOn(bind_address);
   if (listen_fd_ < 0) {
     return Status(StatusCode::kUnavailable,
@@ -319,7 +275,7 @@ Status EndpointServer::StartTls(const std::string& bind_address, const TlsOption
   return Status::Ok();
 }
 
-// civetweb's rule: "/metrics" serves "/metrics" and everything under "/metrics/".
+// "/metrics" serves "/metrics" and everything under "/metrics/".
 const EndpointServer::RequestHandler* EndpointServer::FindRoute(const std::string& path) const {
   for (const auto& [prefix, handler] : routes_) {
     if (path == prefix || (path.rfind(prefix, 0) == 0 && path[prefix.size()] == '/')) {
@@ -357,32 +313,53 @@ void EndpointServer::AcceptLoop() {
     if (fd < 0) continue;
     ReapFinishedConnections();
     std::lock_guard lock(connections_mu_);
-    if (connections_.size() >= kMaxTlsConnections) {
-      close(fd);  // busy: the client retries, probes are on another server
+    if (!MakeRoomLocked()) {
+      close(fd);  // every connection is serving a request: the client retries
       continue;
     }
-    auto connection = std::make_unique<TlsConnection>();
+    auto connection = std::make_unique<Connection>();
     connection->fd = fd;
-    TlsConnection* raw = connection.get();
+    Connection* raw = connection.get();
     connections_.push_back(std::move(connection));
-    raw->thread = std::thread([this, raw] { ServeTlsConnection(raw); });
+    raw->thread = std::thread([this, raw] { ServeConnection(raw); });
   }
 }
 
-void EndpointServer::ServeTlsConnection(TlsConnection* connection) {
-  auto deadline = std::chrono::steady_clock::now() + kTlsRequestTimeout;
-  SetIoTimeout(connection->fd, kTlsRequestTimeout);
-  SSL* ssl = SSL_new(ssl_ctx_);
-  if (ssl != nullptr && SSL_set_fd(ssl, connection->fd) == 1 && SSL_accept(ssl) == 1) {
+// Oldest first: the first connection still waiting for its request is shut
+// down (its thread then ends at once). Called with connections_mu_ held.
+bool EndpointServer::MakeRoomLocked() {
+  if (connections_.size() < kMaxConnections) return true;
+  if (connections_.size() >= 2 * kMaxConnections) return false;  // evicted ones not reaped yet
+  for (auto& connection : connections_) {
+    if (connection->request_read || connection->evicted || connection->fd < 0) continue;
+    shutdown(connection->fd, SHUT_RDWR);
+    connection->evicted = true;
+    return true;
+  }
+  return false;
+}
+
+void EndpointServer::ServeConnection(Connection* connection) {
+  auto deadline = std::chrono::steady_clock::now() + kRequestTimeout;
+  SetIoTimeout(connection->fd, kRequestTimeout);
+  SSL* ssl = nullptr;
+  bool open = true;
+  if (ssl_ctx_ != nullptr) {
+    ssl = SSL_new(ssl_ctx_);
+    open = ssl != nullptr && SSL_set_fd(ssl, connection->fd) == 1 && SSL_accept(ssl) == 1;
+  }
+  if (open) {
     std::string head;
-    int failed = ReadRequestHead(ssl, deadline, head);
+    int failed = ReadRequestHead(connection->fd, ssl, deadline, head);
+    connection->request_read = true;
     Request request;
     Reply reply;
     if (failed == 0 && !ParseRequestHead(head, request)) failed = 400;
     if (failed == 0) reply = Serve(request);
     if (failed > 0) reply = Reply{failed, "bad request\n"};
-    if (failed >= 0 &&
-        WriteAll(ssl, ResponseHead(reply.status, ReasonPhrase(reply.status), reply) + reply.body)) {
+    std::string response = ResponseHead(reply.status, ReasonPhrase(reply.status), reply);
+    if (request.method != "HEAD") response += reply.body;
+    if (failed >= 0 && WriteAll(connection->fd, ssl, response) && ssl != nullptr) {
       SSL_shutdown(ssl);
     }
   }
@@ -408,7 +385,7 @@ void EndpointServer::ReapFinishedConnections() {
   }
 }
 
-void EndpointServer::StopTls() {
+void EndpointServer::Stop() {
   if (accept_thread_.joinable()) {
     char byte = 1;
     (void)!write(wake_fds_[1], &byte, 1);
@@ -428,11 +405,6 @@ void EndpointServer::StopTls() {
   if (ssl_ctx_ != nullptr) SSL_CTX_free(ssl_ctx_);
 }
 
-bool EndpointServer::Ipv6Supported() { return mg_check_feature(8) != 0; }
-
-EndpointServer::~EndpointServer() {
-  if (ctx_ != nullptr) mg_stop(ctx_);
-  StopTls();
-}
+EndpointServer::~EndpointServer() { Stop(); }
 
 }  // namespace kube

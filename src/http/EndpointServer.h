@@ -12,21 +12,18 @@
 
 #include "src/base/Result.h"
 
-struct mg_context;
-struct mg_connection;
 struct ssl_ctx_st;
 
 namespace kube {
 
-// A small HTTP server for probes (/healthz, /readyz) and /metrics, over
-// civetweb (already a dependency of prometheus-cpp). Handlers run on the
-// server's threads and must be thread-safe.
-//
-// With TlsOptions it serves HTTPS instead, on OpenSSL directly: Debian 12's
-// civetweb 1.15 is built for the OpenSSL 1.1 API and cannot load OpenSSL 3
-// (SSL_get_peer_certificate is gone), so its own TLS is unusable there. The
-// HTTPS side answers one GET-style request per connection (no bodies, no
-// keep-alive), which is all a metrics scraper needs.
+// A small HTTP server for probes (/healthz, /readyz) and /metrics, on plain
+// sockets, or HTTPS on OpenSSL when TlsOptions are given. It answers one
+// GET-style request per connection (no request bodies, no keep-alive), which
+// is all the kubelet and a metrics scraper need, on a thread per connection:
+// at most 16 at once, each within 5 s for its whole exchange. When all are
+// taken a newcomer evicts the oldest connection that has not sent a complete
+// request yet, so idle sockets cannot keep probes out. Handlers run on the
+// connection threads and must be thread-safe.
 class EndpointServer {
  public:
   struct Reply {
@@ -48,8 +45,9 @@ class EndpointServer {
     std::string key_pem;
   };
 
-  // bind_address: "HOST:PORT" or ":PORT" (all interfaces: IPv4, and IPv6 too
-  // when Ipv6Supported()); port 0 picks a free one.
+  // bind_address: "HOST:PORT", "[IPv6]:PORT", or ":PORT" / "[::]:PORT" (all
+  // interfaces, dual-stack; IPv4 only when the host has no IPv6); port 0
+  // picks a free one.
   static Result<std::unique_ptr<EndpointServer>> Start(
       const std::string& bind_address, const std::map<std::string, Handler>& routes);
   // Handlers that see the request; HTTPS when `tls` is given.
@@ -60,28 +58,26 @@ class EndpointServer {
 
   int port() const { return port_; }
   bool tls() const { return ssl_ctx_ != nullptr; }
-  // Whether civetweb was built with IPv6 (Debian 12's is not).
-  static bool Ipv6Supported();
 
  private:
-  struct TlsConnection {
-    int fd = -1;
+  struct Connection {
+    int fd = -1;                            // -1 once closed (under connections_mu_)
+    std::atomic<bool> request_read{false};  // past the request head: not idle
+    std::atomic<bool> evicted{false};
     std::atomic<bool> finished{false};
     std::thread thread;
   };
 
   EndpointServer() = default;
-  static int Dispatch(::mg_connection* conn, void* route);
-  Status StartPlain(const std::string& bind_address);
-  Status StartTls(const std::string& bind_address, const TlsOptions& tls);
+  Status Listen(const std::string& bind_address, const std::optional<TlsOptions>& tls);
   const RequestHandler* FindRoute(const std::string& path) const;
   Reply Serve(const Request& request) const;
   void AcceptLoop();
-  void ServeTlsConnection(TlsConnection* connection);
+  bool MakeRoomLocked();
+  void ServeConnection(Connection* connection);
   void ReapFinishedConnections();
-  void StopTls();
+  void Stop();
 
-  mg_context* ctx_ = nullptr;
   std::map<std::string, RequestHandler> routes_;
   int port_ = 0;
 
@@ -90,7 +86,7 @@ class EndpointServer {
   int wake_fds_[2] = {-1, -1};
   std::thread accept_thread_;
   std::mutex connections_mu_;
-  std::list<std::unique_ptr<TlsConnection>> connections_;
+  std::list<std::unique_ptr<Connection>> connections_;
 };
 
 }  // namespace kube

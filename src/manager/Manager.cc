@@ -380,7 +380,7 @@ Status Manager::Stop() {
   if (elector_) elector_->Stop();  // releases the lease: a standby takes over at once
   drained = StopRunnables(false);
   if (informers_) informers_->StopAll();
-  // Each server takes up to civetweb's poll quantum to stop; overlap them.
+  // Each server joins its connection threads as it stops; overlap them.
   std::thread stop_metrics([this] { metrics_.reset(); });
   health_.reset();
   stop_metrics.join();

@@ -99,7 +99,7 @@ class ReflectorFaultTest : public ::testing::Test {
     options_.metrics = registry_;
     informer_ = std::make_unique<kube::Informer<MetaObject>>(
         client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options_);
-    informer_->AddHandler(events_);
+    events_registration_ = informer_->AddHandler(events_);
     informer_->Start();
   }
 
@@ -118,10 +118,15 @@ class ReflectorFaultTest : public ::testing::Test {
     return out;
   }
 
+  // Watch request #n also means the reflector handled what came before it;
+  // then waits until the handler has been given all of that.
   bool WaitForWatches(size_t n) {
     return WaitFor("watch request #" + std::to_string(n), 10s,
                    [&] { return Requests(IsWatch).size() >= n; })
-        .ok();
+               .ok() &&
+           WaitFor("the handler to catch up", 10s, [&] {
+             return events_registration_->pending() == 0;
+           }).ok();
   }
 
   std::set<std::string> CachedKeys() {
@@ -160,6 +165,7 @@ class ReflectorFaultTest : public ::testing::Test {
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
   std::shared_ptr<CountingHandler<MetaObject>> events_ =
       std::make_shared<CountingHandler<MetaObject>>();
+  std::shared_ptr<kube::HandlerRegistration> events_registration_;
   std::unique_ptr<kube::Informer<MetaObject>> informer_;
 };
 

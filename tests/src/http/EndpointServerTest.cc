@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <vector>
 
 #include "src/auth/ServingCertificate.h"
@@ -81,6 +82,8 @@ struct IdleConnection {
   }
 };
 
+// More idle sockets than the server has connection slots: the probe evicts
+// the oldest idle one instead of waiting for its 5 s timeout.
 TEST(EndpointServerTest, IdleConnectionsDoNotBlockProbes) {
   auto server = EndpointServer::Start("127.0.0.1:0", {{"/healthz", [] {
                                                          return EndpointServer::Reply{200, "ok\n"};
@@ -88,7 +91,7 @@ TEST(EndpointServerTest, IdleConnectionsDoNotBlockProbes) {
   ASSERT_TRUE(server.ok());
   int port = (*server)->port();
   std::vector<std::unique_ptr<IdleConnection>> idle;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 64; ++i) {
     idle.push_back(std::make_unique<IdleConnection>(port));
     ASSERT_GE(idle.back()->fd, 0);
   }
@@ -117,25 +120,60 @@ bool HostHasIpv6Loopback() {
   return ok;
 }
 
+Result<HttpResponse> GetFrom(const std::string& host, int port, const std::string& path) {
+  RestConfig config;
+  config.server = "http://" + host + ":" + std::to_string(port);
+  config.request_timeout = std::chrono::seconds(2);
+  auto transport = HttpTransport::Create(config);
+  if (!transport.ok()) return transport.status();
+  HttpRequest request;
+  request.path = path;
+  return (*transport)->Send(request);
+}
+
+const std::map<std::string, EndpointServer::Handler> kHealthz = {
+    {"/healthz", [] {
+       return EndpointServer::Reply{200, "ok\n"};
+     }}};
+
+TEST(EndpointServerTest, ServesOnAnIpv6Address) {
+  if (!HostHasIpv6Loopback()) GTEST_SKIP() << "no IPv6 loopback on this host";
+  auto server = EndpointServer::Start("[::1]:0", kHealthz);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto health = GetFrom("[::1]", (*server)->port(), "/healthz");
+  ASSERT_TRUE(health.ok()) << health.status().ToString();
+  EXPECT_EQ(health->status, 200);
+  EXPECT_FALSE(GetFrom("127.0.0.1", (*server)->port(), "/healthz").ok())
+      << "[::1] is that address only";
+}
+
+// ":PORT" (the flags' default form) and "[::]:PORT" are dual-stack.
 TEST(EndpointServerTest, AllInterfacesIncludesIpv6AndIpv4) {
   if (!HostHasIpv6Loopback()) GTEST_SKIP() << "no IPv6 loopback on this host";
-  if (!EndpointServer::Ipv6Supported()) GTEST_SKIP() << "civetweb was built without IPv6";
-  auto server = EndpointServer::Start(":0", {{"/healthz", [] {
-                                                return EndpointServer::Reply{200, "ok\n"};
-                                              }}});
+  for (const std::string bind : {":0", "[::]:0"}) {
+    auto server = EndpointServer::Start(bind, kHealthz);
+    ASSERT_TRUE(server.ok()) << bind << ": " << server.status().ToString();
+    for (const std::string host : {"[::1]", "127.0.0.1"}) {
+      auto health = GetFrom(host, (*server)->port(), "/healthz");
+      ASSERT_TRUE(health.ok()) << bind << " from " << host << ": " << health.status().ToString();
+      EXPECT_EQ(health->status, 200) << bind << " from " << host;
+    }
+  }
+}
+
+TEST(EndpointServerTest, Ipv4AnyStaysIpv4) {
+  auto server = EndpointServer::Start("0.0.0.0:0", kHealthz);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
-  int port = (*server)->port();
-  for (const std::string host : {"[::1]", "127.0.0.1"}) {
-    RestConfig config;
-    config.server = "http://" + host + ":" + std::to_string(port);
-    config.request_timeout = std::chrono::seconds(2);
-    auto transport = HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok());
-    HttpRequest request;
-    request.path = "/healthz";
-    auto health = (*transport)->Send(request);
-    ASSERT_TRUE(health.ok()) << host << ": " << health.status().ToString();
-    EXPECT_EQ(health->status, 200) << host;
+  EXPECT_EQ(GetFrom("127.0.0.1", (*server)->port(), "/healthz")->status, 200);
+  if (HostHasIpv6Loopback()) {
+    EXPECT_FALSE(GetFrom("[::1]", (*server)->port(), "/healthz").ok());
+  }
+}
+
+TEST(EndpointServerTest, MalformedBindAddressesAreErrors) {
+  for (const std::string bind : {"8080", "127.0.0.1:", "[::1", "nohost:0"}) {
+    auto server = EndpointServer::Start(bind, kHealthz);
+    EXPECT_FALSE(server.ok()) << bind;
   }
 }
 
