@@ -1,0 +1,92 @@
+#include "controller/metrics/AllocationMetricsFeature.h"
+
+#include <spdlog/spdlog.h>
+
+#include "controller/api/NodeView.h"
+#include "controller/api/PodView.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "controller/metrics/ChangeSignal.h"
+#include "src/manager/FunctionRunnable.h"
+
+namespace dra::metrics {
+namespace {
+
+const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
+const kube::ResourceType kNodes{"", "v1", "nodes", false, "Node"};
+
+template <typename T>
+void Signal(kube::Informer<T>& informer, const std::shared_ptr<std::atomic<bool>>& dirty) {
+  informer.AddHandler(std::make_shared<ChangeSignal<T>>(dirty));
+}
+
+template <typename T>
+std::function<std::vector<std::shared_ptr<const T>>()> Lister(kube::Informer<T>& informer) {
+  const kube::StoreReader<T>* store = &informer.store();
+  return [store] { return store->List(); };
+}
+
+}  // namespace
+
+std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
+    kube::Manager& manager, const inventory::Inventory& inventory, Options options) {
+  std::unique_ptr<AllocationMetricsFeature> feature(
+      new AllocationMetricsFeature(manager, inventory, std::move(options)));
+  AllocationMetricsFeature* self = feature.get();
+  manager.Add(std::make_unique<kube::FunctionRunnable>(
+      "allocation-metrics", false,
+      [self] {
+        self->thread_.Start([self] { self->Loop(); });
+        return kube::Status::Ok();
+      },
+      [self] { self->thread_.Stop(); }));
+  return feature;
+}
+
+AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
+                                                   const inventory::Inventory& inventory,
+                                                   Options options)
+    : options_(std::move(options)),
+      dirty_(std::make_shared<std::atomic<bool>>(true)),
+      thread_(manager.clock()) {
+  using Types = inventory::DraResourceTypes;
+  auto& informers = manager.informers();
+  Signal(informers.Get<api::DeviceClass>(Types::kDeviceClasses, api::DeviceClass::FromJson),
+         dirty_);
+  Signal(informers.Get<api::ResourceSlice>(Types::kResourceSlices, api::ResourceSlice::FromJson),
+         dirty_);
+  Signal(informers.Get<api::ResourceClaim>(Types::kResourceClaims, api::ResourceClaim::FromJson),
+         dirty_);
+  auto& pods = informers.Get<api::PodView>(kPods, api::PodView::FromJson);
+  auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
+  Signal(pods, dirty_);
+  Signal(nodes, dirty_);
+  MetricsSources sources{.inventory = &inventory,
+                         .unhealthy_devices = options_.unhealthy_devices,
+                         .pods = Lister(pods),
+                         .nodes = Lister(nodes),
+                         .device_attributes = options_.device_attributes};
+  mirror_ = std::make_unique<RegistryMirror>(
+      manager.registry(), std::make_shared<AllocationMetrics>(std::move(sources)));
+}
+
+AllocationMetricsFeature::~AllocationMetricsFeature() { thread_.Stop(); }
+
+kube::Status AllocationMetricsFeature::Refresh() {
+  dirty_->store(false);
+  return mirror_->Refresh();
+}
+
+void AllocationMetricsFeature::Loop() {
+  auto& clock = thread_.clock();
+  auto last = clock.Now() - options_.max_interval;
+  do {
+    bool due = clock.Now() - last >= options_.max_interval;
+    if (dirty_->load() || due) {
+      last = clock.Now();
+      kube::Status status = Refresh();
+      if (!status.ok()) spdlog::warn("allocation metrics: {}", status.message());
+    }
+  } while (thread_.SleepFor(options_.min_interval));
+}
+
+}  // namespace dra::metrics

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <prometheus/metric_family.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dra::metrics {
+
+// The series of one gauge family computed during a scrape: values keyed by
+// their label values (in the order of `label_names`), emitted sorted so the
+// exposition is stable. Series that are only Ensure()d are emitted at zero,
+// so known label sets never disappear while their subject exists.
+class GaugeTable {
+ public:
+  GaugeTable(std::string name, std::string help, std::vector<std::string> label_names);
+
+  void Add(const std::vector<std::string>& label_values, double delta);
+  void Set(const std::vector<std::string>& label_values, double value);
+  void Ensure(const std::vector<std::string>& label_values);
+
+  size_t size() const { return values_.size(); }
+  prometheus::MetricFamily Build() const;
+
+ private:
+  std::string name_;
+  std::string help_;
+  std::vector<std::string> label_names_;
+  std::map<std::vector<std::string>, double> values_;
+};
+
+}  // namespace dra::metrics
