@@ -4,6 +4,7 @@
 
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
+#include "controller/metrics/AllocationMetricsFeature.h"
 #include "src/base/Status.h"
 #include "src/config/RestConfig.h"
 #include "src/manager/Manager.h"
@@ -37,6 +38,7 @@ class Controller {
   kube::Manager manager_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
+  std::unique_ptr<metrics::AllocationMetricsFeature> allocation_metrics_;
 };
 
 }  // namespace dra::app
