@@ -58,16 +58,20 @@ std::vector<prometheus::MetricFamily> DeviceCollector::Families() const {
                      taint_labels);
   GaugeTable sick("dra_controller_devices_unhealthy",
                   "Devices the device-health feature holds unhealthy", kLabels);
+  for (GaugeTable* table : {&published, &allocatable, &allocated, &sick}) {
+    table->Reserve(groups_.size());
+  }
+  tainted.Reserve(2 * groups_.size());
   for (const auto& [key, g] : groups_) {
-    published.Set(g.labels, g.published);
-    allocatable.Set(g.labels, g.allocatable);
-    allocated.Set(g.labels, g.allocated);
-    sick.Set(g.labels, g.unhealthy);
+    published.Append(g.labels, g.published);
+    allocatable.Append(g.labels, g.allocatable);
+    allocated.Append(g.labels, g.allocated);
+    sick.Append(g.labels, g.unhealthy);
     std::vector<std::string> with_effect = g.labels;
     with_effect.push_back("NoSchedule");
-    tainted.Set(with_effect, g.no_schedule);
+    tainted.Append(with_effect, g.no_schedule);
     with_effect.back() = "NoExecute";
-    tainted.Set(with_effect, g.no_execute);
+    tainted.Append(std::move(with_effect), g.no_execute);
   }
   return {published.Build(), allocatable.Build(), allocated.Build(), tainted.Build(), sick.Build()};
 }

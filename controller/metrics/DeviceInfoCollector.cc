@@ -63,7 +63,7 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
   std::vector<std::string> labels{d.slice.driver, d.slice.pool.name, d.device.name,
                                   std::string(d.node)};
   for (const auto& a : attributes_) labels.push_back(AttributeValue(d, a));
-  info_.Set(labels, 1);
+  info_.Append(labels, 1);
   if (d.claims == nullptr) return;
   labels.resize(4);
   for (const auto& claim : *d.claims) {

@@ -1,5 +1,7 @@
 #include "controller/metrics/GaugeTable.h"
 
+#include <algorithm>
+
 namespace dra::metrics {
 
 GaugeTable::GaugeTable(std::string name, std::string help, std::vector<std::string> label_names)
@@ -17,19 +19,33 @@ void GaugeTable::Ensure(const std::vector<std::string>& label_values) {
   values_.try_emplace(label_values, 0.0);
 }
 
+void GaugeTable::Append(std::vector<std::string> label_values, double value) {
+  rows_.emplace_back(std::move(label_values), value);
+}
+
 prometheus::MetricFamily GaugeTable::Build() const {
   prometheus::MetricFamily family;
   family.name = name_;
   family.help = help_;
   family.type = prometheus::MetricType::Gauge;
-  family.metric.reserve(values_.size());
-  for (const auto& [labels, value] : values_) {
-    prometheus::ClientMetric metric;
-    for (size_t i = 0; i < label_names_.size() && i < labels.size(); ++i) {
-      metric.label.push_back({label_names_[i], labels[i]});
+  std::vector<std::pair<const std::vector<std::string>*, double>> sorted;
+  sorted.reserve(size());
+  for (const auto& [labels, value] : values_) sorted.emplace_back(&labels, value);
+  for (const auto& [labels, value] : rows_) sorted.emplace_back(&labels, value);
+  if (!rows_.empty()) {
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  }
+  family.metric.resize(sorted.size());
+  for (size_t m = 0; m < sorted.size(); ++m) {
+    prometheus::ClientMetric& metric = family.metric[m];
+    const std::vector<std::string>& labels = *sorted[m].first;
+    metric.label.resize(std::min(label_names_.size(), labels.size()));
+    for (size_t i = 0; i < metric.label.size(); ++i) {
+      metric.label[i].name = label_names_[i];
+      metric.label[i].value = labels[i];
     }
-    metric.gauge.value = value;
-    family.metric.push_back(std::move(metric));
+    metric.gauge.value = sorted[m].second;
   }
   return family;
 }

@@ -19,8 +19,11 @@ class GaugeTable {
   void Add(const std::vector<std::string>& label_values, double delta);
   void Set(const std::vector<std::string>& label_values, double value);
   void Ensure(const std::vector<std::string>& label_values);
+  // A series the caller knows is unique (no lookup; cheaper for large families).
+  void Append(std::vector<std::string> label_values, double value);
+  void Reserve(size_t series) { rows_.reserve(series); }
 
-  size_t size() const { return values_.size(); }
+  size_t size() const { return values_.size() + rows_.size(); }
   prometheus::MetricFamily Build() const;
 
  private:
@@ -28,6 +31,7 @@ class GaugeTable {
   std::string help_;
   std::vector<std::string> label_names_;
   std::map<std::vector<std::string>, double> values_;
+  std::vector<std::pair<std::vector<std::string>, double>> rows_;
 };
 
 }  // namespace dra::metrics
