@@ -35,6 +35,7 @@ try_this_next() {
    kubectl apply -f manifests/examples/devicehealth-unhealthy.yaml
    kubectl get devicehealths                          # printer columns of the CRD
    curl -s http://${PROBE_ADDR}/readyz; curl -s http://${METRICS_ADDR}/metrics | head
+   curl -s http://${METRICS_ADDR}/metrics | grep '^dra_controller_'   # allocation metrics (README "Metrics")
 
  Logs of the control plane: ${CLUSTER_DIR}/logs/   Ctrl-C stops everything.
 ================================================================================
