@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "controller/app/Controller.h"
+#include "controller/metrics/DeviceAttributeList.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
 #include "src/leader/LeaderElector.h"
@@ -95,6 +96,10 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("leader-elect-retry-period", "2s", "How often candidates try to acquire or renew");
   flags.String("graceful-shutdown-timeout", "30s",
                "How long SIGTERM waits for reconciles in flight before exiting anyway");
+  // Allocation metrics (#10)
+  flags.String("metrics-device-attributes", "",
+               "Device attributes to copy as labels onto dra_controller_device_info, comma "
+               "separated (e.g. uuid,productName or gpu.example.com/uuid)");
 }
 
 kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
@@ -127,6 +132,12 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--leader-election-id must not be empty with --leader-elect");
   }
   KUBE_RETURN_IF_ERROR(ParseDurations(flags, m));
+  // Allocation metrics (#10)
+  auto attributes = metrics::DeviceAttributeList::Parse(flags.Get("metrics-device-attributes"));
+  if (!attributes.ok()) {
+    return Usage("--metrics-device-attributes: " + attributes.status().message());
+  }
+  options.metrics_device_attributes = std::move(*attributes);
   return options;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "controller/cli/FlagSet.h"
 #include "src/base/Result.h"
@@ -15,6 +16,9 @@ struct RunOptions {
   std::string context;
   std::string log_level;
   kube::ManagerOptions manager;
+  // Allocation metrics (#10): attribute names copied onto
+  // dra_controller_device_info (--metrics-device-attributes).
+  std::vector<std::string> metrics_device_attributes;
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);
