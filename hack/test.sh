@@ -30,7 +30,7 @@ run_alert_rules() {
   sed -n '/^spec:/,$p' "$monitoring/prometheusrule.yaml" | tail -n +2 | sed 's/^  //' \
     >"$dir/dra-controller.rules.yaml"
   cp "$monitoring"/tests/*.yaml "$dir/"
-  (cd "$dir" && promtool check rules dra-controller.rules.yaml && promtool test rules alerts-test.yaml) \
+  (cd "$dir" && promtool check rules dra-controller.rules.yaml && promtool test rules ./*-test.yaml) \
     || { rm -rf "$dir"; die "alert rule tests failed"; }
   rm -rf "$dir"
 }
