@@ -56,7 +56,8 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
   inventory_ = std::make_unique<inventory::Inventory>(manager.registry());
   inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
       manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
-  allocation_metrics_ = metrics::AllocationMetricsFeature::Register(manager, *inventory_, {});
+  allocation_metrics_ =
+      metrics::AllocationMetricsFeature::Register(manager, *inventory_, *inventory_informers_, {});
   manager.AddReadyCheck("inventory", [this] {
     bool synced = inventory_informers_ && inventory_informers_->WaitForSync({});
     return synced ? kube::Status::Ok()

@@ -4,7 +4,6 @@
 
 #include "controller/api/NodeView.h"
 #include "controller/api/PodView.h"
-#include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/ChangeSignal.h"
 #include "src/manager/FunctionRunnable.h"
 
@@ -28,9 +27,10 @@ std::function<std::vector<std::shared_ptr<const T>>()> Lister(kube::Informer<T>&
 }  // namespace
 
 std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
-    kube::Manager& manager, const inventory::Inventory& inventory, Options options) {
+    kube::Manager& manager, const inventory::Inventory& inventory,
+    inventory::InventoryInformers& inventory_informers, Options options) {
   std::unique_ptr<AllocationMetricsFeature> feature(
-      new AllocationMetricsFeature(manager, inventory, std::move(options)));
+      new AllocationMetricsFeature(manager, inventory, inventory_informers, std::move(options)));
   AllocationMetricsFeature* self = feature.get();
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "allocation-metrics", false,
@@ -42,20 +42,17 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
   return feature;
 }
 
-AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
-                                                   const inventory::Inventory& inventory,
-                                                   Options options)
+AllocationMetricsFeature::AllocationMetricsFeature(
+    kube::Manager& manager, const inventory::Inventory& inventory,
+    inventory::InventoryInformers& inventory_informers, Options options)
     : options_(std::move(options)),
       dirty_(std::make_shared<std::atomic<bool>>(true)),
       thread_(manager.clock()) {
-  using Types = inventory::DraResourceTypes;
   auto& informers = manager.informers();
-  Signal(informers.Get<api::DeviceClass>(Types::kDeviceClasses, api::DeviceClass::FromJson),
-         dirty_);
-  Signal(informers.Get<api::ResourceSlice>(Types::kResourceSlices, api::ResourceSlice::FromJson),
-         dirty_);
-  Signal(informers.Get<api::ResourceClaim>(Types::kResourceClaims, api::ResourceClaim::FromJson),
-         dirty_);
+  Signal(inventory_informers.classes(), dirty_);
+  Signal(inventory_informers.slices(), dirty_);
+  Signal(inventory_informers.claims(), dirty_);
+  if (auto* rules = inventory_informers.rules()) Signal(*rules, dirty_);
   auto& pods = informers.Get<api::PodView>(kPods, api::PodView::FromJson);
   auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
   Signal(pods, dirty_);

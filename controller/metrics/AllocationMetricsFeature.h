@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/AllocationMetrics.h"
 #include "controller/metrics/RegistryMirror.h"
 #include "src/base/BackgroundThread.h"
@@ -16,7 +17,8 @@ namespace dra::metrics {
 
 // Wires the allocation metrics into `run`: watches Pods and Nodes (shared
 // informers, api::PodView / api::NodeView), raises a flag on every change of
-// the inventory's informers, Pods and Nodes, and recomputes the families
+// the inventory's informers (DeviceTaintRules included when served), Pods and
+// Nodes, and recomputes the families
 // into the Manager's registry at most once per `min_interval` while changes
 // arrive, and every `max_interval` regardless (for the health provider).
 // Between changes a scrape costs only the serialization.
@@ -29,9 +31,9 @@ class AllocationMetricsFeature {
     std::chrono::milliseconds max_interval{30000};
   };
 
-  static std::unique_ptr<AllocationMetricsFeature> Register(kube::Manager& manager,
-                                                            const inventory::Inventory& inventory,
-                                                            Options options);
+  static std::unique_ptr<AllocationMetricsFeature> Register(
+      kube::Manager& manager, const inventory::Inventory& inventory,
+      inventory::InventoryInformers& inventory_informers, Options options);
   ~AllocationMetricsFeature();
 
   // Recomputes now (tests and the first refresh after sync).
@@ -39,7 +41,7 @@ class AllocationMetricsFeature {
 
  private:
   AllocationMetricsFeature(kube::Manager& manager, const inventory::Inventory& inventory,
-                           Options options);
+                           inventory::InventoryInformers& inventory_informers, Options options);
   void Loop();
 
   Options options_;
