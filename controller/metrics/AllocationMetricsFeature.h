@@ -19,8 +19,9 @@ namespace dra::metrics {
 // informers, api::PodView / api::NodeView), raises a flag on every change of
 // the inventory's informers (DeviceTaintRules included when served), Pods and
 // Nodes, and recomputes the families
-// into the Manager's registry at most once per `min_interval` while changes
-// arrive, and every `max_interval` regardless (for the health provider).
+// into the Manager's registry at most once per `min_interval` (or ten times
+// the last refresh's duration, if longer) while changes arrive, and every
+// `max_interval` regardless (for the health provider).
 // Between changes a scrape costs only the serialization.
 class AllocationMetricsFeature {
  public:

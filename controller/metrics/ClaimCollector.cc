@@ -10,22 +10,24 @@ namespace {
 const char* const kStates[] = {"pending", "allocated", "reserved"};
 const char* const kSources[] = {"template", "extended_resource", "user"};
 
-std::string StateOf(const api::ResourceClaim& claim) {
-  if (!claim.reserved_for.empty()) return "reserved";
-  return claim.allocated ? "allocated" : "pending";
+// Indexes into kStates and kSources.
+size_t StateOf(const api::ResourceClaim& claim) {
+  if (!claim.reserved_for.empty()) return 2;
+  return claim.allocated ? 1 : 0;
 }
 
-std::string SourceOf(const api::ResourceClaim& claim) {
-  if (claim.extended_resource_claim) return "extended_resource";
-  return claim.pod_claim_name.empty() ? "user" : "template";
+size_t SourceOf(const api::ResourceClaim& claim) {
+  if (claim.extended_resource_claim) return 1;
+  return claim.pod_claim_name.empty() ? 2 : 0;
 }
 
 }  // namespace
 
 void ClaimCollector::Add(const api::ResourceClaim& claim) {
   const std::string& ns = claim.meta.namespace_name;
-  namespaces_.insert(ns);
-  ++counts_[{ns, StateOf(claim), SourceOf(claim)}];
+  auto [it, inserted] = counts_.try_emplace(ns);
+  if (inserted) it->second.fill(0);
+  ++it->second[StateOf(claim) * 3 + SourceOf(claim)];
   std::vector<std::string> pods;
   for (const auto& consumer : claim.reserved_for) {
     if (consumer.resource == "pods") pods.push_back(consumer.name);
@@ -42,13 +44,14 @@ std::vector<prometheus::MetricFamily> ClaimCollector::Families(
                     "ResourceClaims by state (pending, allocated, reserved) and source "
                     "(template, extended_resource, user)",
                     {"namespace", "state", "source"});
-  for (const auto& ns : namespaces_) {
-    for (const char* state : kStates) {
-      for (const char* source : kSources) claims.Ensure({ns, state, source});
+  for (const auto& [ns, counts] : counts_) {
+    for (size_t state = 0; state < 3; ++state) {
+      for (size_t source = 0; source < 3; ++source) {
+        claims.Set({ns, kStates[state], kSources[source]}, counts[state * 3 + source]);
+      }
     }
   }
-  for (const auto& [labels, count] : counts_) claims.Set(labels, count);
-  std::vector<prometheus::MetricFamily> out{claims.Build()};
+  std::vector<prometheus::MetricFamily> out = GaugeTable::BuildAll({&claims});
   if (pods == nullptr) return out;
   GaugeTable leaked("dra_controller_implicit_claims_leaked",
                     "Implicit extended-resource ResourceClaims whose owning Pod no longer exists",

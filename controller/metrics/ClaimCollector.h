@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "controller/api/PodView.h"
@@ -27,7 +28,7 @@ class ClaimCollector {
   std::vector<prometheus::MetricFamily> Families(
       const std::vector<std::shared_ptr<const api::PodView>>* pods) const;
   // Pods reserving each claim, by "<namespace>/<name>".
-  const std::map<std::string, std::vector<std::string>>& reservations() const {
+  const std::unordered_map<std::string, std::vector<std::string>>& reservations() const {
     return reservations_;
   }
 
@@ -37,9 +38,9 @@ class ClaimCollector {
     std::string owner_uid;
   };
 
-  std::map<std::vector<std::string>, int> counts_;  // namespace, state, source
-  std::set<std::string> namespaces_;
-  std::map<std::string, std::vector<std::string>> reservations_;
+  // namespace -> counts by state index * 3 + source index
+  std::map<std::string, std::array<int, 9>> counts_;
+  std::unordered_map<std::string, std::vector<std::string>> reservations_;
   std::vector<Implicit> implicit_;
 };
 

@@ -1,5 +1,7 @@
 #include "controller/metrics/DeviceCollector.h"
 
+#include <algorithm>
+
 #include "controller/metrics/GaugeTable.h"
 
 namespace dra::metrics {
@@ -62,7 +64,14 @@ std::vector<prometheus::MetricFamily> DeviceCollector::Families() const {
     table->Reserve(groups_.size());
   }
   tainted.Reserve(2 * groups_.size());
-  for (const auto& [key, g] : groups_) {
+  // Keys join the labels with '\0', so their order is the labels' order.
+  std::vector<const std::pair<const std::string, Group>*> ordered;
+  ordered.reserve(groups_.size());
+  for (const auto& entry : groups_) ordered.push_back(&entry);
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : ordered) {
+    const Group& g = entry->second;
     published.Append(g.labels, g.published);
     allocatable.Append(g.labels, g.allocatable);
     allocated.Append(g.labels, g.allocated);
@@ -73,7 +82,7 @@ std::vector<prometheus::MetricFamily> DeviceCollector::Families() const {
     with_effect.back() = "NoExecute";
     tainted.Append(std::move(with_effect), g.no_execute);
   }
-  return {published.Build(), allocatable.Build(), allocated.Build(), tainted.Build(), sick.Build()};
+  return GaugeTable::BuildAll({&published, &allocatable, &allocated, &tainted, &sick});
 }
 
 std::map<std::string, ClassTotals> DeviceCollector::TotalsByClass() const {

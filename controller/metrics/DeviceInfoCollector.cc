@@ -1,5 +1,6 @@
 #include "controller/metrics/DeviceInfoCollector.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace dra::metrics {
@@ -24,7 +25,7 @@ std::string Text(const api::AttributeValue& value) {
 
 DeviceInfoCollector::DeviceInfoCollector(
     const std::vector<std::string>& attributes,
-    const std::map<std::string, std::vector<std::string>>& reservations)
+    const std::unordered_map<std::string, std::vector<std::string>>& reservations)
     : attributes_(attributes),
       reservations_(reservations),
       info_("dra_controller_device_info",
@@ -66,7 +67,9 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
   info_.Append(labels, 1);
   if (d.claims == nullptr) return;
   labels.resize(4);
-  for (const auto& claim : *d.claims) {
+  for (auto it = d.claims->begin(); it != d.claims->end(); ++it) {
+    const std::string& claim = *it;
+    if (std::find(d.claims->begin(), it, claim) != it) continue;  // two results, one device
     auto slash = claim.find('/');
     std::vector<std::string> row = labels;
     row.push_back(claim.substr(0, slash));
@@ -74,19 +77,19 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
     auto pods = reservations_.find(claim);
     if (pods == reservations_.end()) {
       row.push_back("");
-      allocated_.Set(row, 1);
+      allocated_.Append(row, 1);
       continue;
     }
     row.push_back("");
     for (const auto& pod : pods->second) {
       row.back() = pod;
-      allocated_.Set(row, 1);
+      allocated_.Append(row, 1);
     }
   }
 }
 
 std::vector<prometheus::MetricFamily> DeviceInfoCollector::Families() const {
-  return {info_.Build(), allocated_.Build()};
+  return GaugeTable::BuildAll({&info_, &allocated_});
 }
 
 }  // namespace dra::metrics

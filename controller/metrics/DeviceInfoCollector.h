@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "controller/inventory/Inventory.h"
@@ -22,8 +23,9 @@ class DeviceInfoCollector {
  public:
   // `attributes`: "name" (any domain) or "domain/name".
   // `reservations`: Pods reserving each claim, by "<namespace>/<name>".
-  DeviceInfoCollector(const std::vector<std::string>& attributes,
-                      const std::map<std::string, std::vector<std::string>>& reservations);
+  DeviceInfoCollector(
+      const std::vector<std::string>& attributes,
+      const std::unordered_map<std::string, std::vector<std::string>>& reservations);
 
   void Add(const inventory::DeviceVisit& device);
   std::vector<prometheus::MetricFamily> Families() const;
@@ -38,7 +40,7 @@ class DeviceInfoCollector {
                              const std::string& attribute) const;
 
   std::vector<std::string> attributes_;
-  const std::map<std::string, std::vector<std::string>>& reservations_;
+  const std::unordered_map<std::string, std::vector<std::string>>& reservations_;
   GaugeTable info_;
   GaugeTable allocated_;
 };

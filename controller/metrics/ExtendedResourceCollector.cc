@@ -66,8 +66,8 @@ std::vector<prometheus::MetricFamily> ExtendedResourceCollector::Families(const 
       }
     }
   }
-  std::vector<prometheus::MetricFamily> out{capacity.Build(), allocatable.Build(),
-                                            allocated.Build(), pending.Build(), duplicates.Build()};
+  std::vector<prometheus::MetricFamily> out =
+      GaugeTable::BuildAll({&capacity, &allocatable, &allocated, &pending, &duplicates});
   if (in.nodes != nullptr) out.push_back(plugin_nodes.Build());
   return out;
 }

@@ -32,9 +32,9 @@ prometheus::MetricFamily GaugeTable::Build() const {
   sorted.reserve(size());
   for (const auto& [labels, value] : values_) sorted.emplace_back(&labels, value);
   for (const auto& [labels, value] : rows_) sorted.emplace_back(&labels, value);
-  if (!rows_.empty()) {
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  auto by_labels = [](const auto& a, const auto& b) { return *a.first < *b.first; };
+  if (!rows_.empty() && !std::is_sorted(sorted.begin(), sorted.end(), by_labels)) {
+    std::sort(sorted.begin(), sorted.end(), by_labels);
   }
   family.metric.resize(sorted.size());
   for (size_t m = 0; m < sorted.size(); ++m) {
@@ -48,6 +48,14 @@ prometheus::MetricFamily GaugeTable::Build() const {
     metric.gauge.value = sorted[m].second;
   }
   return family;
+}
+
+std::vector<prometheus::MetricFamily> GaugeTable::BuildAll(
+    std::initializer_list<const GaugeTable*> tables) {
+  std::vector<prometheus::MetricFamily> out;
+  out.reserve(tables.size());
+  for (const GaugeTable* table : tables) out.push_back(table->Build());
+  return out;
 }
 
 }  // namespace dra::metrics

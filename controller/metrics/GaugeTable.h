@@ -2,6 +2,7 @@
 
 #include <prometheus/metric_family.h>
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,12 +20,17 @@ class GaugeTable {
   void Add(const std::vector<std::string>& label_values, double delta);
   void Set(const std::vector<std::string>& label_values, double value);
   void Ensure(const std::vector<std::string>& label_values);
-  // A series the caller knows is unique (no lookup; cheaper for large families).
+  // A series the caller knows is unique (no lookup; cheaper for large
+  // families). Appended series are sorted at Build() unless they already are.
   void Append(std::vector<std::string> label_values, double value);
   void Reserve(size_t series) { rows_.reserve(series); }
 
   size_t size() const { return values_.size() + rows_.size(); }
   prometheus::MetricFamily Build() const;
+  // Build() of each table, moved into one vector (an initializer list of
+  // families would copy every series).
+  static std::vector<prometheus::MetricFamily> BuildAll(
+      std::initializer_list<const GaugeTable*> tables);
 
  private:
   std::string name_;

@@ -18,7 +18,7 @@ std::vector<prometheus::MetricFamily> PoolCollector::Families(
     states.Add({pool.driver, pool.complete() ? "complete" : "incomplete"}, 1);
     generation.Set({pool.driver, pool.name}, static_cast<double>(pool.generation));
   }
-  return {states.Build(), generation.Build()};
+  return GaugeTable::BuildAll({&states, &generation});
 }
 
 }  // namespace dra::metrics
