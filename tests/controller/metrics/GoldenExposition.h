@@ -9,7 +9,8 @@
 
 namespace dra::testing {
 
-inline constexpr const char* kGoldenExposition = R"prom(# HELP dra_controller_devices_published Devices published in the newest generation of their pool
+inline constexpr const char* kGoldenExposition =
+    R"prom(# HELP dra_controller_devices_published Devices published in the newest generation of their pool
 # TYPE dra_controller_devices_published gauge
 dra_controller_devices_published{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100"} 2
 dra_controller_devices_published{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu"} 2
