@@ -37,6 +37,7 @@ try_this_next() {
    kubectl get devicehealths                          # printer columns of the CRD
    # device health walk-through (take a GPU out, bring it back): README "## Device health"
    curl -s http://${PROBE_ADDR}/readyz; curl -s http://${METRICS_ADDR}/metrics | head
+   curl -s http://${METRICS_ADDR}/metrics | grep '^dra_controller_'   # allocation metrics (README "Metrics")
 
  Logs of the control plane: ${CLUSTER_DIR}/logs/   Ctrl-C stops everything.
 ================================================================================

@@ -16,6 +16,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # control plane scripts: certificates, health probes
   openssl curl ca-certificates
+  # metrics: a real Prometheus for PrometheusTest, promtool for the alert rules
+  prometheus
 )
 
 missing_packages() {

@@ -17,6 +17,22 @@ run_unit() {
   (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS") || die "unit tests failed"
   log "fuzz targets (bounded time each)"
   (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS") || die "fuzz targets failed"
+  run_alert_rules
+}
+
+# The PrometheusRule's spec is a plain rule file once its header is cut off;
+# promtool checks it and runs the alert unit tests (README "Metrics").
+run_alert_rules() {
+  log "alert rules (promtool check rules, promtool test rules)"
+  command -v promtool >/dev/null || die "promtool not found; hack/install-deps.sh installs it (Debian: prometheus)"
+  local dir monitoring="$REPO_ROOT/manifests/monitoring"
+  dir="$(mktemp -d)"
+  sed -n '/^spec:/,$p' "$monitoring/prometheusrule.yaml" | tail -n +2 | sed 's/^  //' \
+    >"$dir/dra-controller.rules.yaml"
+  cp "$monitoring"/tests/*.yaml "$dir/"
+  (cd "$dir" && promtool check rules dra-controller.rules.yaml && promtool test rules ./*-test.yaml) \
+    || { rm -rf "$dir"; die "alert rule tests failed"; }
+  rm -rf "$dir"
 }
 
 dump_logs() {

@@ -48,6 +48,16 @@ void Controller::RegisterBuildInfo() {
   if (family.ok()) (*family)->Add({{"version", build::kVersion}}).Set(1);
 }
 
+metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
+  metrics::AllocationMetricsFeature::Options options;
+  options.device_attributes = features_.metrics_device_attributes;
+  if (health_) {
+    health::HealthWiring* health = health_.get();
+    options.unhealthy_devices = [health] { return health->UnhealthyDeviceKeys(); };
+  }
+  return options;
+}
+
 kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
   for (const char* resource : kInventoryResources) {
     if (!discovery.Serves(kResourceApi, resource)) {
@@ -60,6 +70,8 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
   health_ =
       health::HealthWiring::Register(manager, *inventory_, *inventory_informers_, features_.health);
   extended_ = extended::ExtendedWiring::Register(manager, *inventory_, features_.extended);
+  allocation_metrics_ = metrics::AllocationMetricsFeature::Register(
+      manager, *inventory_, *inventory_informers_, MetricsOptions());
   manager.AddReadyCheck("inventory", [this] {
     bool synced = inventory_informers_ && inventory_informers_->WaitForSync({});
     return synced ? kube::Status::Ok()

@@ -7,6 +7,7 @@
 #include "controller/health/HealthWiring.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
+#include "controller/metrics/AllocationMetricsFeature.h"
 #include "src/base/Status.h"
 #include "src/config/RestConfig.h"
 #include "src/manager/Manager.h"
@@ -36,6 +37,7 @@ class Controller {
  private:
   kube::Status Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery);
   void RegisterBuildInfo();
+  metrics::AllocationMetricsFeature::Options MetricsOptions() const;
 
   kube::Manager manager_;
   FeatureOptions features_;
@@ -43,6 +45,7 @@ class Controller {
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
   std::unique_ptr<health::HealthWiring> health_;  // Device health (#9); null when off
   std::unique_ptr<extended::ExtendedWiring> extended_;
+  std::unique_ptr<metrics::AllocationMetricsFeature> allocation_metrics_;
 };
 
 }  // namespace dra::app

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "controller/extended/ExtendedOptions.h"
 #include "controller/health/HealthOptions.h"
 
@@ -10,6 +13,7 @@ namespace dra::app {
 struct FeatureOptions {
   health::HealthOptions health;        // --health-*
   extended::ExtendedOptions extended;  // --repair-extended-resource-mapping, leak grace
+  std::vector<std::string> metrics_device_attributes;  // --metrics-device-attributes
 };
 
 }  // namespace dra::app

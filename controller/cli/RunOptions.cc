@@ -4,6 +4,7 @@
 
 #include "controller/app/Controller.h"
 #include "controller/health/HealthFlags.h"
+#include "controller/metrics/DeviceAttributeList.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
 #include "src/leader/LeaderElector.h"
@@ -106,6 +107,10 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("extended-resource-leak-grace-period", "5m",
                "How long an implicit claim may stay allocated after its Pod is gone or done "
                "before it is reported as leaked");
+  // Allocation metrics (#10)
+  flags.String("metrics-device-attributes", "",
+               "Device attributes to copy as labels onto dra_controller_device_info, comma "
+               "separated (e.g. uuid,productName or gpu.example.com/uuid)");
 }
 
 kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
@@ -147,6 +152,12 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--extended-resource-leak-grace-period must be a positive duration such as 5m");
   }
   options.extended.leak_grace_period = std::chrono::duration_cast<std::chrono::seconds>(*grace);
+  // Allocation metrics (#10)
+  auto attributes = metrics::DeviceAttributeList::Parse(flags.Get("metrics-device-attributes"));
+  if (!attributes.ok()) {
+    return Usage("--metrics-device-attributes: " + attributes.status().message());
+  }
+  options.metrics_device_attributes = std::move(*attributes);
   return options;
 }
 

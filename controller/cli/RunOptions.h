@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "controller/cli/FlagSet.h"
 #include "controller/extended/ExtendedOptions.h"
@@ -19,6 +20,9 @@ struct RunOptions {
   kube::ManagerOptions manager;
   health::HealthOptions health;        // Device health (#9): --health-* flags
   extended::ExtendedOptions extended;  // Extended resources (#8)
+  // Allocation metrics (#10): attribute names copied onto
+  // dra_controller_device_info (--metrics-device-attributes).
+  std::vector<std::string> metrics_device_attributes;
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);

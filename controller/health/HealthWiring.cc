@@ -37,6 +37,7 @@ std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
   }
   if (!Served(manager)) return nullptr;
   std::unique_ptr<HealthWiring> wiring(new HealthWiring());
+  wiring->inventory_ = &inventory;
   wiring->healths_ = &manager.informers().Get<api::DeviceHealth>(
       RestHealthWriter::kDeviceHealths,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
@@ -100,6 +101,28 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     }
     return keys;
   });
+}
+
+std::vector<std::string> HealthWiring::UnhealthyDeviceKeys() const {
+  std::vector<std::string> keys;
+  std::vector<std::pair<std::string, std::string>> whole_pools;  // driver, pool
+  for (const auto& health : healths_->store().List()) {
+    if (health->state != api::HealthState::kUnhealthy) continue;
+    if (!health->device.empty()) {
+      keys.push_back(inventory::DeviceKey{health->driver, health->pool, health->device}.ToString());
+    } else {
+      whole_pools.emplace_back(health->driver, health->pool);
+    }
+  }
+  if (whole_pools.empty()) return keys;
+  inventory_->VisitDevices([&](const inventory::DeviceVisit& d) {
+    for (const auto& [driver, pool] : whole_pools) {
+      if (d.slice.driver == driver && d.slice.pool.name == pool) {
+        keys.push_back(inventory::DeviceKey{driver, pool, d.device.name}.ToString());
+      }
+    }
+  });
+  return keys;
 }
 
 }  // namespace dra::health

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "controller/api/DeviceHealth.h"
 #include "controller/health/DeviceHealthReconciler.h"
@@ -27,12 +29,16 @@ class HealthWiring {
   ~HealthWiring();
 
   DeviceHealthReconciler& reconciler() { return *reconciler_; }
+  // "driver/pool/device" of every device a DeviceHealth says is Unhealthy
+  // (a pool-wide one names each published device of its pool); for metrics.
+  std::vector<std::string> UnhealthyDeviceKeys() const;
 
  private:
   HealthWiring() = default;
   void Watch(kube::ManagedController& controller, inventory::InventoryInformers& informers);
 
   kube::Informer<api::DeviceHealth>* healths_ = nullptr;
+  const inventory::Inventory* inventory_ = nullptr;
   std::shared_ptr<kube::EventRecorder> recorder_;
   std::shared_ptr<DeviceHealthReconciler> reconciler_;
 };

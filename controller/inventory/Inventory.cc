@@ -439,4 +439,48 @@ bool Inventory::HasClass(std::string_view class_name) const {
   return FindClass(class_name) != nullptr;
 }
 
+// ---- Allocation metrics (#10): single-pass reads for scrapes ---------------------
+
+void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visit) const {
+  std::shared_lock lock(mu_);
+  std::vector<const ClassEntry*> classes;
+  for (const auto& [name, cls] : classes_) classes.push_back(&cls);
+  std::vector<std::string_view> matching;
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (!entries_[id]) continue;
+    const Entry& entry = *entries_[id];
+    matching.clear();
+    for (const ClassEntry* cls : classes) {
+      if (Matches(*cls, id)) matching.push_back(cls->object->meta.name);
+    }
+    std::vector<api::DeviceTaint> taints = TaintsOf(entry);
+    const PoolStatus* pool =
+        pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
+    auto held = allocations_.find(entry.Key().ToString());
+    DeviceVisit device{
+        .slice = *entry.slice,
+        .device = *entry.device,
+        .node = NodeKey(entry).value_or(std::string_view()),
+        .pool_complete = pool != nullptr && pool->complete(),
+        .no_schedule = HasEffect(taints, api::TaintEffect::kNoSchedule),
+        .no_execute = HasEffect(taints, api::TaintEffect::kNoExecute),
+        .claims = held == allocations_.end() ? nullptr : &held->second,
+        .classes = matching,
+    };
+    visit(device);
+  }
+}
+
+void Inventory::VisitClaims(const std::function<void(const api::ResourceClaim&)>& visit) const {
+  std::shared_lock lock(mu_);
+  for (const auto& [key, claim] : claims_) visit(*claim);
+}
+
+std::vector<std::shared_ptr<const api::DeviceClass>> Inventory::ClassObjects() const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<const api::DeviceClass>> out;
+  for (const auto& [name, cls] : classes_) out.push_back(cls.object);
+  return out;
+}
+
 }  // namespace dra::inventory

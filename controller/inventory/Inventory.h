@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -76,6 +77,21 @@ struct SelectorError {
   uint64_t count = 0;
 };
 
+// One device as a metrics scrape sees it (Inventory::VisitDevices); the
+// references are valid only during the visit.
+struct DeviceVisit {
+  const api::ResourceSlice& slice;
+  const api::Device& device;
+  // The node the device is local to; "" for a device every node reaches or
+  // one behind a slice node selector.
+  std::string_view node;
+  bool pool_complete = true;
+  bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
+  bool no_execute = false;   // carries a NoExecute taint
+  const std::vector<std::string>* claims = nullptr;  // "<namespace>/<name>"; null when free
+  const std::vector<std::string_view>& classes;      // DeviceClasses it matches, sorted
+};
+
 // What the cluster's devices are: which exist (newest pool generation only),
 // which DeviceClasses they match, which claims hold them, which taints they
 // carry. Fed incrementally with informer events; queries are cheap reads.
@@ -118,6 +134,15 @@ class Inventory {
   uint64_t selector_error_total() const;
   size_t device_count() const;
   bool HasClass(std::string_view class_name) const;
+
+  // ---- Allocation metrics (#10): single-pass reads for scrapes ----
+  // Visits every device once, in no particular order, under one shared lock.
+  // `visit` must not call back into the Inventory.
+  void VisitDevices(const std::function<void(const DeviceVisit&)>& visit) const;
+  // Visits every claim once, under one shared lock.
+  void VisitClaims(const std::function<void(const api::ResourceClaim&)>& visit) const;
+  // The DeviceClass objects, sorted by name.
+  std::vector<std::shared_ptr<const api::DeviceClass>> ClassObjects() const;
 
   // Re-evaluates every class against every device (what a class change does
   // for one class). For benchmarks and consistency checks.

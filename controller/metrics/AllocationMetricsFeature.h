@@ -1,0 +1,54 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "controller/metrics/AllocationMetrics.h"
+#include "controller/metrics/RegistryMirror.h"
+#include "src/base/BackgroundThread.h"
+#include "src/manager/Manager.h"
+
+namespace dra::metrics {
+
+// Wires the allocation metrics into `run`: watches Pods and Nodes (shared
+// informers, api::PodView / api::NodeView), raises a flag on every change of
+// the inventory's informers (DeviceTaintRules included when served), Pods and
+// Nodes, and recomputes the families
+// into the Manager's registry at most once per `min_interval` (or ten times
+// the last refresh's duration, if longer) while changes arrive, and every
+// `max_interval` regardless (for the health provider).
+// Between changes a scrape costs only the serialization.
+class AllocationMetricsFeature {
+ public:
+  struct Options {
+    std::vector<std::string> device_attributes;  // --metrics-device-attributes
+    UnhealthyDevicesProvider unhealthy_devices;  // wired to DeviceHealth at merge
+    std::chrono::milliseconds min_interval{1000};
+    std::chrono::milliseconds max_interval{30000};
+  };
+
+  static std::unique_ptr<AllocationMetricsFeature> Register(
+      kube::Manager& manager, const inventory::Inventory& inventory,
+      inventory::InventoryInformers& inventory_informers, Options options);
+  ~AllocationMetricsFeature();
+
+  // Recomputes now (tests and the first refresh after sync).
+  kube::Status Refresh();
+
+ private:
+  AllocationMetricsFeature(kube::Manager& manager, const inventory::Inventory& inventory,
+                           inventory::InventoryInformers& inventory_informers, Options options);
+  void Loop();
+
+  Options options_;
+  std::shared_ptr<std::atomic<bool>> dirty_;
+  std::unique_ptr<RegistryMirror> mirror_;
+  kube::BackgroundThread thread_;
+};
+
+}  // namespace dra::metrics

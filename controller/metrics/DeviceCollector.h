@@ -1,0 +1,57 @@
+#pragma once
+
+#include <prometheus/metric_family.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "controller/inventory/Inventory.h"
+
+namespace dra::metrics {
+
+// Per-class device totals, the stand-in for node.status.capacity/allocatable.
+struct ClassTotals {
+  int published = 0;
+  int allocatable = 0;
+  int allocated = 0;
+};
+
+// dra_controller_devices_{published,allocatable,allocated,tainted,unhealthy}
+// per driver, pool, node and device_class, fed device by device during the
+// scrape's one pass over the inventory. A device counts once for every class
+// it matches, and under device_class="" when it matches none. Every
+// (driver, pool, node, device_class) that has a device has all five families
+// (zeros included; tainted for both blocking effects). node is "" for devices
+// every node reaches or that sit behind a slice node selector.
+class DeviceCollector {
+ public:
+  // `unhealthy`: device keys "<driver>/<pool>/<device>".
+  explicit DeviceCollector(const std::vector<std::string>& unhealthy);
+
+  void Add(const inventory::DeviceVisit& device);
+  std::vector<prometheus::MetricFamily> Families() const;
+  // Totals per DeviceClass over all nodes.
+  std::map<std::string, ClassTotals> TotalsByClass() const;
+
+ private:
+  struct Group {
+    std::vector<std::string> labels;  // driver, pool, node, device_class
+    int published = 0;
+    int allocatable = 0;
+    int allocated = 0;
+    int no_schedule = 0;
+    int no_execute = 0;
+    int unhealthy = 0;
+  };
+
+  void Tally(Group& group, const inventory::DeviceVisit& device, bool unhealthy);
+
+  std::unordered_set<std::string> unhealthy_;
+  std::unordered_map<std::string, Group> groups_;
+  std::string key_;  // scratch
+};
+
+}  // namespace dra::metrics

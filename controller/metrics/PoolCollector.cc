@@ -1,0 +1,24 @@
+#include "controller/metrics/PoolCollector.h"
+
+#include "controller/metrics/GaugeTable.h"
+
+namespace dra::metrics {
+
+std::vector<prometheus::MetricFamily> PoolCollector::Families(
+    const std::vector<inventory::PoolStatus>& pools) {
+  GaugeTable states("dra_controller_pools",
+                    "Resource pools by state: complete (every slice of the newest generation "
+                    "published) or incomplete (its devices are not allocatable)",
+                    {"driver", "state"});
+  GaugeTable generation("dra_controller_pool_generation",
+                        "The newest generation published for a resource pool", {"driver", "pool"});
+  for (const auto& pool : pools) {
+    states.Ensure({pool.driver, "complete"});
+    states.Ensure({pool.driver, "incomplete"});
+    states.Add({pool.driver, pool.complete() ? "complete" : "incomplete"}, 1);
+    generation.Set({pool.driver, pool.name}, static_cast<double>(pool.generation));
+  }
+  return GaugeTable::BuildAll({&states, &generation});
+}
+
+}  // namespace dra::metrics

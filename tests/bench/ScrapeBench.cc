@@ -1,0 +1,161 @@
+// /metrics cost of the allocation metrics at fleet scale (docs/design.md §5:
+// 5,000 nodes x 8 GPUs = 40k devices, 50 DeviceClasses, target <= 100 ms):
+// the computation (one pass over claims and devices), the computation plus
+// text serialization, the refresh into the Manager's registry after an
+// inventory change, and a scrape of that registry between changes.
+// Half the devices are allocated (one claim each, reserved by a Pod), one
+// node in 100 has a NoExecute DeviceTaintRule on a device, and the info
+// metric carries two attributes.
+#include <benchmark/benchmark.h>
+#include <prometheus/text_serializer.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/inventory/Inventory.h"
+#include "controller/metrics/AllocationMetrics.h"
+#include "controller/metrics/RegistryMirror.h"
+
+namespace {
+
+using dra::inventory::Inventory;
+namespace api = dra::api;
+namespace metrics = dra::metrics;
+
+constexpr int kGpusPerNode = 8;
+constexpr int kClasses = 50;
+
+api::Device Gpu(int index, int node) {
+  api::Device device;
+  device.name = "gpu-" + std::to_string(index);
+  const int64_t memory_gi = (node % 4 == 0) ? 80 : (node % 4 == 1 ? 40 : 24);
+  device.attributes.emplace_back("model",
+                                 api::AttributeValue("model-" + std::to_string(node % 10)));
+  device.attributes.emplace_back(
+      "uuid", api::AttributeValue("GPU-" + std::to_string(node) + "-" + std::to_string(index)));
+  device.capacity.emplace_back("memory", kube::Quantity::FromInt64(memory_gi << 30));
+  return device;
+}
+
+std::shared_ptr<const api::ResourceSlice> NodeSlice(int node) {
+  auto slice = std::make_shared<api::ResourceSlice>();
+  std::string name = "node-" + std::to_string(node);
+  slice->meta.name = name + "-gpu.example.com";
+  slice->driver = "gpu.example.com";
+  slice->pool = {name, 1, 1};
+  slice->node_selection = api::ResourceSlice::NodeSelection::kNodeName;
+  slice->node_name = name;
+  for (int i = 0; i < kGpusPerNode; ++i) slice->devices.push_back(Gpu(i, node));
+  return slice;
+}
+
+// Model and minimum memory, as operators write classes; every tenth class
+// also names an extended resource.
+std::shared_ptr<const api::DeviceClass> ClassNumber(int k) {
+  auto cls = std::make_shared<api::DeviceClass>();
+  cls->meta.name = "class-" + std::to_string(k);
+  std::string model = "model-" + std::to_string(k % 10);
+  std::string memory = std::to_string(16 + (k % 5) * 16) + "Gi";
+  cls->selectors.push_back(
+      R"(device.attributes["gpu.example.com"].model == ")" + model +
+      R"(" && device.capacity["gpu.example.com"].memory.compareTo(quantity(")" + memory +
+      R"(")) >= 0)");
+  if (k % 10 == 0) cls->extended_resource_name = "example.com/gpu-" + std::to_string(k);
+  return cls;
+}
+
+std::shared_ptr<const api::ResourceClaim> ClaimFor(int node, int gpu) {
+  auto claim = std::make_shared<api::ResourceClaim>();
+  std::string pod = "job-" + std::to_string(node) + "-" + std::to_string(gpu);
+  claim->meta.namespace_name = "team-" + std::to_string(node % 20);
+  claim->meta.name = pod + "-gpu";
+  claim->pod_claim_name = "gpu";
+  claim->allocated = true;
+  claim->results.push_back(
+      {"gpu", "gpu.example.com", "node-" + std::to_string(node), "gpu-" + std::to_string(gpu), {}});
+  claim->reserved_for.push_back({"pods", pod, pod + "-uid"});
+  return claim;
+}
+
+std::shared_ptr<const api::DeviceTaintRule> TaintFor(int node) {
+  auto rule = std::make_shared<api::DeviceTaintRule>();
+  rule->meta.name = "bad-" + std::to_string(node);
+  rule->selector =
+      api::DeviceTaintRule::Selector{"gpu.example.com", "node-" + std::to_string(node), "gpu-7"};
+  rule->taint.key = "example.com/unhealthy";
+  rule->taint.effect = api::TaintEffect::kNoExecute;
+  return rule;
+}
+
+std::unique_ptr<Inventory> Fleet(int nodes) {
+  auto inventory = std::make_unique<Inventory>();
+  for (int k = 0; k < kClasses; ++k) inventory->ApplyClass(ClassNumber(k));
+  for (int n = 0; n < nodes; ++n) {
+    inventory->ApplySlice(NodeSlice(n));
+    for (int g = 0; g < kGpusPerNode / 2; ++g) inventory->ApplyClaim(ClaimFor(n, g));
+    if (n % 100 == 0) inventory->ApplyTaintRule(TaintFor(n));
+  }
+  return inventory;
+}
+
+metrics::MetricsSources Sources(const Inventory& inventory) {
+  metrics::MetricsSources sources;
+  sources.inventory = &inventory;
+  sources.unhealthy_devices = [] {
+    return std::vector<std::string>{"gpu.example.com/node-1/gpu-7"};
+  };
+  sources.device_attributes = {"model", "uuid"};
+  return sources;
+}
+
+size_t SeriesOf(const std::vector<prometheus::MetricFamily>& families) {
+  size_t series = 0;
+  for (const auto& family : families) series += family.metric.size();
+  return series;
+}
+
+void BM_Collect(benchmark::State& state) {
+  auto inventory = Fleet(static_cast<int>(state.range(0)));
+  metrics::AllocationMetrics collector(Sources(*inventory));
+  size_t series = 0;
+  for (auto _ : state) series = SeriesOf(collector.Collect());
+  state.counters["devices"] = static_cast<double>(inventory->device_count());
+  state.counters["series"] = static_cast<double>(series);
+}
+
+void BM_CollectAndSerialize(benchmark::State& state) {
+  auto inventory = Fleet(static_cast<int>(state.range(0)));
+  metrics::AllocationMetrics collector(Sources(*inventory));
+  size_t bytes = 0;
+  for (auto _ : state) {
+    bytes = prometheus::TextSerializer().Serialize(collector.Collect()).size();
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+void BM_MirrorRefresh(benchmark::State& state) {
+  auto inventory = Fleet(static_cast<int>(state.range(0)));
+  auto registry = std::make_shared<prometheus::Registry>();
+  metrics::RegistryMirror mirror(registry,
+                                 std::make_shared<metrics::AllocationMetrics>(Sources(*inventory)));
+  for (auto _ : state) benchmark::DoNotOptimize(mirror.Refresh().ok());
+}
+
+void BM_ScrapeMirroredRegistry(benchmark::State& state) {
+  auto inventory = Fleet(static_cast<int>(state.range(0)));
+  auto registry = std::make_shared<prometheus::Registry>();
+  metrics::RegistryMirror mirror(registry,
+                                 std::make_shared<metrics::AllocationMetrics>(Sources(*inventory)));
+  if (!mirror.Refresh().ok()) state.SkipWithError("refresh failed");
+  size_t bytes = 0;
+  for (auto _ : state) bytes = prometheus::TextSerializer().Serialize(registry->Collect()).size();
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+BENCHMARK(BM_Collect)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CollectAndSerialize)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MirrorRefresh)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScrapeMirroredRegistry)->Arg(5000)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,133 @@
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include <sstream>
+
+#include "controller/metrics/AllocationMetrics.h"
+#include "tests/controller/metrics/GoldenExposition.h"
+#include "tests/controller/metrics/MetricsFixture.h"
+
+namespace dra::metrics {
+namespace {
+
+using testing::MetricsFixture;
+
+std::string Scrape(const AllocationMetrics& metrics) {
+  return prometheus::TextSerializer().Serialize(metrics.Collect());
+}
+
+// The sample lines (no HELP/TYPE) of `family`, in exposition order.
+std::string Samples(const std::string& exposition, const std::string& family) {
+  std::istringstream in(exposition);
+  std::string line;
+  std::string out;
+  while (std::getline(in, line)) {
+    if (line.starts_with(family + "{") || line.starts_with(family + " ")) out += line + "\n";
+  }
+  return out;
+}
+
+bool Mentions(const std::string& exposition, const std::string& text) {
+  return exposition.find(text) != std::string::npos;
+}
+
+TEST(AllocationMetricsTest, GoldenExposition) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  EXPECT_EQ(Scrape(metrics), testing::kGoldenExposition);
+}
+
+TEST(AllocationMetricsTest, DeletedNodeLeavesNoSeries) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  ASSERT_TRUE(Mentions(Scrape(metrics), "node=\"node-b\""));
+  f.inventory.RemoveSlice(*testing::Slice("node-b-gpus", "node-b", {}));
+  f.inventory.RemoveTaintRule(*testing::TaintRule("gpu-b1", "node-b", "gpu-1", {}));
+  f.nodes.pop_back();
+  std::string after = Scrape(metrics);
+  EXPECT_FALSE(Mentions(after, "node-b")) << after;
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_device_plugin_nodes"),
+            "dra_controller_extended_resource_device_plugin_nodes{extended_resource=\"example."
+            "com/gpu\"} 0\n");
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_capacity"),
+            "dra_controller_extended_resource_capacity{extended_resource=\"example.com/gpu\","
+            "device_class=\"gpu\"} 3\n");
+}
+
+TEST(AllocationMetricsTest, DeletedPoolLeavesNoSeriesAndKeepsStatesAtZero) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  f.inventory.RemoveSlice(*testing::Slice("node-c-gpus", "node-c", {}));
+  std::string after = Scrape(metrics);
+  EXPECT_FALSE(Mentions(after, "pool=\"node-c\"")) << after;
+  EXPECT_EQ(Samples(after, "dra_controller_pools"),
+            "dra_controller_pools{driver=\"gpu.example.com\",state=\"complete\"} 2\n"
+            "dra_controller_pools{driver=\"gpu.example.com\",state=\"incomplete\"} 0\n");
+}
+
+TEST(AllocationMetricsTest, DeletedClassLeavesNoSeriesAndTheMappingMoves) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  f.inventory.RemoveClass(*testing::Class("a100", {}));
+  f.inventory.RemoveClass(*testing::Class("gpu", {}));
+  std::string after = Scrape(metrics);
+  EXPECT_FALSE(Mentions(after, "device_class=\"a100\"")) << after;
+  EXPECT_FALSE(Mentions(after, "device_class=\"gpu\"")) << after;
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_capacity"),
+            "dra_controller_extended_resource_capacity{extended_resource=\"example.com/gpu\","
+            "device_class=\"old-gpu\"} 5\n");
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_duplicate_classes"),
+            "dra_controller_extended_resource_duplicate_classes{extended_resource=\"example."
+            "com/gpu\"} 0\n");
+}
+
+TEST(AllocationMetricsTest, DeletedClassesLeaveDevicesUnderNoClass) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  for (const char* name : {"a100", "gpu", "old-gpu"}) {
+    f.inventory.RemoveClass(*testing::Class(name, {}));
+  }
+  std::string after = Scrape(metrics);
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_capacity"), "");
+  EXPECT_TRUE(Mentions(after,
+                       "dra_controller_devices_published{driver=\"gpu.example.com\","
+                       "pool=\"node-a\",node=\"node-a\",device_class=\"\"} 2"))
+      << after;
+}
+
+TEST(AllocationMetricsTest, DeletedPodLeaksItsImplicitClaimUntilTheClaimGoes) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  f.pods.clear();  // infer-0 (owner of the implicit claim) and the Pending Pod
+  std::string after = Scrape(metrics);
+  EXPECT_EQ(Samples(after, "dra_controller_implicit_claims_leaked"),
+            "dra_controller_implicit_claims_leaked{namespace=\"team-a\"} 1\n");
+  EXPECT_EQ(Samples(after, "dra_controller_extended_resource_pods_pending"),
+            "dra_controller_extended_resource_pods_pending{extended_resource=\"example.com/gpu\","
+            "device_class=\"gpu\"} 0\n");
+
+  f.inventory.RemoveClaim(*MetricsFixture::ImplicitClaim());
+  after = Scrape(metrics);
+  EXPECT_FALSE(Mentions(after, "infer-0")) << after;
+  EXPECT_EQ(Samples(after, "dra_controller_implicit_claims_leaked"), "");
+  EXPECT_TRUE(Mentions(after,
+                       "dra_controller_resource_claims{namespace=\"team-a\",state="
+                       "\"reserved\",source=\"extended_resource\"} 0"));
+}
+
+TEST(AllocationMetricsTest, NoProvidersMeansNoUnhealthyAndNoPodFamilies) {
+  MetricsFixture f;
+  MetricsSources sources;
+  sources.inventory = &f.inventory;
+  AllocationMetrics metrics(sources);
+  std::string out = Scrape(metrics);
+  EXPECT_FALSE(Mentions(Samples(out, "dra_controller_devices_unhealthy"), "} 1")) << out;
+  EXPECT_FALSE(Mentions(out, "dra_controller_implicit_claims_leaked"));
+  EXPECT_FALSE(Mentions(out, "dra_controller_extended_resource_device_plugin_nodes"));
+  EXPECT_TRUE(Mentions(out,
+                       "dra_controller_device_info{driver=\"gpu.example.com\",pool=\"node-a\","
+                       "device=\"gpu-0\",node=\"node-a\"} 1"));
+}
+
+}  // namespace
+}  // namespace dra::metrics
