@@ -312,6 +312,7 @@ void EndpointServer::AcceptLoop() {
     int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
     ReapFinishedConnections();
+    JoinEvictedConnectionsIfMany();
     std::lock_guard lock(connections_mu_);
     if (!MakeRoomLocked()) {
       close(fd);  // every connection is serving a request: the client retries
@@ -371,6 +372,27 @@ void EndpointServer::ServeConnection(Connection* connection) {
     connection->fd = -1;
   }
   connection->finished = true;
+}
+
+// A burst of idle sockets evicts faster than the evicted threads end; without
+// this the newcomer after the burst (a probe) would be turned away. Evicted
+// connections were shut down, so joining them takes no longer than their
+// threads need to notice.
+void EndpointServer::JoinEvictedConnectionsIfMany() {
+  std::vector<std::unique_ptr<Connection>> evicted;
+  {
+    std::lock_guard lock(connections_mu_);
+    if (connections_.size() < 2 * kMaxConnections - 1) return;
+    for (auto it = connections_.begin(); it != connections_.end();) {
+      if ((*it)->evicted) {
+        evicted.push_back(std::move(*it));
+        it = connections_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& connection : evicted) connection->thread.join();
 }
 
 void EndpointServer::ReapFinishedConnections() {

@@ -76,6 +76,7 @@ class EndpointServer {
   bool MakeRoomLocked();
   void ServeConnection(Connection* connection);
   void ReapFinishedConnections();
+  void JoinEvictedConnectionsIfMany();
   void Stop();
 
   std::map<std::string, RequestHandler> routes_;
