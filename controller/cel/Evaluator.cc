@@ -8,9 +8,43 @@ namespace {
 
 Value NotBool(std::string_view op, const Value& v) { return Operators::NoOverload(op, {&v}); }
 
+uint64_t LinearSize(const Value& v) {
+  if (auto* s = v.If<std::string>()) return s->size();
+  if (auto* l = v.If<std::shared_ptr<const ValueList>>()) return (*l)->size();
+  return 0;
+}
+
+// Functions whose work grows with their input; the rest cost one unit.
+bool IsLinear(Function f) {
+  return f == Function::kContains || f == Function::kStartsWith || f == Function::kEndsWith ||
+         f == Function::kMatches || f == Function::kLowerAscii || f == Function::kUpperAscii ||
+         f == Function::kExtension;
+}
+
+// Selecting on optional.of(x) selects on x and stays optional.
+Value OptionalSelect(const Value& operand, const Value& key, bool field) {
+  const auto& inner = operand.As<OptionalValue>().value;
+  if (!inner) return operand;
+  if (inner->Is<std::shared_ptr<const ValueList>>()) {
+    Value v = Operators::Index(*inner, key);
+    if (v.IsError())
+      return v.As<ErrorValue>().message.starts_with("index out of range")
+                 ? Value::Optional(std::nullopt)
+                 : v;
+    return Value::Optional(std::move(v));
+  }
+  Value has = Operators::HasKey(*inner, key);
+  if (has.IsError() || !has.As<bool>()) return Value::Optional(std::nullopt);
+  Value v = field ? Operators::Field(*inner, key.As<std::string>()) : Operators::Index(*inner, key);
+  if (v.IsError()) return v;
+  return Value::Optional(std::move(v));
+}
+
 }  // namespace
 
 Value Evaluator::Eval(const Node& node) {
+  if (node.kind != NodeKind::kLiteral && ++cost_ > cost_limit_)
+    return Value(ErrorValue{CostLimitMessage(), node.offset});
   Value v = EvalNode(node);
   if (!v.IsError() || v.As<ErrorValue>().offset.has_value()) return v;
   ErrorValue located = v.As<ErrorValue>();
@@ -50,6 +84,8 @@ Value Evaluator::EvalNode(const Node& node) {
       return Map(node);
     case NodeKind::kComprehension:
       return Comprehension(node);
+    case NodeKind::kBind:
+      return Bind(node);
   }
   return Value::Error("unknown expression");
 }
@@ -63,6 +99,8 @@ Value Evaluator::Ident(const Node& node) {
 Value Evaluator::Select(const Node& node) {
   Value operand = Eval(*node.children[0]);
   if (operand.IsError()) return operand;
+  if (operand.Is<OptionalValue>()) return OptionalSelect(operand, Value(node.name), true);
+  if (node.optional) return OptionalSelect(Value::Optional(operand), Value(node.name), true);
   return Operators::Field(operand, node.name);
 }
 
@@ -80,6 +118,8 @@ Value Evaluator::Index(const Node& node) {
   if (operand.IsError()) return operand;
   Value key = Eval(*node.children[1]);
   if (key.IsError()) return key;
+  if (operand.Is<OptionalValue>()) return OptionalSelect(operand, key, false);
+  if (node.optional) return OptionalSelect(Value::Optional(operand), key, false);
   return Operators::Index(operand, key);
 }
 
@@ -176,30 +216,79 @@ Value Evaluator::Call(const Node& node) {
     if (v.IsError()) return v;
     args.push_back(std::move(v));
   }
+  if (IsLinear(node.function)) ChargeArguments(node, args);
+  if (cost_exceeded()) return Value::Error(CostLimitMessage());
   return Functions::Call(node, args);
+}
+
+void Evaluator::ChargeArguments(const Node& node, const std::vector<Value>& args) {
+  uint64_t size = 0;
+  for (const Value& arg : args) size += LinearSize(arg);
+  // matches() and find() scan the text once per pattern state; charge the
+  // pattern's length too, as upstream's regex cost does.
+  if ((node.function == Function::kMatches || node.name == "find" || node.name == "findAll") &&
+      args.size() >= 2)
+    size += LinearSize(args[0]) * LinearSize(args[1]);
+  cost_ += size / 10;
+}
+
+Value Evaluator::Bind(const Node& node) {
+  Value init = Eval(*node.children[0]);
+  if (init.IsError()) return init;
+  vars_.emplace_back(node.name, std::move(init));
+  Value result = Eval(*node.children[1]);
+  vars_.pop_back();
+  return result;
 }
 
 Value Evaluator::Comprehension(const Node& node) {
   Value range = Eval(*node.children[0]);
   if (range.IsError()) return range;
-  std::vector<Value> elements;
-  Value ok = Operators::Elements(range, elements);
+  std::vector<Value> keys;
+  Value ok = Operators::Elements(range, keys);
   if (ok.IsError()) return ok;
+  bool is_list = range.Is<std::shared_ptr<const ValueList>>();
+  Entries entries;
+  entries.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (is_list) {
+      entries.emplace_back(Value(static_cast<int64_t>(i)), std::move(keys[i]));
+      continue;
+    }
+    Value value = node.name2.empty() ? Value() : Operators::Index(range, keys[i]);
+    if (value.IsError()) return value;
+    entries.emplace_back(std::move(keys[i]), std::move(value));
+  }
   vars_.emplace_back(node.name, Value());
-  Value result = Fold(node, elements);
-  vars_.pop_back();
+  if (!node.name2.empty()) vars_.emplace_back(node.name2, Value());
+  Value result = node.macro == Macro::kTransformList || node.macro == Macro::kTransformMap
+                     ? Transform(node, entries, is_list)
+                     : Fold(node, entries, is_list);
+  vars_.resize(vars_.size() - (node.name2.empty() ? 1 : 2));
   return result;
 }
 
-Value Evaluator::Fold(const Node& node, const std::vector<Value>& range) {
+// One variable: a list's element or a map's key. Two: index or key, then value.
+void Evaluator::SetVars(const Node& node, const std::pair<Value, Value>& entry, bool is_list) {
+  if (node.name2.empty()) {
+    vars_.back().second = is_list ? entry.second : entry.first;
+    return;
+  }
+  vars_[vars_.size() - 2].second = entry.first;
+  vars_.back().second = entry.second;
+}
+
+Value Evaluator::Fold(const Node& node, const Entries& range, bool is_list) {
   const Node& predicate = *node.children[1];
   Value error;
   int64_t count = 0;
   auto out = std::make_shared<ValueList>();
   bool quantifier = node.macro == Macro::kAll || node.macro == Macro::kExists;
   bool decisive = node.macro == Macro::kExists;  // the value that ends all/exists
-  for (const Value& element : range) {
-    vars_.back().second = element;
+  for (const auto& entry : range) {
+    if (++cost_ > cost_limit_) return Value::Error(CostLimitMessage());  // one loop step
+    SetVars(node, entry, is_list);
+    const Value& element = vars_.back().second;
     Value v = Eval(predicate);
     bool is_bool = v.Is<bool>();
     if (node.macro == Macro::kMap && node.children.size() == 2) {
@@ -226,6 +315,32 @@ Value Evaluator::Fold(const Node& node, const std::vector<Value>& range) {
   if (quantifier) return error.IsError() ? error : Value(!decisive);
   if (node.macro == Macro::kExistsOne) return Value(count == 1);
   return Value(std::shared_ptr<const ValueList>(std::move(out)));
+}
+
+// transformList(i, v, [filter,] expr) and transformMap(k, v, [filter,] expr).
+Value Evaluator::Transform(const Node& node, const Entries& range, bool is_list) {
+  bool filtered = node.children.size() == 3;
+  const Node& expr = *node.children.back();
+  auto list = std::make_shared<ValueList>();
+  auto map = std::make_shared<ValueMap>();
+  for (const auto& entry : range) {
+    if (++cost_ > cost_limit_) return Value::Error(CostLimitMessage());  // one loop step
+    SetVars(node, entry, is_list);
+    if (filtered) {
+      Value keep = Eval(*node.children[1]);
+      if (keep.IsError()) return keep;
+      if (!keep.Is<bool>()) return NotBool(node.name, keep);
+      if (!keep.As<bool>()) continue;
+    }
+    Value v = Eval(expr);
+    if (v.IsError()) return v;
+    if (node.macro == Macro::kTransformList)
+      list->push_back(std::move(v));
+    else
+      map->emplace_back(entry.first, std::move(v));
+  }
+  if (node.macro == Macro::kTransformList) return Value(std::shared_ptr<const ValueList>(list));
+  return Value(std::shared_ptr<const ValueMap>(map));
 }
 
 }  // namespace dra::cel

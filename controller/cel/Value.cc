@@ -10,8 +10,9 @@ Value Value::FromAttribute(const Attribute& attribute) {
 
 std::string_view Value::TypeName() const {
   static constexpr std::string_view kNames[] = {
-      "null_type", "bool",   "int",   "uint",   "double", "string", "list", "map",
-      "Quantity",  "Semver", "error", "Device", "map",    "map",    "map",  "map"};
+      "null_type", "bool", "int",      "uint",   "double",        "string",
+      "list",      "map",  "Quantity", "Semver", "error",         "Device",
+      "map",       "map",  "map",      "map",    "optional_type", "type"};
   return kNames[data_.index()];
 }
 
@@ -36,6 +37,9 @@ std::string Value::DebugString() const {
   if (auto* v = If<Semver>()) return v->ToString();
   if (auto* e = If<ErrorValue>()) return e->message;
   if (Is<NullValue>()) return "null";
+  if (auto* t = If<TypeValue>()) return t->name;
+  if (auto* o = If<OptionalValue>())
+    return o->value ? "optional(" + o->value->DebugString() + ")" : "optional.none()";
   return std::string(TypeName());
 }
 
