@@ -174,6 +174,9 @@ Value Evaluator::Binary(const Node& node) {
   if (lhs.IsError()) return lhs;
   Value rhs = Eval(*node.children[1]);
   if (rhs.IsError()) return rhs;
+  // + on strings and lists copies them; ==, < and in traverse them.
+  cost_ += (LinearSize(lhs) + LinearSize(rhs)) / 10;
+  if (cost_exceeded()) return Value::Error(CostLimitMessage());
   return Operators::Binary(node.op, lhs, rhs);
 }
 
@@ -218,7 +221,11 @@ Value Evaluator::Call(const Node& node) {
   }
   if (IsLinear(node.function)) ChargeArguments(node, args);
   if (cost_exceeded()) return Value::Error(CostLimitMessage());
-  return Functions::Call(node, args);
+  Value result = Functions::Call(node, args);
+  // What a function builds (replace, split, format, ...) is paid for too,
+  // so repeated growth cannot outrun the limit.
+  if (IsLinear(node.function)) cost_ += LinearSize(result) / 10;
+  return result;
 }
 
 void Evaluator::ChargeArguments(const Node& node, const std::vector<Value>& args) {

@@ -16,9 +16,12 @@ Value ClauseError(const char* what, const Value& arg) {
 }
 
 std::string Printf(const char* format, auto value) {
-  char buf[512];
-  int n = std::snprintf(buf, sizeof(buf), format, value);
-  return std::string(buf, n < 0 ? 0 : std::min<size_t>(n, sizeof(buf) - 1));
+  int n = std::snprintf(nullptr, 0, format, value);
+  if (n <= 0) return "";
+  std::string out(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(out.data(), out.size(), format, value);
+  out.pop_back();
+  return out;
 }
 
 std::string Binary(uint64_t v) {
@@ -55,9 +58,12 @@ Value StringFormat::Format(const std::string& format, const ValueList& args) {
       int p = 0;
       size_t digits = 0;
       for (++i; i < format.size() && format[i] >= '0' && format[i] <= '9'; ++i, ++digits)
-        p = std::min(p * 10 + (format[i] - '0'), 1000);
+        p = std::min(p * 10 + (format[i] - '0'), kMaxPrecision + 1);
       if (digits == 0 || i == format.size())
         return Value::Error("could not find end of precision specifier");
+      if (p > kMaxPrecision)
+        return Value::Error("precision exceeds maximum allowed precision " +
+                            std::to_string(kMaxPrecision));
       precision = p;
     }
     if (next >= args.size()) return Value::Error("index " + std::to_string(next) + " out of range");

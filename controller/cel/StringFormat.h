@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "controller/cel/Value.h"
@@ -11,6 +12,9 @@ namespace dra::cel {
 // not supported (Kubernetes does not set one).
 class StringFormat {
  public:
+  // cel-go v2 has no bound; a selector needs no more (a deliberate limit).
+  static constexpr int kMaxPrecision = 1000;
+
   static Value Format(const std::string& format, const ValueList& args);
 
  private:

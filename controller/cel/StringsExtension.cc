@@ -28,6 +28,11 @@ Value OutOfRange(int64_t index) {
   return Value::Error("index out of range: " + std::to_string(index));
 }
 
+Value TooLarge() {
+  return Value::Error("replace() result exceeds " +
+                      std::to_string(StringsExtension::kMaxResultBytes) + " bytes");
+}
+
 bool IsString(const Value& v) { return v.Is<std::string>(); }
 bool IsInt(const Value& v) { return v.Is<int64_t>(); }
 
@@ -135,6 +140,7 @@ Value StringsExtension::Replace(const std::string& s, const std::string& from,
     auto points = CodePoints(s);
     for (size_t i = 0; i < points.size(); ++i) {
       if (n < 0 || done < n) {
+        if (out.size() + to.size() > kMaxResultBytes) return TooLarge();
         out += to;
         ++done;
       }
@@ -144,6 +150,7 @@ Value StringsExtension::Replace(const std::string& s, const std::string& from,
   }
   for (size_t hit; (n < 0 || done < n) && (hit = s.find(from, pos)) != std::string::npos; ++done) {
     out.append(s, pos, hit - pos);
+    if (out.size() + to.size() > kMaxResultBytes) return TooLarge();
     out += to;
     pos = hit + from.size();
   }

@@ -15,6 +15,10 @@ namespace dra::cel {
 // do; text is UTF-8.
 class StringsExtension {
  public:
+  // replace() refuses to build a longer string (an error, where cel-go
+  // would build it and then exceed the cost limit on it).
+  static constexpr size_t kMaxResultBytes = size_t{8} << 20;
+
   static Value Call(const Node& call, const std::vector<Value>& args);
 
  private:

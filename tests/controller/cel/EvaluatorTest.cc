@@ -92,6 +92,21 @@ TEST(EvaluatorTest, CostLimitStopsEvaluation) {
   Check({rescued.c_str(), E, "actual cost limit exceeded"});
 }
 
+// Growing strings is paid for by size, so doubling cannot exhaust memory
+// before the limit stops it.
+TEST(EvaluatorTest, CostLimitBoundsGrowth) {
+  std::string doubling = "s0.size() > 0";
+  for (int i = 1; i <= 24; ++i)
+    doubling = "cel.bind(s" + std::to_string(i - 1) + ", s" + std::to_string(i) + " + s" +
+               std::to_string(i) + ", " + doubling + ")";
+  doubling = "cel.bind(s24, \"" + std::string(1024, 'x') + "\", " + doubling + ")";
+  Check({doubling.c_str(), E, "actual cost limit exceeded"});
+  std::string squaring = R"(cel.bind(a, "xxxxxxxxxxxxxxxx", cel.bind(b, a.replace("x", a), )"
+                         R"(cel.bind(c, b.replace("x", b), c.replace("x", c).size() > 0))))";
+  Check({squaring.c_str(), E, "replace() result exceeds"});
+  Check({R"("%.1001f".format([1.0]) == "")", E, "maximum allowed precision 1000"});
+}
+
 TEST(EvaluatorTest, CostLimitIsConfigurable) {
   auto program = Program::Compile(Nested(2, 10, "v0 > 0"));
   ASSERT_TRUE(program.ok());
