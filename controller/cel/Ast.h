@@ -64,7 +64,18 @@ enum class Function {
   kExtension,  // strings, lists, sets, regex and optional functions, by name
 };
 
-enum class Macro { kAll, kExists, kExistsOne, kFilter, kMap, kTransformList, kTransformMap };
+enum class Macro {
+  kAll,
+  kExists,
+  kExistsOne,
+  kFilter,
+  kMap,
+  kTransformList,
+  kTransformMap,
+  kTransformMapEntry,
+  kOptMap,      // opt.optMap(x, expr)
+  kOptFlatMap,  // opt.optFlatMap(x, expr)
+};
 
 struct Node {
   NodeKind kind = NodeKind::kLiteral;

@@ -251,6 +251,8 @@ Value Evaluator::Bind(const Node& node) {
 Value Evaluator::Comprehension(const Node& node) {
   Value range = Eval(*node.children[0]);
   if (range.IsError()) return range;
+  if (node.macro == Macro::kOptMap || node.macro == Macro::kOptFlatMap)
+    return OptionalMacro(node, range);
   std::vector<Value> keys;
   Value ok = Operators::Elements(range, keys);
   if (ok.IsError()) return ok;
@@ -268,9 +270,9 @@ Value Evaluator::Comprehension(const Node& node) {
   }
   vars_.emplace_back(node.name, Value());
   if (!node.name2.empty()) vars_.emplace_back(node.name2, Value());
-  Value result = node.macro == Macro::kTransformList || node.macro == Macro::kTransformMap
-                     ? Transform(node, entries, is_list)
-                     : Fold(node, entries, is_list);
+  bool transform = node.macro == Macro::kTransformList || node.macro == Macro::kTransformMap ||
+                   node.macro == Macro::kTransformMapEntry;
+  Value result = transform ? Transform(node, entries, is_list) : Fold(node, entries, is_list);
   vars_.resize(vars_.size() - (node.name2.empty() ? 1 : 2));
   return result;
 }
@@ -324,6 +326,38 @@ Value Evaluator::Fold(const Node& node, const Entries& range, bool is_list) {
   return Value(std::shared_ptr<const ValueList>(std::move(out)));
 }
 
+// optMap(x, expr): optional.of(expr) with x bound to the value, or none;
+// optFlatMap(x, expr): expr (an optional) likewise.
+Value Evaluator::OptionalMacro(const Node& node, const Value& target) {
+  auto* optional = target.If<OptionalValue>();
+  if (!optional)
+    return Operators::NoOverload(node.macro == Macro::kOptMap ? "optMap" : "optFlatMap", {&target});
+  if (!optional->value) return target;
+  vars_.emplace_back(node.name, *optional->value);
+  Value v = Eval(*node.children[1]);
+  vars_.pop_back();
+  if (v.IsError()) return v;
+  if (node.macro == Macro::kOptMap) return Value::Optional(std::move(v));
+  if (!v.Is<OptionalValue>()) return Operators::NoOverload("optFlatMap", {&v});
+  return v;
+}
+
+// transformMapEntry: each step yields a map whose entries join the result;
+// a key seen twice is an error, as cel-go's map insertion reports it.
+Value Evaluator::MergeEntry(ValueMap& out, const Value& entry) {
+  auto* map = entry.If<std::shared_ptr<const ValueMap>>();
+  if (!map) return Operators::NoOverload("transformMapEntry", {&entry});
+  for (const auto& [key, value] : **map) {
+    for (const auto& existing : out) {
+      Value eq = Operators::Equal(existing.first, key);
+      if (eq.Is<bool>() && eq.As<bool>())
+        return Value::Error("insert failed: key " + key.DebugString() + " already exists");
+    }
+    out.emplace_back(key, value);
+  }
+  return Value(true);
+}
+
 // transformList(i, v, [filter,] expr) and transformMap(k, v, [filter,] expr).
 Value Evaluator::Transform(const Node& node, const Entries& range, bool is_list) {
   bool filtered = node.children.size() == 3;
@@ -341,10 +375,14 @@ Value Evaluator::Transform(const Node& node, const Entries& range, bool is_list)
     }
     Value v = Eval(expr);
     if (v.IsError()) return v;
-    if (node.macro == Macro::kTransformList)
+    if (node.macro == Macro::kTransformList) {
       list->push_back(std::move(v));
-    else
+    } else if (node.macro == Macro::kTransformMap) {
       map->emplace_back(entry.first, std::move(v));
+    } else {
+      Value merged = MergeEntry(*map, v);
+      if (merged.IsError()) return merged;
+    }
   }
   if (node.macro == Macro::kTransformList) return Value(std::shared_ptr<const ValueList>(list));
   return Value(std::shared_ptr<const ValueMap>(map));

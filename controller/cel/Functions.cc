@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "controller/cel/ListsExtension.h"
 #include "controller/cel/ListsLibrary.h"
 #include "controller/cel/Operators.h"
 #include "controller/cel/Optionals.h"
@@ -150,6 +151,7 @@ Value Functions::Call(const Node& call, const std::vector<Value>& args) {
 Value Functions::Extension(const Node& call, const std::vector<Value>& args) {
   if (Optionals::Handles(call.name)) return Optionals::Call(call, args);
   if (ListsLibrary::Handles(call.name, args)) return ListsLibrary::Call(call, args);
+  if (ListsExtension::Handles(call.name)) return ListsExtension::Call(call, args);
   return StringsExtension::Call(call, args);
 }
 

@@ -104,7 +104,13 @@ bool IsExtension(std::string_view name) {
                                                 "or",
                                                 "optional.of",
                                                 "optional.none",
-                                                "optional.ofNonZeroValue"};
+                                                "optional.ofNonZeroValue",
+                                                "slice",
+                                                "flatten",
+                                                "sort",
+                                                "reverse",
+                                                "distinct",
+                                                "lists.range"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -117,7 +123,8 @@ bool IsTypeName(std::string_view name) {
 
 // Namespaces whose members are called as ns.function(...).
 bool IsNamespace(std::string_view name) {
-  return name == "cel" || name == "optional" || name == "sets" || name == "strings";
+  return name == "cel" || name == "optional" || name == "sets" || name == "strings" ||
+         name == "lists";
 }
 
 const std::map<std::string_view, Macro>& Macros() {
@@ -129,6 +136,9 @@ const std::map<std::string_view, Macro>& Macros() {
       {"map", Macro::kMap},
       {"existsOne", Macro::kExistsOne},
       {"transformList", Macro::kTransformList},
+      {"transformMapEntry", Macro::kTransformMapEntry},
+      {"optMap", Macro::kOptMap},
+      {"optFlatMap", Macro::kOptFlatMap},
       {"transformMap", Macro::kTransformMap},
   };
   return kMacros;
@@ -574,7 +584,9 @@ Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
 // all/exists/existsOne take (k, v, predicate) as well as (x, predicate);
 // transformList/transformMap always take two variables.
 bool Parser::TwoVariables(Macro macro) const {
-  if (macro == Macro::kTransformList || macro == Macro::kTransformMap) return true;
+  if (macro == Macro::kTransformList || macro == Macro::kTransformMap ||
+      macro == Macro::kTransformMapEntry)
+    return true;
   if (macro != Macro::kAll && macro != Macro::kExists && macro != Macro::kExistsOne) return false;
   // after "(x ,": "v ," starts a two-variable form
   return pos_ + 1 < tokens_.size() && Peek().kind == Token::Kind::kIdent &&
@@ -606,7 +618,8 @@ Result<NodePtr> Parser::Comprehension(NodePtr target, const Token& name) {
   auto status = Args(args, ")");
   scope_.resize(scope_.size() - (var2.empty() ? 1 : 2));
   if (!status.ok()) return status;
-  bool transform = node->macro == Macro::kTransformList || node->macro == Macro::kTransformMap;
+  bool transform = node->macro == Macro::kTransformList || node->macro == Macro::kTransformMap ||
+                   node->macro == Macro::kTransformMapEntry;
   size_t max_args = node->macro == Macro::kMap || transform ? 2 : 1;
   if (args.empty() || args.size() > max_args)
     return ErrorAt(name.offset, "wrong number of arguments to " + name.text + "()");

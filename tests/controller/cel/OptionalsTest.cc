@@ -37,6 +37,12 @@ TEST(OptionalsTest, Constructors) {
       {R"(optional.none().or(optional.of(2)).value() == 2)", T},
       {R"(optional.of(1) == optional.of(1))", T},
       {R"(optional.of(1) == optional.none())", F},
+      {R"(optional.of(2).optMap(x, x * 10).value() == 20)", T},
+      {R"(optional.none().optMap(x, x * 10).hasValue())", F},
+      {R"(optional.of(2).optFlatMap(x, optional.of(x + 1)).value() == 3)", T},
+      {R"(optional.of(2).optFlatMap(x, optional.none()).hasValue())", F},
+      {R"(optional.of(2).optFlatMap(x, x) == 2)", E, "no matching overload for 'optFlatMap'"},
+      {R"(device.attributes["gpu.example.com"].?index.optMap(i, i + 1).orValue(0) == 4)", T},
       {R"(1.hasValue())", E, "no matching overload for 'hasValue'"},
       {R"(has(device.attributes.?x))", P, "invalid argument to has()"},
   };
