@@ -81,9 +81,10 @@ struct Node {
   NodeKind kind = NodeKind::kLiteral;
   size_t offset = 0;
   Value literal;
-  std::string name;       // identifier, field, function or iteration variable name
-  std::string name2;      // kComprehension: the value variable of a two-variable macro
-  bool optional = false;  // kSelect/kIndex: .?field or [?key]
+  std::string name;             // identifier, field, function or iteration variable name
+  std::string name2;            // kComprehension: the value variable of a two-variable macro
+  bool optional = false;        // kSelect/kIndex: .?field or [?key]
+  bool optional_entry = false;  // a list element [?x] or map value {?k: v}
   BinaryOp op = BinaryOp::kEq;
   Function function = Function::kSize;
   Macro macro = Macro::kAll;

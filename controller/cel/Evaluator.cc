@@ -21,6 +21,21 @@ bool IsLinear(Function f) {
          f == Function::kExtension;
 }
 
+// An optional entry of a list or map literal: false when it is none (leave
+// it out); otherwise `v` becomes the value inside, or an error when `v` is
+// not optional at all.
+bool Unwrap(Value& v) {
+  auto* optional = v.If<OptionalValue>();
+  if (!optional) {
+    v = Operators::NoOverload("optional entry", {&v});
+    return true;
+  }
+  if (!optional->value) return false;
+  Value inner = *optional->value;
+  v = std::move(inner);
+  return true;
+}
+
 // Selecting on optional.of(x) selects on x and stays optional.
 Value OptionalSelect(const Value& operand, const Value& key, bool field) {
   const auto& inner = operand.As<OptionalValue>().value;
@@ -186,6 +201,8 @@ Value Evaluator::List(const Node& node) {
   for (const auto& child : node.children) {
     Value v = Eval(*child);
     if (v.IsError()) return v;
+    if (child->optional_entry && !Unwrap(v)) continue;
+    if (v.IsError()) return v;
     list->push_back(std::move(v));
   }
   return Value(std::shared_ptr<const ValueList>(std::move(list)));
@@ -199,6 +216,8 @@ Value Evaluator::Map(const Node& node) {
     if (!(key.Is<std::string>() || key.Is<int64_t>() || key.Is<uint64_t>() || key.Is<bool>()))
       return Value::Error("unsupported map key type: " + std::string(key.TypeName()));
     Value value = Eval(*node.children[i + 1]);
+    if (value.IsError()) return value;
+    if (node.children[i + 1]->optional_entry && !Unwrap(value)) continue;
     if (value.IsError()) return value;
     for (const auto& entry : *map) {
       if (entry.first.data().index() != key.data().index()) continue;

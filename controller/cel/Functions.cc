@@ -113,6 +113,25 @@ Value ToDouble(const Value& v) {
   return Value();
 }
 
+// quantity(s), isQuantity(s), semver(s[, normalize]), isSemver(s[, normalize]).
+Value ParseText(const Node& call, const std::vector<Value>& args) {
+  bool quantity = call.function == Function::kQuantity || call.function == Function::kIsQuantity;
+  bool check = call.function == Function::kIsQuantity || call.function == Function::kIsSemver;
+  bool with_flag = !quantity && Shape(call, args, false, 2) && args[1].Is<bool>();
+  if (!(Shape(call, args, false, 1) || with_flag) || !args[0].Is<std::string>())
+    return NoOverload(call, args);
+  const std::string& text = args[0].As<std::string>();
+  if (quantity) {
+    auto q = kube::Quantity::Parse(text);
+    if (check) return Value(q.ok());
+    return q.ok() ? Value(*q) : Value::Error("invalid quantity: '" + text + "'");
+  }
+  bool normalize = with_flag && args[1].As<bool>();
+  auto v = normalize ? Semver::ParseNormalized(text) : Semver::Parse(text);
+  if (check) return Value(v.ok());
+  return v.ok() ? Value(*v) : Value::Error(v.status().message());
+}
+
 }  // namespace
 
 Value Functions::Call(const Node& call, const std::vector<Value>& args) {
@@ -203,27 +222,8 @@ Value Functions::Semver(const Node& call, const std::vector<Value>& args) {
     case Function::kQuantity:
     case Function::kIsQuantity:
     case Function::kSemver:
-    case Function::kIsSemver: {
-      bool quantity =
-          call.function == Function::kQuantity || call.function == Function::kIsQuantity;
-      // semver(s, normalize) and isSemver(s, normalize); quantity has one form.
-      bool normalize =
-          !quantity && Shape(call, args, false, 2) && args[1].Is<bool>() && args[1].As<bool>();
-      if ((!Shape(call, args, false, 1) &&
-           (quantity || !Shape(call, args, false, 2) || !args[1].Is<bool>())) ||
-          !args[0].Is<std::string>())
-        return NoOverload(call, args);
-      const std::string& text = args[0].As<std::string>();
-      bool check = call.function == Function::kIsQuantity || call.function == Function::kIsSemver;
-      if (quantity) {
-        auto q = kube::Quantity::Parse(text);
-        if (check) return Value(q.ok());
-        return q.ok() ? Value(*q) : Value::Error("invalid quantity: '" + text + "'");
-      }
-      auto v = normalize ? dra::cel::Semver::ParseNormalized(text) : dra::cel::Semver::Parse(text);
-      if (check) return Value(v.ok());
-      return v.ok() ? Value(*v) : Value::Error(v.status().message());
-    }
+    case Function::kIsSemver:
+      return ParseText(call, args);
     default:
       break;
   }

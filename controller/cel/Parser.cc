@@ -472,8 +472,11 @@ Result<NodePtr> Parser::IdentOrCall() {
 Status Parser::Args(std::vector<NodePtr>& out, std::string_view close) {
   if (Accept(close)) return Status::Ok();
   while (true) {
+    // [?x]: an optional element, left out when x is optional.none().
+    bool optional_entry = close == "]" && Accept("?");
     NodePtr arg;
     KUBE_ASSIGN_OR_RETURN(arg, Expr());
+    arg->optional_entry = optional_entry;
     out.push_back(std::move(arg));
     if (Accept(close)) return Status::Ok();
     if (auto s = Expect(","); !s.ok()) return s;
@@ -493,9 +496,11 @@ Result<NodePtr> Parser::MapLiteral() {
   ++pos_;
   while (!Accept("}")) {
     NodePtr key, value;
+    bool optional_entry = Accept("?");  // {?k: v}: left out when v is optional.none()
     KUBE_ASSIGN_OR_RETURN(key, Expr());
     if (auto s = Expect(":"); !s.ok()) return s;
     KUBE_ASSIGN_OR_RETURN(value, Expr());
+    value->optional_entry = optional_entry;
     node->children.push_back(std::move(key));
     node->children.push_back(std::move(value));
     if (Accept("}")) break;

@@ -43,6 +43,10 @@ TEST(OptionalsTest, Constructors) {
       {R"(optional.of(2).optFlatMap(x, optional.none()).hasValue())", F},
       {R"(optional.of(2).optFlatMap(x, x) == 2)", E, "no matching overload for 'optFlatMap'"},
       {R"(device.attributes["gpu.example.com"].?index.optMap(i, i + 1).orValue(0) == 4)", T},
+      {R"([1, ?optional.none(), ?optional.of(2)] == [1, 2])", T},
+      {R"({"a": 1, ?"b": optional.none(), ?"c": optional.of(3)} == {"a": 1, "c": 3})", T},
+      {R"([?device.attributes["gpu.example.com"].?vendor].size() == 0)", T},
+      {R"([?1] == [1])", E, "no matching overload for 'optional entry'"},
       {R"(1.hasValue())", E, "no matching overload for 'hasValue'"},
       {R"(has(device.attributes.?x))", P, "invalid argument to has()"},
   };
