@@ -75,6 +75,7 @@ enum class Macro {
   kTransformMapEntry,
   kOptMap,      // opt.optMap(x, expr)
   kOptFlatMap,  // opt.optFlatMap(x, expr)
+  kSortBy,      // list.sortBy(x, key)
 };
 
 struct Node {

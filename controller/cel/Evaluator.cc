@@ -1,6 +1,7 @@
 #include "controller/cel/Evaluator.h"
 
 #include "controller/cel/Functions.h"
+#include "controller/cel/ListsExtension.h"
 #include "controller/cel/Operators.h"
 
 namespace dra::cel {
@@ -272,6 +273,7 @@ Value Evaluator::Comprehension(const Node& node) {
   if (range.IsError()) return range;
   if (node.macro == Macro::kOptMap || node.macro == Macro::kOptFlatMap)
     return OptionalMacro(node, range);
+  if (node.macro == Macro::kSortBy) return SortBy(node, range);
   std::vector<Value> keys;
   Value ok = Operators::Elements(range, keys);
   if (ok.IsError()) return ok;
@@ -359,6 +361,24 @@ Value Evaluator::OptionalMacro(const Node& node, const Value& target) {
   if (node.macro == Macro::kOptMap) return Value::Optional(std::move(v));
   if (!v.Is<OptionalValue>()) return Operators::NoOverload("optFlatMap", {&v});
   return v;
+}
+
+// list.sortBy(x, key): the keys, then ListsExtension sorts by them.
+Value Evaluator::SortBy(const Node& node, const Value& target) {
+  auto* list = target.If<std::shared_ptr<const ValueList>>();
+  if (!list) return Operators::NoOverload("sortBy", {&target});
+  ValueList keys;
+  vars_.emplace_back(node.name, Value());
+  for (const Value& element : **list) {
+    if (++cost_ > cost_limit_) break;
+    vars_.back().second = element;
+    keys.push_back(Eval(*node.children[1]));
+    if (keys.back().IsError()) break;
+  }
+  vars_.pop_back();
+  if (cost_exceeded()) return Value::Error(CostLimitMessage());
+  if (!keys.empty() && keys.back().IsError()) return keys.back();
+  return ListsExtension::SortBy(**list, keys);
 }
 
 // transformMapEntry: each step yields a map whose entries join the result;

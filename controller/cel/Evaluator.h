@@ -61,6 +61,7 @@ class Evaluator {
   Value Fold(const Node& node, const Entries& range, bool is_list);
   Value Transform(const Node& node, const Entries& range, bool is_list);
   Value OptionalMacro(const Node& node, const Value& target);
+  Value SortBy(const Node& node, const Value& target);
   static Value MergeEntry(ValueMap& out, const Value& entry);
   void SetVars(const Node& node, const std::pair<Value, Value>& entry, bool is_list);
   void ChargeArguments(const Node& node, const std::vector<Value>& args);

@@ -90,6 +90,20 @@ Value ListsExtension::Sort(const ValueList& list) {
   return Wrap(std::move(sorted));
 }
 
+Value ListsExtension::SortBy(const ValueList& list, const ValueList& keys) {
+  Value checked = Sort(keys);
+  if (checked.IsError()) return checked;
+  std::vector<size_t> order(list.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    Value lt = Operators::Binary(BinaryOp::kLt, keys[a], keys[b]);
+    return lt.Is<bool>() && lt.As<bool>();
+  });
+  ValueList out;
+  for (size_t i : order) out.push_back(list[i]);
+  return Wrap(std::move(out));
+}
+
 Value ListsExtension::Distinct(const ValueList& list) {
   ValueList out;
   for (const Value& item : list) {

@@ -9,13 +9,16 @@
 namespace dra::cel {
 
 // cel-go's lists extension at the version Kubernetes enables since 1.34
-// (v3): slice, flatten, sort, reverse, distinct and lists.range. The
-// sortBy macro is not implemented.
+// (v3): slice, flatten, sort, reverse, distinct and lists.range; the
+// sortBy macro evaluates its keys in the Evaluator and sorts here.
 class ListsExtension {
  public:
   static constexpr int64_t kMaxRange = 1000000;  // cel-go's default range limit
 
   static bool Handles(std::string_view name);
+  // `list` ordered by `keys` (one per element, all of one comparable type);
+  // equal keys keep their order.
+  static Value SortBy(const ValueList& list, const ValueList& keys);
   static Value Call(const Node& call, const std::vector<Value>& args);
 
  private:

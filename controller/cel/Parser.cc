@@ -139,6 +139,7 @@ const std::map<std::string_view, Macro>& Macros() {
       {"transformMapEntry", Macro::kTransformMapEntry},
       {"optMap", Macro::kOptMap},
       {"optFlatMap", Macro::kOptFlatMap},
+      {"sortBy", Macro::kSortBy},
       {"transformMap", Macro::kTransformMap},
   };
   return kMacros;

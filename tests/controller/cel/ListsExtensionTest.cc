@@ -26,6 +26,12 @@ TEST(ListsExtensionTest, Functions) {
       {R"(lists.range(0) == [])", T},
       {R"(lists.range(-1) == [])", E, "size must be non-negative"},
       {R"(lists.range(1000001) == [])", E, "exceeds maximum allowed (1000000)"},
+      {R"(["bb", "a", "ccc"].sortBy(s, s.size()) == ["a", "bb", "ccc"])", T},
+      {R"([{"n": 2, "v": "x"}, {"n": 1, "v": "y"}].sortBy(e, e.n)[0].v == "y")", T},
+      {R"([3, 1, 2].sortBy(x, -x) == [3, 2, 1])", T},
+      {R"([1, 2].sortBy(x, x == 1 ? "a" : 1) == [])", E, "list elements must have the same type"},
+      {R"([1, 2].sortBy(x, 1 / (x - 1)) == [])", E, "division by zero"},
+      {R"(1.sortBy(x, x) == [])", E, "no matching overload for 'sortBy'"},
       {R"(lists.nope(1))", P, "undeclared reference to 'lists.nope'"},
       {R"(device.attributes["gpu.example.com"].uuid.split("-").reverse()[0] == "2c3d")", T},
   };
