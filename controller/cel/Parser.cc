@@ -382,6 +382,7 @@ Result<NodePtr> Parser::Member() {
         KUBE_ASSIGN_OR_RETURN(node, MemberCall(std::move(node), name));
         continue;
       }
+      if (auto s = CheckDeviceField(*node, name); !s.ok()) return s;
       auto select = MakeNode(NodeKind::kSelect, offset);
       select->name = name.text;
       select->optional = optional;
@@ -400,6 +401,19 @@ Result<NodePtr> Parser::Member() {
       return node;
     }
   }
+}
+
+// `device` has a declared object type (kubernetes.DRADevice): selecting a
+// field it does not have is a compile error, as cel-go's checker reports.
+Status Parser::CheckDeviceField(const Node& operand, const Token& field) const {
+  if (operand.kind != NodeKind::kIdent || operand.name != "device" ||
+      std::find(scope_.begin(), scope_.end(), "device") != scope_.end())
+    return Status::Ok();
+  static constexpr std::string_view kFields[] = {"driver", "attributes", "capacity",
+                                                 "allowMultipleAllocations"};
+  if (std::find(std::begin(kFields), std::end(kFields), field.text) != std::end(kFields))
+    return Status::Ok();
+  return ErrorAt(field.offset, "undefined field '" + field.text + "'");
 }
 
 Result<NodePtr> Parser::Primary() {

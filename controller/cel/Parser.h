@@ -51,6 +51,7 @@ class Parser {
   kube::Result<NodePtr> Qualified(const Token& ns);
   kube::Result<NodePtr> Bind(const Token& name);
   bool TwoVariables(Macro macro) const;
+  kube::Status CheckDeviceField(const Node& operand, const Token& field) const;
   kube::Status Args(std::vector<NodePtr>& out, std::string_view close);
   kube::Result<NodePtr> Finish(NodePtr node);
 

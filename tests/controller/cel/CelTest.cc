@@ -95,7 +95,7 @@ const std::vector<Case>& Cases() {
       {R"(has(device.capacity["nvidia.com"].memory))", F},
       {R"("nvidia.com" in device.capacity)", F},
       {R"($C.bandwidth.isInteger())", E, "no such key: 'bandwidth'"},
-      {R"(device.vendor == "x")", E, "no such field"},
+      {R"(device.vendor == "x")", P, "undefined field 'vendor'"},  // device is a declared type
       {R"($A.vendor == "x" || true)", T},
       {R"(true || $A.vendor == "x")", T},
       {R"($A.vendor == "x" && false)", F},
@@ -116,7 +116,7 @@ const std::vector<Case>& Cases() {
       {R"(has(device.attributes["nvidia.com"].model))", F},
       {R"(has($C.memory))", T},
       {R"(has(device.driver))", T},
-      {R"(has(device.nothing))", F},
+      {R"(has(device.nothing))", P, "undefined field 'nothing'"},
       {R"(has($A.vendor) && $A.vendor == "x")", F},
       {R"(!has($A.vendor) || $A.vendor == "x")", T},
       {R"(has({"a": 1}.a))", T},

@@ -17,6 +17,17 @@ TEST(ParserTest, HasTakesOnlyAFieldSelection) {
   for (const Case& c : cases) Check(c);
 }
 
+TEST(ParserTest, DeviceFieldsAreDeclared) {
+  const Case cases[] = {
+      {R"(device.nothing == 1)", P, "undefined field 'nothing'"},
+      {R"(device.?nothing.hasValue())", P, "undefined field 'nothing'"},
+      {R"(has(device.driver) && has(device.allowMultipleAllocations))", T},
+      {R"([device.driver].all(device, device.size() > 0))", T},
+      {R"([{"nothing": 1}].all(device, has(device.nothing)))", T},
+  };
+  for (const Case& c : cases) Check(c);
+}
+
 TEST(ParserTest, OptionalSyntax) {
   const Case cases[] = {
       {R"({"a": 1}.?a.value() == 1)", T},
