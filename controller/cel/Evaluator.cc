@@ -1,5 +1,7 @@
 #include "controller/cel/Evaluator.h"
 
+#include <algorithm>
+
 #include "controller/cel/Functions.h"
 #include "controller/cel/ListsExtension.h"
 #include "controller/cel/Operators.h"
@@ -107,9 +109,25 @@ Value Evaluator::EvalNode(const Node& node) {
 }
 
 Value Evaluator::Ident(const Node& node) {
-  for (auto it = vars_.rbegin(); it != vars_.rend(); ++it)
-    if (it->first == node.name) return it->second;
+  for (size_t i = vars_.size(); i-- > 0;)
+    if (vars_[i].first == node.name) return Resolve(i);
   return Value(DeviceRef{&device_});
+}
+
+// A cel.bind variable is evaluated when first used (cel-go binds lazily:
+// cel.bind(x, 1 / 0, true) is true), in the scope the bind was written in.
+Value Evaluator::Resolve(size_t index) {
+  auto pending = std::find_if(pending_.begin(), pending_.end(),
+                              [&](const auto& p) { return p.first == index; });
+  if (pending == pending_.end()) return vars_[index].second;
+  const Node& init = *pending->second;
+  pending_.erase(pending);
+  std::vector<std::pair<std::string_view, Value>> inner(vars_.begin() + index + 1, vars_.end());
+  vars_.resize(index + 1);
+  Value v = Eval(init);
+  vars_.insert(vars_.end(), inner.begin(), inner.end());
+  vars_[index].second = v;
+  return v;
 }
 
 Value Evaluator::Select(const Node& node) {
@@ -260,10 +278,11 @@ void Evaluator::ChargeArguments(const Node& node, const std::vector<Value>& args
 }
 
 Value Evaluator::Bind(const Node& node) {
-  Value init = Eval(*node.children[0]);
-  if (init.IsError()) return init;
-  vars_.emplace_back(node.name, std::move(init));
+  size_t index = vars_.size();
+  vars_.emplace_back(node.name, Value());
+  pending_.emplace_back(index, node.children[0].get());
   Value result = Eval(*node.children[1]);
+  std::erase_if(pending_, [&](const auto& p) { return p.first == index; });
   vars_.pop_back();
   return result;
 }

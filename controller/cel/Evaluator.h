@@ -43,6 +43,7 @@ class Evaluator {
  private:
   Value EvalNode(const Node& node);
   Value Ident(const Node& node);
+  Value Resolve(size_t index);
   Value Select(const Node& node);
   Value Has(const Node& node);
   Value Index(const Node& node);
@@ -70,6 +71,8 @@ class Evaluator {
   uint64_t cost_limit_;
   uint64_t cost_ = 0;
   std::vector<std::pair<std::string_view, Value>> vars_;
+  // cel.bind variables not evaluated yet: index in vars_, initializer.
+  std::vector<std::pair<size_t, const Node*>> pending_;
 };
 
 }  // namespace dra::cel

@@ -15,7 +15,13 @@ TEST(EvaluatorTest, Bind) {
       {R"(cel.bind(dra, device.attributes["gpu.example.com"], dra.healthy && dra.index == 3))", T},
       {R"(cel.bind(x, 2, cel.bind(y, x * 3, y == 6)))", T},
       {R"(cel.bind(x, 1, x) == 1 && cel.bind(x, "a", x == "a"))", T},
-      {R"(cel.bind(x, 1 / 0, true))", E, "division by zero"},
+      // Lazy, as cel-go: an unused binding is never evaluated.
+      {R"(cel.bind(x, 1 / 0, true))", T},
+      {R"(cel.bind(x, 1 / 0, x == 1))", E, "division by zero"},
+      {R"(cel.bind(x, device.attributes["gpu.example.com"].vendor, false || true))", T},
+      // The initializer sees the scope of the bind, not the body's.
+      {R"([1].all(y, cel.bind(x, y, [2].all(y, x == 1 && y == 2))))", T},
+      {R"(cel.bind(a, 1, cel.bind(b, a + 1, cel.bind(a, 10, b == 2))))", T},
       {R"(cel.bind(x, 1))", P, "expected ','"},
       {R"(cel.bind(1, 1, true))", P, "cel.bind() variable must be a simple identifier"},
       {R"(cel.bind(x, 1, true) && x == 1)", P, "undeclared reference to 'x'"},
