@@ -1,6 +1,8 @@
 #include "controller/cel/Value.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace dra::cel {
 
@@ -18,11 +20,20 @@ std::string_view Value::TypeName() const {
 
 namespace {
 
+// As cel-go's string(double): Go's strconv.FormatFloat(d, 'g', -1, 64) —
+// the shortest digits that read back exactly, in exponent form when the
+// decimal exponent is below -4 or at least 6.
 std::string FormatDouble(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
   char buf[64];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
   if (ec != std::errc()) return "NaN";
-  return std::string(buf, ptr);
+  std::string scientific(buf, ptr);
+  int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
+  if (exponent < -4 || exponent >= 6) return scientific;
+  auto fixed = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed);
+  return std::string(buf, fixed.ptr);
 }
 
 }  // namespace

@@ -27,6 +27,18 @@ TEST(FunctionsTest, BoolDynType) {
   for (const Case& c : cases) Check(c);
 }
 
+// Go's FormatFloat(d, 'g', -1, 64), as cel-go's string(double).
+TEST(FunctionsTest, DoubleToString) {
+  const Case cases[] = {
+      {R"(string(1.5) == "1.5" && string(100000.0) == "100000")", T},
+      {R"(string(1234567.0) == "1.234567e+06" && string(1e21) == "1e+21")", T},
+      {R"(string(0.0001) == "0.0001" && string(0.00001) == "1e-05")", T},
+      {R"(string(-2.0) == "-2" && string(0.0) == "0")", T},
+      {R"("%s".format([1234567.0]) == "1.234567e+06")", T},
+  };
+  for (const Case& c : cases) Check(c);
+}
+
 TEST(FunctionsTest, GlobalMatches) {
   const Case cases[] = {
       {R"(matches("H100", "^H1"))", T},
