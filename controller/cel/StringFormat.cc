@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace dra::cel {
 namespace {
@@ -35,6 +36,30 @@ std::string Binary(uint64_t v) {
 std::string HexBytes(const std::string& s, bool upper) {
   std::string out;
   for (unsigned char c : s) out += Printf(upper ? "%02X" : "%02x", static_cast<unsigned>(c));
+  return out;
+}
+
+// cel-go formats %f and %e with the en_US number printer: thousands
+// separators, and the exponent as "×10" with superscript digits.
+std::string Grouped(const std::string& fixed) {
+  size_t start = fixed[0] == '-' ? 1 : 0;
+  size_t end = fixed.find('.');
+  if (end == std::string::npos) end = fixed.size();
+  std::string out = fixed.substr(0, start);
+  for (size_t i = start; i < end; ++i) {
+    if (i > start && (end - i) % 3 == 0) out += ',';
+    out += fixed[i];
+  }
+  return out + fixed.substr(end);
+}
+
+std::string Superscript(const std::string& scientific) {
+  static constexpr const char* kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  size_t e = scientific.find('e');
+  if (e == std::string::npos || e + 2 > scientific.size()) return scientific;
+  std::string out = scientific.substr(0, e) + "×10";
+  if (scientific[e + 1] == '-') out += "⁻";
+  for (size_t i = e + 2; i < scientific.size(); ++i) out += kDigits[scientific[i] - '0'];
   return out;
 }
 
@@ -86,12 +111,17 @@ Value StringFormat::Clause(char verb, std::optional<int> precision, const Value&
       return ClauseError("decimal", arg);
     case 'f':
     case 'e': {
-      if (!arg.Is<double>()) return ClauseError(verb == 'f' ? "fixed-point" : "scientific", arg);
-      double d = arg.As<double>();
+      // cel-go also takes the strings "NaN", "Infinity" and "-Infinity".
+      auto* text = arg.If<std::string>();
+      bool special = text && (*text == "NaN" || *text == "Infinity" || *text == "-Infinity");
+      if (!arg.Is<double>() && !special)
+        return ClauseError(verb == 'f' ? "fixed-point" : "scientific", arg);
+      double d = special ? std::strtod(text->c_str(), nullptr) : arg.As<double>();
       if (std::isnan(d)) return Value("NaN");
-      if (std::isinf(d)) return Value(d > 0 ? "Infinity" : "-Infinity");
+      if (std::isinf(d)) return Value(d > 0 ? "∞" : "-∞");
       std::string spec = "%." + std::to_string(precision.value_or(6)) + verb;
-      return Value(Printf(spec.c_str(), d));
+      std::string printed = Printf(spec.c_str(), d);
+      return Value(verb == 'f' ? Grouped(printed) : Superscript(printed));
     }
     case 'b':
       if (i)

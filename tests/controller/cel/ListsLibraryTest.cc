@@ -41,7 +41,7 @@ TEST(ListsLibraryTest, Sets) {
       {R"(sets.contains([], []))", T},
       {R"(sets.contains([1, 2, 3, 4], [2, 3]))", T},
       {R"(sets.contains([1, 2, 3], [3, 4]))", F},
-      {R"(sets.contains([1, 2], [2.0, 1u]))", T},
+      {R"(sets.contains([1, 2], [dyn(2.0), dyn(1u)]))", T},
       {R"(sets.equivalent([], []))", T},
       {R"(sets.equivalent([1], [1, 1]))", T},
       {R"(sets.equivalent([1, 2, 3], [3, 2, 1]))", T},
