@@ -24,7 +24,8 @@ enum class NodeKind {
   kBinary,         // children[0] op children[1]
   kList,           // [children...]
   kMap,            // {children[0]: children[1], ...}
-  kComprehension,  // children[0].macro(name, children[1] [, children[2]])
+  kComprehension,  // children[0].macro(name[, name2], children[1] [, children[2]])
+  kBind,           // cel.bind(name, children[0], children[1])
 };
 
 enum class BinaryOp { kEq, kNe, kLt, kLe, kGt, kGe, kAdd, kSub, kMul, kDiv, kMod, kIn };
@@ -57,15 +58,34 @@ enum class Function {
   kUint,
   kDouble,
   kString,
+  kBool,
+  kDyn,
+  kType,
+  kExtension,  // strings, lists, sets, regex and optional functions, by name
 };
 
-enum class Macro { kAll, kExists, kExistsOne, kFilter, kMap };
+enum class Macro {
+  kAll,
+  kExists,
+  kExistsOne,
+  kFilter,
+  kMap,
+  kTransformList,
+  kTransformMap,
+  kTransformMapEntry,
+  kOptMap,      // opt.optMap(x, expr)
+  kOptFlatMap,  // opt.optFlatMap(x, expr)
+  kSortBy,      // list.sortBy(x, key)
+};
 
 struct Node {
   NodeKind kind = NodeKind::kLiteral;
   size_t offset = 0;
   Value literal;
-  std::string name;  // identifier, field, function or iteration variable name
+  std::string name;             // identifier, field, function or iteration variable name
+  std::string name2;            // kComprehension: the value variable of a two-variable macro
+  bool optional = false;        // kSelect/kIndex: .?field or [?key]
+  bool optional_entry = false;  // a list element [?x] or map value {?k: v}
   BinaryOp op = BinaryOp::kEq;
   Function function = Function::kSize;
   Macro macro = Macro::kAll;

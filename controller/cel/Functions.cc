@@ -3,8 +3,12 @@
 #include <charconv>
 #include <cmath>
 
+#include "controller/cel/ListsExtension.h"
+#include "controller/cel/ListsLibrary.h"
 #include "controller/cel/Operators.h"
+#include "controller/cel/Optionals.h"
 #include "controller/cel/Regex.h"
+#include "controller/cel/StringsExtension.h"
 
 namespace dra::cel {
 namespace {
@@ -81,6 +85,20 @@ Value ToUint(const Value& v) {
   return Value();
 }
 
+// bool(): CEL accepts these spellings (Go's strconv.ParseBool).
+Value ToBool(const Value& v) {
+  if (v.Is<bool>()) return v;
+  auto* s = v.If<std::string>();
+  if (!s) return Value();
+  static constexpr std::string_view kTrue[] = {"1", "t", "T", "true", "TRUE", "True"};
+  static constexpr std::string_view kFalse[] = {"0", "f", "F", "false", "FALSE", "False"};
+  for (auto t : kTrue)
+    if (*s == t) return Value(true);
+  for (auto f : kFalse)
+    if (*s == f) return Value(false);
+  return Value::Error("type conversion error from 'string' to 'bool'");
+}
+
 Value ToDouble(const Value& v) {
   if (v.Is<double>()) return v;
   if (auto* i = v.If<int64_t>()) return Value(static_cast<double>(*i));
@@ -93,6 +111,25 @@ Value ToDouble(const Value& v) {
     return Value(d);
   }
   return Value();
+}
+
+// quantity(s), isQuantity(s), semver(s[, normalize]), isSemver(s[, normalize]).
+Value ParseText(const Node& call, const std::vector<Value>& args) {
+  bool quantity = call.function == Function::kQuantity || call.function == Function::kIsQuantity;
+  bool check = call.function == Function::kIsQuantity || call.function == Function::kIsSemver;
+  bool with_flag = !quantity && Shape(call, args, false, 2) && args[1].Is<bool>();
+  if (!(Shape(call, args, false, 1) || with_flag) || !args[0].Is<std::string>())
+    return NoOverload(call, args);
+  const std::string& text = args[0].As<std::string>();
+  if (quantity) {
+    auto q = kube::Quantity::Parse(text);
+    if (check) return Value(q.ok());
+    return q.ok() ? Value(*q) : Value::Error("invalid quantity: '" + text + "'");
+  }
+  bool normalize = with_flag && args[1].As<bool>();
+  auto v = normalize ? Semver::ParseNormalized(text) : Semver::Parse(text);
+  if (check) return Value(v.ok());
+  return v.ok() ? Value(*v) : Value::Error(v.status().message());
 }
 
 }  // namespace
@@ -117,12 +154,24 @@ Value Functions::Call(const Node& call, const std::vector<Value>& args) {
     case Function::kUint:
     case Function::kDouble:
     case Function::kString:
+    case Function::kBool:
+    case Function::kDyn:
+    case Function::kType:
       return Convert(call, args);
+    case Function::kExtension:
+      return Extension(call, args);
     default:
       break;
   }
   if (!args.empty() && call.has_target && args[0].Is<dra::cel::Semver>()) return Semver(call, args);
   return Quantity(call, args);
+}
+
+Value Functions::Extension(const Node& call, const std::vector<Value>& args) {
+  if (Optionals::Handles(call.name)) return Optionals::Call(call, args);
+  if (ListsLibrary::Handles(call.name, args)) return ListsLibrary::Call(call, args);
+  if (ListsExtension::Handles(call.name)) return ListsExtension::Call(call, args);
+  return StringsExtension::Call(call, args);
 }
 
 Value Functions::Size(const Node& call, const std::vector<Value>& args) {
@@ -141,7 +190,8 @@ Value Functions::Size(const Node& call, const std::vector<Value>& args) {
 
 Value Functions::String(const Node& call, const std::vector<Value>& args) {
   bool unary = call.function == Function::kLowerAscii || call.function == Function::kUpperAscii;
-  if (!Shape(call, args, true, unary ? 1 : 2) || !args[0].Is<std::string>() ||
+  bool global_matches = call.function == Function::kMatches && Shape(call, args, false, 2);
+  if ((!Shape(call, args, true, unary ? 1 : 2) && !global_matches) || !args[0].Is<std::string>() ||
       (!unary && !args[1].Is<std::string>()))
     return NoOverload(call, args);
   const std::string& s = args[0].As<std::string>();
@@ -172,21 +222,8 @@ Value Functions::Semver(const Node& call, const std::vector<Value>& args) {
     case Function::kQuantity:
     case Function::kIsQuantity:
     case Function::kSemver:
-    case Function::kIsSemver: {
-      if (!Shape(call, args, false, 1) || !args[0].Is<std::string>()) return NoOverload(call, args);
-      const std::string& text = args[0].As<std::string>();
-      bool quantity =
-          call.function == Function::kQuantity || call.function == Function::kIsQuantity;
-      bool check = call.function == Function::kIsQuantity || call.function == Function::kIsSemver;
-      if (quantity) {
-        auto q = kube::Quantity::Parse(text);
-        if (check) return Value(q.ok());
-        return q.ok() ? Value(*q) : Value::Error("invalid quantity: '" + text + "'");
-      }
-      auto v = dra::cel::Semver::Parse(text);
-      if (check) return Value(v.ok());
-      return v.ok() ? Value(*v) : Value::Error(v.status().message());
-    }
+    case Function::kIsSemver:
+      return ParseText(call, args);
     default:
       break;
   }
@@ -271,6 +308,13 @@ Value Functions::Convert(const Node& call, const std::vector<Value>& args) {
     case Function::kDouble:
       result = ToDouble(v);
       break;
+    case Function::kBool:
+      result = ToBool(v);
+      break;
+    case Function::kDyn:
+      return v;
+    case Function::kType:
+      return Value(TypeValue{std::string(v.TypeName())});
     default:
       if (v.Is<std::string>() || v.Is<bool>() || v.Is<int64_t>() || v.Is<uint64_t>() ||
           v.Is<double>() || v.Is<kube::Quantity>() || v.Is<dra::cel::Semver>())

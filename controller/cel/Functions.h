@@ -18,6 +18,7 @@ class Functions {
   static Value Quantity(const Node& call, const std::vector<Value>& args);
   static Value Semver(const Node& call, const std::vector<Value>& args);
   static Value Convert(const Node& call, const std::vector<Value>& args);
+  static Value Extension(const Node& call, const std::vector<Value>& args);
   static Value Size(const Node& call, const std::vector<Value>& args);
   static Value Matches(const Node& call, const std::string& text, const std::string& pattern);
 };

@@ -196,7 +196,17 @@ Value Operators::Equal(const Value& a, const Value& b) {
     return Value(c.has_value() && *c == 0);
   }
   if (a.Is<NullValue>() || b.Is<NullValue>()) return Value(a.Is<NullValue>() && b.Is<NullValue>());
-  if (a.data().index() != b.data().index()) return NoOverload("==", {&a, &b});
+  // Heterogeneous equality (cel-go's default): values of different types
+  // are unequal. The type checker rejects 1 == "a" when both types are
+  // known; attributes are dyn, so device.attributes[d].model == 1 is false.
+  if (a.data().index() != b.data().index()) return Value(false);
+  if (auto* t = a.If<TypeValue>()) return Value(t->name == b.As<TypeValue>().name);
+  if (auto* o = a.If<OptionalValue>()) {
+    const auto& x = o->value;
+    const auto& y = b.As<OptionalValue>().value;
+    if (!x || !y) return Value(!x && !y);
+    return Equal(*x, *y);
+  }
   if (auto* s = a.If<std::string>()) return Value(*s == b.As<std::string>());
   if (auto* x = a.If<bool>()) return Value(*x == b.As<bool>());
   if (auto* q = a.If<kube::Quantity>()) return Value(*q == b.As<kube::Quantity>());

@@ -67,14 +67,80 @@ const std::map<std::string_view, Function>& Functions() {
       {"uint", Function::kUint},
       {"double", Function::kDouble},
       {"string", Function::kString},
+      {"bool", Function::kBool},
+      {"dyn", Function::kDyn},
+      {"type", Function::kType},
   };
   return kFunctions;
 }
 
+// Functions of the extension libraries the DRA environment enables
+// (strings v2, Kubernetes lists v1 and regex, sets, optional types),
+// evaluated by name; see Extensions.
+bool IsExtension(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"charAt",
+                                                "indexOf",
+                                                "lastIndexOf",
+                                                "join",
+                                                "replace",
+                                                "split",
+                                                "substring",
+                                                "trim",
+                                                "format",
+                                                "strings.quote",
+                                                "find",
+                                                "findAll",
+                                                "isSorted",
+                                                "sum",
+                                                "min",
+                                                "max",
+                                                "includes",
+                                                "sets.contains",
+                                                "sets.equivalent",
+                                                "sets.intersects",
+                                                "hasValue",
+                                                "value",
+                                                "orValue",
+                                                "or",
+                                                "optional.of",
+                                                "optional.none",
+                                                "optional.ofNonZeroValue",
+                                                "slice",
+                                                "flatten",
+                                                "sort",
+                                                "reverse",
+                                                "distinct",
+                                                "lists.range"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+// Identifiers that name a type, as type() returns them.
+bool IsTypeName(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"int",  "uint", "double", "string",    "bool",
+                                                "list", "map",  "bytes",  "null_type", "type"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+// Namespaces whose members are called as ns.function(...).
+bool IsNamespace(std::string_view name) {
+  return name == "cel" || name == "optional" || name == "sets" || name == "strings" ||
+         name == "lists";
+}
+
 const std::map<std::string_view, Macro>& Macros() {
   static const std::map<std::string_view, Macro> kMacros = {
-      {"all", Macro::kAll},       {"exists", Macro::kExists}, {"exists_one", Macro::kExistsOne},
-      {"filter", Macro::kFilter}, {"map", Macro::kMap},
+      {"all", Macro::kAll},
+      {"exists", Macro::kExists},
+      {"exists_one", Macro::kExistsOne},
+      {"filter", Macro::kFilter},
+      {"map", Macro::kMap},
+      {"existsOne", Macro::kExistsOne},
+      {"transformList", Macro::kTransformList},
+      {"transformMapEntry", Macro::kTransformMapEntry},
+      {"optMap", Macro::kOptMap},
+      {"optFlatMap", Macro::kOptFlatMap},
+      {"sortBy", Macro::kSortBy},
+      {"transformMap", Macro::kTransformMap},
   };
   return kMacros;
 }
@@ -115,8 +181,9 @@ NodePtr FoldConstant(NodePtr call) {
 // device. A pattern RE2 rejects stays an error value that evaluation returns
 // (with the call's position), as it does for a computed pattern.
 void PrecompilePattern(Node& call) {
-  if (call.function != Function::kMatches || call.children.size() != 2 ||
-      call.children[1]->kind != NodeKind::kLiteral)
+  bool takes_regex =
+      call.function == Function::kMatches || call.name == "find" || call.name == "findAll";
+  if (!takes_regex || call.children.size() < 2 || call.children[1]->kind != NodeKind::kLiteral)
     return;
   const auto* pattern = call.children[1]->literal.If<std::string>();
   if (!pattern) return;
@@ -306,28 +373,47 @@ Result<NodePtr> Parser::Member() {
   while (true) {
     size_t offset = Peek().offset;
     if (Accept(".")) {
+      bool optional = Accept("?");
       if (Peek().kind != Token::Kind::kIdent)
         return ErrorAt(Peek().offset, "expected a field name");
       Token name = Peek();
       ++pos_;
-      if (IsPunct("(")) {
+      if (IsPunct("(") && !optional) {
         KUBE_ASSIGN_OR_RETURN(node, MemberCall(std::move(node), name));
         continue;
       }
+      if (auto s = CheckDeviceField(*node, name); !s.ok()) return s;
       auto select = MakeNode(NodeKind::kSelect, offset);
       select->name = name.text;
+      select->optional = optional;
       select->children.push_back(std::move(node));
       KUBE_ASSIGN_OR_RETURN(node, Finish(std::move(select)));
     } else if (Accept("[")) {
+      bool optional = Accept("?");
       NodePtr index;
       KUBE_ASSIGN_OR_RETURN(index, Expr());
       if (auto s = Expect("]"); !s.ok()) return s;
-      KUBE_ASSIGN_OR_RETURN(node, Finish(MakeBinary(NodeKind::kIndex, BinaryOp::kEq,
-                                                    std::move(node), std::move(index), offset)));
+      auto select =
+          MakeBinary(NodeKind::kIndex, BinaryOp::kEq, std::move(node), std::move(index), offset);
+      select->optional = optional;
+      KUBE_ASSIGN_OR_RETURN(node, Finish(std::move(select)));
     } else {
       return node;
     }
   }
+}
+
+// `device` has a declared object type (kubernetes.DRADevice): selecting a
+// field it does not have is a compile error, as cel-go's checker reports.
+Status Parser::CheckDeviceField(const Node& operand, const Token& field) const {
+  if (operand.kind != NodeKind::kIdent || operand.name != "device" ||
+      std::find(scope_.begin(), scope_.end(), "device") != scope_.end())
+    return Status::Ok();
+  static constexpr std::string_view kFields[] = {"driver", "attributes", "capacity",
+                                                 "allowMultipleAllocations"};
+  if (std::find(std::begin(kFields), std::end(kFields), field.text) != std::end(kFields))
+    return Status::Ok();
+  return ErrorAt(field.offset, "undefined field '" + field.text + "'");
 }
 
 Result<NodePtr> Parser::Primary() {
@@ -375,16 +461,23 @@ Result<NodePtr> Parser::IdentOrCall() {
   Token name = Peek();
   ++pos_;
   if (IsReserved(name.text)) return ErrorAt(name.offset, "reserved word '" + name.text + "'");
+  bool shadowed = std::find(scope_.begin(), scope_.end(), name.text) != scope_.end();
+  if (!shadowed && IsNamespace(name.text) && IsPunct(".")) return Qualified(name);
   if (IsPunct("(")) {
     if (name.text == "has") return Has(name);
     NodePtr node;
     KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
     ++pos_;
     if (auto s = Args(node->children, ")"); !s.ok()) return s;
+    PrecompilePattern(*node);
     return Finish(FoldConstant(std::move(node)));
   }
-  bool known =
-      name.text == "device" || std::find(scope_.begin(), scope_.end(), name.text) != scope_.end();
+  if (!shadowed && IsTypeName(name.text)) {
+    auto node = MakeNode(NodeKind::kLiteral, name.offset);
+    node->literal = Value(TypeValue{name.text});
+    return node;
+  }
+  bool known = name.text == "device" || shadowed;
   if (!known) return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
   auto node = MakeNode(NodeKind::kIdent, name.offset);
   node->name = name.text;
@@ -394,8 +487,11 @@ Result<NodePtr> Parser::IdentOrCall() {
 Status Parser::Args(std::vector<NodePtr>& out, std::string_view close) {
   if (Accept(close)) return Status::Ok();
   while (true) {
+    // [?x]: an optional element, left out when x is optional.none().
+    bool optional_entry = close == "]" && Accept("?");
     NodePtr arg;
     KUBE_ASSIGN_OR_RETURN(arg, Expr());
+    arg->optional_entry = optional_entry;
     out.push_back(std::move(arg));
     if (Accept(close)) return Status::Ok();
     if (auto s = Expect(","); !s.ok()) return s;
@@ -415,9 +511,11 @@ Result<NodePtr> Parser::MapLiteral() {
   ++pos_;
   while (!Accept("}")) {
     NodePtr key, value;
+    bool optional_entry = Accept("?");  // {?k: v}: left out when v is optional.none()
     KUBE_ASSIGN_OR_RETURN(key, Expr());
     if (auto s = Expect(":"); !s.ok()) return s;
     KUBE_ASSIGN_OR_RETURN(value, Expr());
+    value->optional_entry = optional_entry;
     node->children.push_back(std::move(key));
     node->children.push_back(std::move(value));
     if (Accept("}")) break;
@@ -431,7 +529,9 @@ Result<NodePtr> Parser::Has(const Token& name) {
   NodePtr arg;
   KUBE_ASSIGN_OR_RETURN(arg, Expr());
   if (auto s = Expect(")"); !s.ok()) return s;
-  if (arg->kind != NodeKind::kSelect && arg->kind != NodeKind::kIndex)
+  // As cel-go, has() takes a field selection only: has(m["k"]) and
+  // has(x.?f) are compile errors (write "k" in m instead).
+  if (arg->kind != NodeKind::kSelect || arg->optional)
     return ErrorAt(name.offset, "invalid argument to has() macro");
   arg->kind = NodeKind::kHas;
   arg->offset = name.offset;
@@ -441,12 +541,52 @@ Result<NodePtr> Parser::Has(const Token& name) {
 // A call node for the function `name` names, arguments still to come.
 Result<NodePtr> Parser::CallTo(const Token& name) {
   auto it = Functions().find(name.text);
-  if (it == Functions().end())
+  bool extension = it == Functions().end() && IsExtension(name.text);
+  if (it == Functions().end() && !extension)
     return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
   auto node = MakeNode(NodeKind::kCall, name.offset);
-  node->function = it->second;
+  node->function = extension ? Function::kExtension : it->second;
   node->name = name.text;
   return node;
+}
+
+// ns.function(args) for the namespaced functions, and the cel.bind macro.
+Result<NodePtr> Parser::Qualified(const Token& ns) {
+  ++pos_;  // .
+  if (Peek().kind != Token::Kind::kIdent) return ErrorAt(Peek().offset, "expected a name");
+  Token name = Peek();
+  ++pos_;
+  name.text = ns.text + "." + name.text;
+  name.offset = ns.offset;
+  if (!IsPunct("(")) return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
+  if (name.text == "cel.bind") return Bind(name);
+  NodePtr node;
+  KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
+  ++pos_;
+  if (auto s = Args(node->children, ")"); !s.ok()) return s;
+  return Finish(std::move(node));
+}
+
+// cel.bind(var, init, body): `var` names init's value inside body.
+Result<NodePtr> Parser::Bind(const Token& name) {
+  ++pos_;  // (
+  if (Peek().kind != Token::Kind::kIdent || IsReserved(Peek().text))
+    return ErrorAt(Peek().offset, "cel.bind() variable must be a simple identifier");
+  auto node = MakeNode(NodeKind::kBind, name.offset);
+  node->name = Peek().text;
+  ++pos_;
+  if (auto s = Expect(","); !s.ok()) return s;
+  NodePtr init, body;
+  KUBE_ASSIGN_OR_RETURN(init, Expr());
+  if (auto s = Expect(","); !s.ok()) return s;
+  scope_.push_back(node->name);
+  auto parsed = Expr();
+  scope_.pop_back();
+  if (!parsed.ok()) return parsed.status();
+  if (auto s = Expect(")"); !s.ok()) return s;
+  node->children.push_back(std::move(init));
+  node->children.push_back(std::move(*parsed));
+  return Finish(std::move(node));
 }
 
 Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
@@ -461,6 +601,18 @@ Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
   return Finish(std::move(node));
 }
 
+// all/exists/existsOne take (k, v, predicate) as well as (x, predicate);
+// transformList/transformMap always take two variables.
+bool Parser::TwoVariables(Macro macro) const {
+  if (macro == Macro::kTransformList || macro == Macro::kTransformMap ||
+      macro == Macro::kTransformMapEntry)
+    return true;
+  if (macro != Macro::kAll && macro != Macro::kExists && macro != Macro::kExistsOne) return false;
+  // after "(x ,": "v ," starts a two-variable form
+  return pos_ + 1 < tokens_.size() && Peek().kind == Token::Kind::kIdent &&
+         tokens_[pos_ + 1].kind == Token::Kind::kPunct && tokens_[pos_ + 1].text == ",";
+}
+
 Result<NodePtr> Parser::Comprehension(NodePtr target, const Token& name) {
   auto node = MakeNode(NodeKind::kComprehension, name.offset);
   node->macro = Macros().at(name.text);
@@ -470,17 +622,30 @@ Result<NodePtr> Parser::Comprehension(NodePtr target, const Token& name) {
   std::string var = Peek().text;
   ++pos_;
   if (auto s = Expect(","); !s.ok()) return s;
+  std::string var2;
+  if (TwoVariables(node->macro)) {
+    if (Peek().kind != Token::Kind::kIdent || IsReserved(Peek().text))
+      return ErrorAt(Peek().offset, "argument to " + name.text + "() must be a variable name");
+    var2 = Peek().text;
+    ++pos_;
+    if (var2 == var) return ErrorAt(name.offset, "duplicate variable name '" + var + "'");
+    if (auto s = Expect(","); !s.ok()) return s;
+  }
   scope_.push_back(var);
+  if (!var2.empty()) scope_.push_back(var2);
   node->children.push_back(std::move(target));
   std::vector<NodePtr> args;
   auto status = Args(args, ")");
-  scope_.pop_back();
+  scope_.resize(scope_.size() - (var2.empty() ? 1 : 2));
   if (!status.ok()) return status;
-  size_t max_args = node->macro == Macro::kMap ? 2 : 1;
+  bool transform = node->macro == Macro::kTransformList || node->macro == Macro::kTransformMap ||
+                   node->macro == Macro::kTransformMapEntry;
+  size_t max_args = node->macro == Macro::kMap || transform ? 2 : 1;
   if (args.empty() || args.size() > max_args)
     return ErrorAt(name.offset, "wrong number of arguments to " + name.text + "()");
   for (auto& arg : args) node->children.push_back(std::move(arg));
   node->name = var;
+  node->name2 = var2;
   return Finish(std::move(node));
 }
 

@@ -48,6 +48,10 @@ class Parser {
   kube::Result<NodePtr> CallTo(const Token& name);
   kube::Result<NodePtr> Comprehension(NodePtr target, const Token& name);
   kube::Result<NodePtr> Has(const Token& name);
+  kube::Result<NodePtr> Qualified(const Token& ns);
+  kube::Result<NodePtr> Bind(const Token& name);
+  bool TwoVariables(Macro macro) const;
+  kube::Status CheckDeviceField(const Node& operand, const Token& field) const;
   kube::Status Args(std::vector<NodePtr>& out, std::string_view close);
   kube::Result<NodePtr> Finish(NodePtr node);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,8 +19,12 @@ class Program {
  public:
   static kube::Result<std::shared_ptr<const Program>> Compile(std::string_view expression);
 
-  // A selector must produce a bool; anything else is an error.
-  EvalResult Evaluate(const Device& device) const;
+  // A selector must produce a bool; anything else is an error, as is
+  // exceeding `cost_limit` (see Evaluator for how cost is counted).
+  EvalResult Evaluate(const Device& device, uint64_t cost_limit = kDefaultCostLimit) const;
+
+  // resource.k8s.io's CELSelectorExpressionMaxCost, the scheduler's default.
+  static constexpr uint64_t kDefaultCostLimit = 1000000;
 
   const std::string& expression() const { return expression_; }
 

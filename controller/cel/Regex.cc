@@ -42,4 +42,32 @@ Regex::~Regex() = default;
 
 bool Regex::PartialMatch(std::string_view text) const { return RE2::PartialMatch(text, *re_); }
 
+std::string Regex::Find(std::string_view text) const {
+  re2::StringPiece match;
+  if (!re_->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return "";
+  return std::string(match.data(), match.size());
+}
+
+std::vector<std::string> Regex::FindAll(std::string_view text, int64_t limit) const {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  size_t previous_end = std::string_view::npos;
+  while (pos <= text.size() && (limit < 0 || static_cast<int64_t>(out.size()) < limit)) {
+    re2::StringPiece match;
+    if (!re_->Match(text, pos, text.size(), RE2::UNANCHORED, &match, 1)) break;
+    size_t start = static_cast<size_t>(match.data() - text.data());
+    size_t end = start + match.size();
+    if (!(match.empty() && start == previous_end)) out.emplace_back(match.data(), match.size());
+    previous_end = end;
+    if (end > start) {
+      pos = end;
+      continue;
+    }
+    // Step over one UTF-8 character after an empty match.
+    pos = start + 1;
+    while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
+  }
+  return out;
+}
+
 }  // namespace dra::cel

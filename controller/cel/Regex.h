@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "src/base/Result.h"
 
@@ -34,6 +35,12 @@ class Regex {
 
   // True when the pattern matches any substring of `text` (CEL matches()).
   bool PartialMatch(std::string_view text) const;
+  // The leftmost match, as Go's FindString (find()): "" when none.
+  std::string Find(std::string_view text) const;
+  // Successive non-overlapping matches, as Go's FindAllString (findAll()):
+  // an empty match right after a previous match is skipped; at most
+  // `limit` matches when limit >= 0.
+  std::vector<std::string> FindAll(std::string_view text, int64_t limit) const;
 
  private:
   explicit Regex(std::unique_ptr<const re2::RE2> re);

@@ -100,4 +100,27 @@ std::string Semver::ToString() const {
   return s;
 }
 
+kube::Result<Semver> Semver::ParseNormalized(std::string_view text) {
+  if (text.starts_with('v')) text.remove_prefix(1);
+  // major.minor.(patch with its pre-release and build suffix)
+  std::vector<std::string> parts;
+  for (size_t start = 0; parts.size() < 3;) {
+    size_t dot = parts.size() < 2 ? text.find('.', start) : std::string_view::npos;
+    parts.emplace_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  for (std::string& part : parts) {
+    if (part.size() < 2) continue;
+    size_t zeros = part.find_first_not_of('0');
+    part = zeros == std::string::npos ? std::string() : part.substr(zeros);
+    if (part.empty() || part[0] < '0' || part[0] > '9') part = "0" + part;
+  }
+  if (parts.size() < 3 && parts.back().find_first_of("+-") != std::string::npos)
+    return kube::Status(kube::StatusCode::kInvalidArgument,
+                        "short version cannot contain PreRelease/Build meta data");
+  while (parts.size() < 3) parts.emplace_back("0");
+  return Parse(parts[0] + "." + parts[1] + "." + parts[2]);
+}
+
 }  // namespace dra::cel

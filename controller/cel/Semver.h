@@ -15,6 +15,10 @@ namespace dra::cel {
 class Semver {
  public:
   static kube::Result<Semver> Parse(std::string_view text);
+  // semver(s, true): drops a leading "v", leading zeros of the numbers, and
+  // fills in a missing minor or patch with 0 (not when the short form
+  // carries a pre-release or build suffix), then parses strictly.
+  static kube::Result<Semver> ParseNormalized(std::string_view text);
 
   // -1, 0 or 1 by semver precedence (build metadata is ignored).
   int Compare(const Semver& other) const;

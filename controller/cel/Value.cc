@@ -1,6 +1,8 @@
 #include "controller/cel/Value.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace dra::cel {
 
@@ -10,18 +12,28 @@ Value Value::FromAttribute(const Attribute& attribute) {
 
 std::string_view Value::TypeName() const {
   static constexpr std::string_view kNames[] = {
-      "null_type", "bool",   "int",   "uint",   "double", "string", "list", "map",
-      "Quantity",  "Semver", "error", "Device", "map",    "map",    "map",  "map"};
+      "null_type", "bool", "int",      "uint",   "double",        "string",
+      "list",      "map",  "Quantity", "Semver", "error",         "Device",
+      "map",       "map",  "map",      "map",    "optional_type", "type"};
   return kNames[data_.index()];
 }
 
 namespace {
 
+// As cel-go's string(double): Go's strconv.FormatFloat(d, 'g', -1, 64) —
+// the shortest digits that read back exactly, in exponent form when the
+// decimal exponent is below -4 or at least 6.
 std::string FormatDouble(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
   char buf[64];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
   if (ec != std::errc()) return "NaN";
-  return std::string(buf, ptr);
+  std::string scientific(buf, ptr);
+  int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
+  if (exponent < -4 || exponent >= 6) return scientific;
+  auto fixed = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed);
+  return std::string(buf, fixed.ptr);
 }
 
 }  // namespace
@@ -36,6 +48,9 @@ std::string Value::DebugString() const {
   if (auto* v = If<Semver>()) return v->ToString();
   if (auto* e = If<ErrorValue>()) return e->message;
   if (Is<NullValue>()) return "null";
+  if (auto* t = If<TypeValue>()) return t->name;
+  if (auto* o = If<OptionalValue>())
+    return o->value ? "optional(" + o->value->DebugString() + ")" : "optional.none()";
   return std::string(TypeName());
 }
 

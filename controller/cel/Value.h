@@ -44,14 +44,23 @@ struct CapacityRef {
 struct CapacityDomainRef {
   const CapacityDomain* map;
 };
+// optional(T) of CEL's optional types; no value is optional.none().
+struct OptionalValue {
+  std::shared_ptr<const Value> value;
+};
+// A type value: what type() returns and what `int`, `string`, ... name.
+struct TypeValue {
+  std::string name;
+};
 
 // A CEL value. Lists and maps are shared and immutable.
 class Value {
  public:
-  using Data = std::variant<NullValue, bool, int64_t, uint64_t, double, std::string,
-                            std::shared_ptr<const ValueList>, std::shared_ptr<const ValueMap>,
-                            kube::Quantity, Semver, ErrorValue, DeviceRef, AttributesRef,
-                            AttributeDomainRef, CapacityRef, CapacityDomainRef>;
+  using Data =
+      std::variant<NullValue, bool, int64_t, uint64_t, double, std::string,
+                   std::shared_ptr<const ValueList>, std::shared_ptr<const ValueMap>,
+                   kube::Quantity, Semver, ErrorValue, DeviceRef, AttributesRef, AttributeDomainRef,
+                   CapacityRef, CapacityDomainRef, OptionalValue, TypeValue>;
 
   Value() = default;
   template <typename T>
@@ -62,6 +71,10 @@ class Value {
     return Value(ErrorValue{std::move(message), std::nullopt});
   }
   static Value FromAttribute(const Attribute& attribute);
+  static Value Optional(std::optional<Value> v) {
+    if (!v) return Value(OptionalValue{});
+    return Value(OptionalValue{std::make_shared<const Value>(std::move(*v))});
+  }
 
   template <typename T>
   bool Is() const {
