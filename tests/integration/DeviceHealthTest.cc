@@ -13,6 +13,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -28,29 +29,11 @@ constexpr const char* kTestLabel = "dra-controller.dev/integration-test=device-h
 const std::vector<std::string> kFleet{"dh-a:3:80Gi:gpu-dh-a", "dh-b:2:80Gi:gpu-dh-b"};
 
 std::string ClassManifest() {
-  json cls = {{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "DeviceClass"},
-              {"metadata", {{"name", kClass}}},
-              {"spec",
-               {{"extendedResourceName", kResource},
-                {"selectors", json::array({{{"cel",
-                                             {{"expression",
-                                               "device.driver == \"gpu.example.com\" && "
-                                               "device.attributes[\"gpu.example.com\"].model == "
-                                               "\"gpu-dh-a\""}}}}})}}}};
-  return cls.dump();
+  return DeviceClassManifest(kClass, kResource, FakeGpuModelSelector("gpu-dh-a"));
 }
 
 std::string PodManifest(const std::string& name, const std::string& ns) {
-  json pod = {{"apiVersion", "v1"},
-              {"kind", "Pod"},
-              {"metadata", {{"name", name}, {"namespace", ns}}},
-              {"spec",
-               {{"automountServiceAccountToken", false},
-                {"containers", json::array({{{"name", "main"},
-                                             {"image", "registry.k8s.io/pause:3.10"},
-                                             {"resources", {{"limits", {{kResource, "1"}}}}}}})}}}};
-  return pod.dump();
+  return ExtendedResourcePodManifest(name, ns, kResource);
 }
 
 // A DeviceHealth manifest as an operator writes it (YAML, for kubectl apply).
@@ -87,10 +70,8 @@ class DeviceHealthTest : public ClusterTest {
                     ->Kubectl({"wait", "--for=condition=Established", "--timeout=30s",
                                "crd/devicehealths.dra-controller.dev"})
                     .ok());
-    std::vector<std::string> apply{"apply"};
-    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
-    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
-    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
     auto ns = cluster_->CreateTestNamespace("health");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
@@ -106,9 +87,7 @@ class DeviceHealthTest : public ClusterTest {
                              "app.kubernetes.io/managed-by=dra-controller", "--wait=false"});
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    std::vector<std::string> remove{"delete"};
-    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
-    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+    RemoveFakeFleet(*cluster_, kFleet);
   }
 
   void StartController(const std::string& storm_guard_percent = "100") {

@@ -10,6 +10,7 @@
 #include "controller/inventory/InventoryInformers.h"
 #include "src/cache/InformerRegistry.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -23,31 +24,15 @@ constexpr const char* kResource = "example.com/inv-big-gpu";
 const std::vector<std::string> kFleet{"inv-a:2:24Gi:gpu-inv-24g", "inv-b:2:80Gi:gpu-inv-80g"};
 
 std::string ClassManifest() {
-  json cls = {{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "DeviceClass"},
-              {"metadata", {{"name", kClass}}},
-              {"spec",
-               {{"extendedResourceName", kResource},
-                {"selectors",
-                 json::array({{{"cel",
-                                {{"expression",
-                                  "device.driver == \"gpu.example.com\" && "
-                                  "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-"
-                                  "inv-\") && device.capacity[\"gpu.example.com\"].memory."
-                                  "compareTo(quantity(\"64Gi\")) >= 0"}}}}})}}}};
-  return cls.dump();
+  return DeviceClassManifest(
+      kClass, kResource,
+      "device.driver == \"gpu.example.com\" && "
+      "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-inv-\") && "
+      "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"64Gi\")) >= 0");
 }
 
 std::string PodManifest(const std::string& name, const std::string& ns) {
-  json pod = {{"apiVersion", "v1"},
-              {"kind", "Pod"},
-              {"metadata", {{"name", name}, {"namespace", ns}}},
-              {"spec",
-               {{"automountServiceAccountToken", false},
-                {"containers", json::array({{{"name", "main"},
-                                             {"image", "registry.k8s.io/pause:3.10"},
-                                             {"resources", {{"limits", {{kResource, "1"}}}}}}})}}}};
-  return pod.dump();
+  return ExtendedResourcePodManifest(name, ns, kResource);
 }
 
 class InventorySchedulerAgreementTest : public ClusterTest {
@@ -55,10 +40,8 @@ class InventorySchedulerAgreementTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     if (Skipped()) return;
-    std::vector<std::string> apply{"apply"};
-    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
-    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
-    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
     auto ns = cluster_->CreateTestNamespace("inventory");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
@@ -76,9 +59,7 @@ class InventorySchedulerAgreementTest : public ClusterTest {
     if (!cluster_) return;
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    std::vector<std::string> remove{"delete"};
-    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
-    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+    RemoveFakeFleet(*cluster_, kFleet);
   }
 
   json Pod(const std::string& name) {

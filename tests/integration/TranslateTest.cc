@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -24,17 +25,7 @@ constexpr const char* kResource = "example.com/tr-gpu";
 const std::vector<std::string> kFleet{"tr-a:2:24Gi:gpu-tr-24g", "tr-b:2:80Gi:gpu-tr-80g"};
 
 std::string ClassManifest() {
-  json cls = {{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "DeviceClass"},
-              {"metadata", {{"name", kClass}}},
-              {"spec",
-               {{"extendedResourceName", kResource},
-                {"selectors", json::array({{{"cel",
-                                             {{"expression",
-                                               "device.driver == \"gpu.example.com\" && "
-                                               "device.attributes[\"gpu.example.com\"].model == "
-                                               "\"gpu-tr-80g\""}}}}})}}}};
-  return cls.dump();
+  return DeviceClassManifest(kClass, kResource, FakeGpuModelSelector("gpu-tr-80g"));
 }
 
 std::string Indent(const std::string& text, size_t by) {
@@ -105,10 +96,8 @@ class TranslateTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     if (Skipped()) return;
-    std::vector<std::string> apply{"apply"};
-    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
-    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
-    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
     auto ns = cluster_->CreateTestNamespace("translate");
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
@@ -119,9 +108,7 @@ class TranslateTest : public ClusterTest {
     if (!cluster_) return;
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    std::vector<std::string> remove{"delete"};
-    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
-    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+    RemoveFakeFleet(*cluster_, kFleet);
   }
 
   // `dra-controller translate -f FILE` with the mapping read from the cluster.
