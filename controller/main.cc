@@ -1,3 +1,4 @@
+#include <csignal>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,6 +14,9 @@
 #include "controller/cli/VersionCommand.h"
 
 int main(int argc, char** argv) {
+  // A peer that hung up must cost a write EPIPE, never the process (as Go
+  // programs behave); no library may rely on SIGPIPE's default.
+  std::signal(SIGPIPE, SIG_IGN);
   dra::cli::CommandLine cli;
   cli.Register(std::make_unique<dra::cli::RunCommand>());
   cli.Register(std::make_unique<dra::cli::VersionCommand>());
