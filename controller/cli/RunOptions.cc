@@ -107,6 +107,9 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("extended-resource-leak-grace-period", "5m",
                "How long an implicit claim may stay allocated after its Pod is gone or done "
                "before it is reported as leaked");
+  flags.Bool("delete-leaked-claims", false,
+             "Delete reported leaked implicit claims (with UID and resourceVersion "
+             "preconditions) and release their devices, when kube-controller-manager does not");
   // Allocation metrics (#10)
   flags.String("metrics-device-attributes", "",
                "Device attributes to copy as labels onto dra_controller_device_info, comma "
@@ -152,6 +155,7 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--extended-resource-leak-grace-period must be a positive duration such as 5m");
   }
   options.extended.leak_grace_period = std::chrono::duration_cast<std::chrono::seconds>(*grace);
+  options.extended.delete_leaked_claims = flags.GetBool("delete-leaked-claims");
   // Allocation metrics (#10)
   auto attributes = metrics::DeviceAttributeList::Parse(flags.Get("metrics-device-attributes"));
   if (!attributes.ok()) {

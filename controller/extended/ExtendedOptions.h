@@ -12,6 +12,8 @@ struct ExtendedOptions {
   // --extended-resource-leak-grace-period: how long an implicit claim may
   // outlive its Pod before the leak audit reports it.
   std::chrono::seconds leak_grace_period{300};
+  // --delete-leaked-claims: delete reported leaked claims (LeakedClaimRemover).
+  bool delete_leaked_claims = false;
 };
 
 }  // namespace dra::extended

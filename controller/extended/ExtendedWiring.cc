@@ -101,9 +101,14 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   }
   (*pod_controller)->Watch(pods, kube::ManagedController::OwnKey<api::PodView>);
 
+  LeakReconciler::RemoveFn remove;
+  if (options.delete_leaked_claims) {
+    auto remover = std::make_shared<LeakedClaimRemover>(manager.client());
+    remove = [remover](const api::ResourceClaim& claim) { return remover->Remove(claim); };
+  }
   wiring->leaks_ =
       std::make_shared<LeakReconciler>(claims.store(), pods.store(), event, manager.clock(),
-                                       options.leak_grace_period, manager.registry());
+                                       options.leak_grace_period, manager.registry(), remove);
   auto leak_controller =
       manager.AddController({"extended-resource-leaks", 1, true}, wiring->leaks_);
   if (!leak_controller.ok()) {

@@ -5,6 +5,7 @@
 #   cluster.sh up      build (cached) and start everything, wait until healthy
 #   cluster.sh down    stop what `up` started, by PID, and delete its state
 #   cluster.sh status  show each component's PID, port and health
+#   cluster.sh restart|stop|start COMPONENT   one component, by PID, with its recorded flags
 #
 # CLUSTER_DIR (default: <repo>/.cluster) holds kubeconfig, env, pki/, logs/, pids/.
 set -euo pipefail
@@ -210,6 +211,25 @@ restart() {
   log "${name} restarted (PID $(pid_of "$name"))"
 }
 
+# stop COMPONENT / start COMPONENT: stop one component by PID, or start a stopped
+# one again with its recorded flags (tests stop kube-controller-manager to
+# leave a claim that nothing cleans up).
+stop_component() {
+  local name="${1:?usage: cluster.sh stop COMPONENT}"
+  [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
+  stop_pid "$name"
+  log "${name} stopped"
+}
+
+start_component() {
+  local name="${1:?usage: cluster.sh start COMPONENT}"
+  [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
+  alive "$name" && die "${name} is already running (PID $(pid_of "$name"))"
+  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
+  log "${name} started (PID $(pid_of "$name"))"
+}
+
 status() {
   local c rc=0
   for c in "${COMPONENTS[@]}"; do
@@ -230,5 +250,7 @@ case "${1:-}" in
   down) down ;;
   status) status ;;
   restart) shift; restart "$@" ;;
-  *) echo "usage: $0 up|down|status|restart COMPONENT   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
+  stop) shift; stop_component "$@" ;;
+  start) shift; start_component "$@" ;;
+  *) echo "usage: $0 up|down|status|restart|stop|start COMPONENT   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
 esac

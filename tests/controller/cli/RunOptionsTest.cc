@@ -20,13 +20,15 @@ TEST(RunOptionsTest, ExtendedResourceFlagsDefaultOff) {
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_FALSE(options->extended.repair_mapping);
   EXPECT_EQ(options->extended.leak_grace_period, std::chrono::minutes(5));
+  EXPECT_FALSE(options->extended.delete_leaked_claims);
 }
 
 TEST(RunOptionsTest, ExtendedResourceFlagsParse) {
-  auto options =
-      Parse({"--repair-extended-resource-mapping", "--extended-resource-leak-grace-period=90s"});
+  auto options = Parse({"--repair-extended-resource-mapping",
+                        "--extended-resource-leak-grace-period=90s", "--delete-leaked-claims"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_TRUE(options->extended.repair_mapping);
+  EXPECT_TRUE(options->extended.delete_leaked_claims);
   EXPECT_EQ(options->extended.leak_grace_period, std::chrono::seconds(90));
 }
 

@@ -89,5 +89,91 @@ TEST_F(LeakReconcilerTest, PodComingBackWithinGraceIsNoLeak) {
   EXPECT_TRUE(events_.empty());
 }
 
+// --delete-leaked-claims: the reconciler with a scripted remover.
+class LeakReconcilerDeleteTest : public LeakReconcilerTest {
+ protected:
+  LeakReconcilerDeleteTest()
+      : deleting_(
+            claims_, pods_,
+            [this](const kube::ObjectReference& o, const std::string&, const std::string& reason,
+                   const std::string&) { events_.push_back(o.name + "|" + reason); },
+            clock_, std::chrono::seconds(60), registry_,
+            [this](const api::ResourceClaim& claim) -> kube::Result<LeakedClaimRemover::Outcome> {
+              removals_.push_back(claim.meta.name);
+              if (failures_ > 0) {
+                --failures_;
+                return kube::Status(kube::StatusCode::kConflict, "changed");
+              }
+              if (!answers_.empty()) {
+                auto answer = answers_.front();
+                answers_.erase(answers_.begin());
+                return answer;
+              }
+              return LeakedClaimRemover::Outcome::kRemoved;
+            }) {}
+
+  LeakReconciler deleting_;
+  std::vector<std::string> removals_;
+  int failures_ = 0;  // answered with a Conflict first
+  std::vector<LeakedClaimRemover::Outcome> answers_;
+};
+
+TEST_F(LeakReconcilerDeleteTest, RemovesOnlyAfterTheGraceAndOnce) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  deleting_.Reconcile("team/p-extended-resources-x");
+  EXPECT_TRUE(removals_.empty());
+  clock_->Step(std::chrono::seconds(61));
+  EXPECT_EQ(deleting_.Reconcile("team/p-extended-resources-x").kind,
+            kube::ReconcileResult::Kind::kDone);
+  deleting_.Reconcile("team/p-extended-resources-x");  // the cache still shows it
+  EXPECT_EQ(removals_.size(), 1u);
+  EXPECT_EQ(events_, (std::vector<std::string>{"p-extended-resources-x|ExtendedResourceClaimLeaked",
+                                               "p-extended-resources-x|"
+                                               "ExtendedResourceClaimLeakDeleted"}));
+  EXPECT_EQ(deleting_.deleted(), 1u);
+  EXPECT_EQ(deleting_.leaked(), 0u);
+  EXPECT_NE(Metrics().find("dra_controller_extended_resource_leaked_claims_deleted_total 1"),
+            std::string::npos);
+}
+
+TEST_F(LeakReconcilerDeleteTest, LivePodsClaimIsNeverOfferedForRemoval) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  pods_.Upsert("team/p", PodOf("p", "u1"));
+  deleting_.Reconcile("team/p-extended-resources-x");
+  clock_->Step(std::chrono::seconds(600));
+  deleting_.Reconcile("team/p-extended-resources-x");
+  EXPECT_TRUE(removals_.empty());
+  EXPECT_TRUE(events_.empty());
+}
+
+TEST_F(LeakReconcilerDeleteTest, AFailedRemovalIsRetriedAndAKeptClaimIsNotCounted) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  failures_ = 1;
+  answers_.push_back(LeakedClaimRemover::Outcome::kKept);
+  deleting_.Reconcile("team/p-extended-resources-x");
+  clock_->Step(std::chrono::seconds(61));
+  EXPECT_EQ(deleting_.Reconcile("team/p-extended-resources-x").kind,
+            kube::ReconcileResult::Kind::kError);
+  EXPECT_EQ(deleting_.Reconcile("team/p-extended-resources-x").kind,
+            kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(removals_.size(), 2u);
+  EXPECT_EQ(deleting_.deleted(), 0u);
+  EXPECT_EQ(deleting_.leaked(), 1u);
+  EXPECT_EQ(events_.size(), 1u);  // the leak, reported once
+  EXPECT_NE(Metrics().find("dra_controller_extended_resource_leaked_claims_deleted_total 0"),
+            std::string::npos);
+}
+
+TEST_F(LeakReconcilerDeleteTest, AClaimFoundGoneIsNotCountedAsDeleted) {
+  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  answers_.push_back(LeakedClaimRemover::Outcome::kGone);
+  deleting_.Reconcile("team/p-extended-resources-x");
+  clock_->Step(std::chrono::seconds(61));
+  deleting_.Reconcile("team/p-extended-resources-x");
+  EXPECT_EQ(deleting_.deleted(), 0u);
+  EXPECT_EQ(deleting_.leaked(), 0u);
+  EXPECT_EQ(events_.size(), 1u);
+}
+
 }  // namespace
 }  // namespace dra::extended
