@@ -7,17 +7,10 @@
 #include "controller/metrics/PoolCollector.h"
 
 namespace dra::metrics {
-namespace {
-
-void Append(std::vector<prometheus::MetricFamily>& out, std::vector<prometheus::MetricFamily> in) {
-  for (auto& family : in) out.push_back(std::move(family));
-}
-
-}  // namespace
 
 AllocationMetrics::AllocationMetrics(MetricsSources sources) : sources_(std::move(sources)) {}
 
-std::vector<prometheus::MetricFamily> AllocationMetrics::Collect() const {
+std::string AllocationMetrics::Render() const {
   const inventory::Inventory& inventory = *sources_.inventory;
   auto pods = sources_.ListPods();
   auto nodes = sources_.ListNodes();
@@ -32,14 +25,15 @@ std::vector<prometheus::MetricFamily> AllocationMetrics::Collect() const {
   auto classes = inventory.ClassObjects();
   auto totals = devices.TotalsByClass();
 
-  std::vector<prometheus::MetricFamily> out = devices.Families();
-  Append(out, PoolCollector::Families(inventory.Pools()));
-  Append(out, ExtendedResourceCollector::Families({.classes = &classes,
-                                                   .totals = &totals,
-                                                   .pods = sources_.pods ? &pods : nullptr,
-                                                   .nodes = sources_.nodes ? &nodes : nullptr}));
-  Append(out, claims.Families(sources_.pods ? &pods : nullptr));
-  Append(out, info.Families());
+  std::string out;
+  devices.Render(out);
+  PoolCollector::Render(out, inventory.Pools());
+  ExtendedResourceCollector::Render(out, {.classes = &classes,
+                                          .totals = &totals,
+                                          .pods = sources_.pods ? &pods : nullptr,
+                                          .nodes = sources_.nodes ? &nodes : nullptr});
+  claims.Render(out, sources_.pods ? &pods : nullptr);
+  info.Render(out);
   return out;
 }
 

@@ -1,20 +1,19 @@
 #pragma once
 
-#include <prometheus/collectable.h>
-
-#include <vector>
+#include <string>
 
 #include "controller/metrics/MetricsSources.h"
 
 namespace dra::metrics {
 
-// Every allocation family (see README "Metrics"), computed from the
-// inventory on each Collect(): one pass over the claims, one over the
-// devices, then the pools and classes. No API calls.
-class AllocationMetrics : public prometheus::Collectable {
+// Every allocation family (see README "Metrics") as Prometheus text
+// exposition, computed from the inventory on each Render(): one pass over the
+// claims, one over the devices, then the pools and classes. No API calls.
+// Families come in a fixed order, series sorted by their label values.
+class AllocationMetrics {
  public:
   explicit AllocationMetrics(MetricsSources sources);
-  std::vector<prometheus::MetricFamily> Collect() const override;
+  std::string Render() const;
 
  private:
   MetricsSources sources_;

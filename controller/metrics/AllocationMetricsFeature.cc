@@ -49,6 +49,7 @@ AllocationMetricsFeature::AllocationMetricsFeature(
     inventory::InventoryInformers& inventory_informers, Options options)
     : options_(std::move(options)),
       dirty_(std::make_shared<std::atomic<bool>>(true)),
+      cache_(std::make_shared<ExpositionCache>()),
       thread_(manager.clock()) {
   auto& informers = manager.informers();
   Signal(inventory_informers.classes(), dirty_);
@@ -64,19 +65,20 @@ AllocationMetricsFeature::AllocationMetricsFeature(
                          .pods = Lister(pods),
                          .nodes = Lister(nodes),
                          .device_attributes = options_.device_attributes};
-  mirror_ = std::make_unique<RegistryMirror>(
-      manager.registry(), std::make_shared<AllocationMetrics>(std::move(sources)));
+  metrics_ = std::make_unique<AllocationMetrics>(std::move(sources));
+  manager.AddExpositionSource("allocation-metrics", [cache = cache_] { return cache->Load(); });
 }
 
 AllocationMetricsFeature::~AllocationMetricsFeature() { thread_.Stop(); }
 
 kube::Status AllocationMetricsFeature::Refresh() {
   dirty_->store(false);
-  return mirror_->Refresh();
+  cache_->Store(metrics_->Render());
+  return kube::Status::Ok();
 }
 
-// A refresh costs a pass over the inventory (0.3-0.7 s of CPU at 40k
-// devices, README "Metrics"), so under constant churn the next one waits
+// A refresh costs a pass over the inventory and a render (README "Metrics",
+// "Scrape cost"), so under constant churn the next one waits
 // `kCostFactor` times as long as the last took: at most ~1/kCostFactor of a core.
 void AllocationMetricsFeature::Loop() {
   constexpr int kCostFactor = 10;

@@ -9,7 +9,7 @@
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/AllocationMetrics.h"
-#include "controller/metrics/RegistryMirror.h"
+#include "controller/metrics/ExpositionCache.h"
 #include "src/base/BackgroundThread.h"
 #include "src/manager/Manager.h"
 
@@ -18,11 +18,11 @@ namespace dra::metrics {
 // Wires the allocation metrics into `run`: watches Pods and Nodes (shared
 // informers, api::PodView / api::NodeView), raises a flag on every change of
 // the inventory's informers (DeviceTaintRules included when served), Pods and
-// Nodes, and recomputes the families
-// into the Manager's registry at most once per `min_interval` (or ten times
-// the last refresh's duration, if longer) while changes arrive, and every
-// `max_interval` regardless (for the health provider).
-// Between changes a scrape costs only the serialization.
+// Nodes, and renders the families to text at most once per `min_interval`
+// (or ten times the last refresh's duration, if longer) while changes
+// arrive, and every `max_interval` regardless (for the health provider).
+// The Manager's /metrics appends the last text (an exposition source named
+// "allocation-metrics"), so between changes a scrape costs a string copy.
 class AllocationMetricsFeature {
  public:
   struct Options {
@@ -47,7 +47,8 @@ class AllocationMetricsFeature {
 
   Options options_;
   std::shared_ptr<std::atomic<bool>> dirty_;
-  std::unique_ptr<RegistryMirror> mirror_;
+  std::shared_ptr<ExpositionCache> cache_;  // shared with the Manager's /metrics
+  std::unique_ptr<AllocationMetrics> metrics_;
   kube::BackgroundThread thread_;
 };
 

@@ -38,8 +38,8 @@ void ClaimCollector::Add(const api::ResourceClaim& claim) {
   }
 }
 
-std::vector<prometheus::MetricFamily> ClaimCollector::Families(
-    const std::vector<std::shared_ptr<const api::PodView>>* pods) const {
+void ClaimCollector::Render(std::string& out,
+                            const std::vector<std::shared_ptr<const api::PodView>>* pods) const {
   GaugeTable claims("dra_controller_resource_claims",
                     "ResourceClaims by state (pending, allocated, reserved) and source "
                     "(template, extended_resource, user)",
@@ -51,8 +51,8 @@ std::vector<prometheus::MetricFamily> ClaimCollector::Families(
       }
     }
   }
-  std::vector<prometheus::MetricFamily> out = GaugeTable::BuildAll({&claims});
-  if (pods == nullptr) return out;
+  claims.Render(out);
+  if (pods == nullptr) return;
   GaugeTable leaked("dra_controller_implicit_claims_leaked",
                     "Implicit extended-resource ResourceClaims whose owning Pod no longer exists",
                     {"namespace"});
@@ -62,8 +62,7 @@ std::vector<prometheus::MetricFamily> ClaimCollector::Families(
     leaked.Ensure({claim.namespace_name});
     if (!live.contains(claim.owner_uid)) leaked.Add({claim.namespace_name}, 1);
   }
-  out.push_back(leaked.Build());
-  return out;
+  leaked.Render(out);
 }
 
 }  // namespace dra::metrics

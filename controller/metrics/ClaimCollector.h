@@ -1,7 +1,6 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
+#include <array>
 #include <map>
 #include <memory>
 #include <set>
@@ -25,8 +24,7 @@ class ClaimCollector {
  public:
   void Add(const api::ResourceClaim& claim);
   // `pods`: nullptr when Pods are not watched (the leak gauge is then left out).
-  std::vector<prometheus::MetricFamily> Families(
-      const std::vector<std::shared_ptr<const api::PodView>>* pods) const;
+  void Render(std::string& out, const std::vector<std::shared_ptr<const api::PodView>>* pods) const;
   // Pods reserving each claim, by "<namespace>/<name>".
   const std::unordered_map<std::string, std::vector<std::string>>& reservations() const {
     return reservations_;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "controller/metrics/GaugeTable.h"
+#include "controller/metrics/TextExposition.h"
 
 namespace dra::metrics {
 namespace {
@@ -43,46 +43,39 @@ void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhe
   g.unhealthy += unhealthy ? 1 : 0;
 }
 
-std::vector<prometheus::MetricFamily> DeviceCollector::Families() const {
-  GaugeTable published("dra_controller_devices_published",
-                       "Devices published in the newest generation of their pool", kLabels);
-  GaugeTable allocatable("dra_controller_devices_allocatable",
-                         "Published devices in a complete pool without a NoSchedule or NoExecute "
-                         "taint (allocated ones included)",
-                         kLabels);
-  GaugeTable allocated("dra_controller_devices_allocated",
-                       "Devices named in at least one ResourceClaim allocation", kLabels);
-  std::vector<std::string> taint_labels = kLabels;
-  taint_labels.push_back("effect");
-  GaugeTable tainted("dra_controller_devices_tainted",
-                     "Devices carrying a taint with this effect (from the slice or a "
-                     "DeviceTaintRule)",
-                     taint_labels);
-  GaugeTable sick("dra_controller_devices_unhealthy",
-                  "Devices the device-health feature holds unhealthy", kLabels);
-  for (GaugeTable* table : {&published, &allocatable, &allocated, &sick}) {
-    table->Reserve(groups_.size());
-  }
-  tainted.Reserve(2 * groups_.size());
+// Every family has one series per group (tainted: two), so the groups are
+// sorted once and written family by family without building tables.
+void DeviceCollector::Render(std::string& out) const {
   // Keys join the labels with '\0', so their order is the labels' order.
   std::vector<const std::pair<const std::string, Group>*> ordered;
   ordered.reserve(groups_.size());
   for (const auto& entry : groups_) ordered.push_back(&entry);
   std::sort(ordered.begin(), ordered.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : ordered) {
-    const Group& g = entry->second;
-    published.Append(g.labels, g.published);
-    allocatable.Append(g.labels, g.allocatable);
-    allocated.Append(g.labels, g.allocated);
-    sick.Append(g.labels, g.unhealthy);
-    std::vector<std::string> with_effect = g.labels;
-    with_effect.push_back("NoSchedule");
-    tainted.Append(with_effect, g.no_schedule);
-    with_effect.back() = "NoExecute";
-    tainted.Append(std::move(with_effect), g.no_execute);
+  TextExposition text(out);
+  auto family = [&](const char* name, const char* help, int Group::*count) {
+    text.Family(name, help, kLabels);
+    for (const auto* entry : ordered) text.Sample(entry->second.labels, entry->second.*count);
+  };
+  family("dra_controller_devices_published",
+         "Devices published in the newest generation of their pool", &Group::published);
+  family("dra_controller_devices_allocatable",
+         "Published devices in a complete pool without a NoSchedule or NoExecute taint "
+         "(allocated ones included)",
+         &Group::allocatable);
+  family("dra_controller_devices_allocated",
+         "Devices named in at least one ResourceClaim allocation", &Group::allocated);
+  std::vector<std::string> taint_labels = kLabels;
+  taint_labels.push_back("effect");
+  text.Family("dra_controller_devices_tainted",
+              "Devices carrying a taint with this effect (from the slice or a DeviceTaintRule)",
+              taint_labels);
+  for (const auto* entry : ordered) {  // "NoExecute" sorts before "NoSchedule"
+    text.Sample(entry->second.labels, "NoExecute", entry->second.no_execute);
+    text.Sample(entry->second.labels, "NoSchedule", entry->second.no_schedule);
   }
-  return GaugeTable::BuildAll({&published, &allocatable, &allocated, &tainted, &sick});
+  family("dra_controller_devices_unhealthy", "Devices the device-health feature holds unhealthy",
+         &Group::unhealthy);
 }
 
 std::map<std::string, ClassTotals> DeviceCollector::TotalsByClass() const {

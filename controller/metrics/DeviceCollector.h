@@ -1,7 +1,5 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -32,7 +30,8 @@ class DeviceCollector {
   explicit DeviceCollector(const std::vector<std::string>& unhealthy);
 
   void Add(const inventory::DeviceVisit& device);
-  std::vector<prometheus::MetricFamily> Families() const;
+  // Appends the five families as text exposition.
+  void Render(std::string& out) const;
   // Totals per DeviceClass over all nodes.
   std::map<std::string, ClassTotals> TotalsByClass() const;
 

@@ -88,8 +88,8 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
   }
 }
 
-std::vector<prometheus::MetricFamily> DeviceInfoCollector::Families() const {
-  return GaugeTable::BuildAll({&info_, &allocated_});
+void DeviceInfoCollector::Render(std::string& out) const {
+  GaugeTable::RenderAll(out, {&info_, &allocated_});
 }
 
 }  // namespace dra::metrics

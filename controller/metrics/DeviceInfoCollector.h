@@ -1,7 +1,5 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -28,7 +26,7 @@ class DeviceInfoCollector {
       const std::unordered_map<std::string, std::vector<std::string>>& reservations);
 
   void Add(const inventory::DeviceVisit& device);
-  std::vector<prometheus::MetricFamily> Families() const;
+  void Render(std::string& out) const;
 
   // The label an attribute is exported under: the name part, characters
   // outside [a-zA-Z0-9_] as '_', prefixed "attribute_" when it would clash

@@ -15,7 +15,7 @@ bool PendingUnscheduled(const api::PodView& pod) {
 
 }  // namespace
 
-std::vector<prometheus::MetricFamily> ExtendedResourceCollector::Families(const Inputs& in) {
+void ExtendedResourceCollector::Render(std::string& out, const Inputs& in) {
   auto mapping = extended::ExtendedResourceMapping::Build(*in.classes);
   GaugeTable capacity("dra_controller_extended_resource_capacity",
                       "Devices of the DeviceClass backing a DRA extended resource", kLabels);
@@ -66,10 +66,8 @@ std::vector<prometheus::MetricFamily> ExtendedResourceCollector::Families(const 
       }
     }
   }
-  std::vector<prometheus::MetricFamily> out =
-      GaugeTable::BuildAll({&capacity, &allocatable, &allocated, &pending, &duplicates});
-  if (in.nodes != nullptr) out.push_back(plugin_nodes.Build());
-  return out;
+  GaugeTable::RenderAll(out, {&capacity, &allocatable, &allocated, &pending, &duplicates});
+  if (in.nodes != nullptr) plugin_nodes.Render(out);
 }
 
 }  // namespace dra::metrics

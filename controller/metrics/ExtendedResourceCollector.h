@@ -1,7 +1,5 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
 #include <map>
 #include <memory>
 #include <string>
@@ -35,7 +33,7 @@ class ExtendedResourceCollector {
     const std::vector<std::shared_ptr<const api::NodeView>>* nodes = nullptr;  // optional
   };
 
-  static std::vector<prometheus::MetricFamily> Families(const Inputs& inputs);
+  static void Render(std::string& out, const Inputs& inputs);
 };
 
 }  // namespace dra::metrics

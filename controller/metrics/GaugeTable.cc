@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controller/metrics/TextExposition.h"
+
 namespace dra::metrics {
 
 GaugeTable::GaugeTable(std::string name, std::string help, std::vector<std::string> label_names)
@@ -23,11 +25,7 @@ void GaugeTable::Append(std::vector<std::string> label_values, double value) {
   rows_.emplace_back(std::move(label_values), value);
 }
 
-prometheus::MetricFamily GaugeTable::Build() const {
-  prometheus::MetricFamily family;
-  family.name = name_;
-  family.help = help_;
-  family.type = prometheus::MetricType::Gauge;
+void GaugeTable::Render(std::string& out) const {
   std::vector<std::pair<const std::vector<std::string>*, double>> sorted;
   sorted.reserve(size());
   for (const auto& [labels, value] : values_) sorted.emplace_back(&labels, value);
@@ -36,26 +34,13 @@ prometheus::MetricFamily GaugeTable::Build() const {
   if (!rows_.empty() && !std::is_sorted(sorted.begin(), sorted.end(), by_labels)) {
     std::sort(sorted.begin(), sorted.end(), by_labels);
   }
-  family.metric.resize(sorted.size());
-  for (size_t m = 0; m < sorted.size(); ++m) {
-    prometheus::ClientMetric& metric = family.metric[m];
-    const std::vector<std::string>& labels = *sorted[m].first;
-    metric.label.resize(std::min(label_names_.size(), labels.size()));
-    for (size_t i = 0; i < metric.label.size(); ++i) {
-      metric.label[i].name = label_names_[i];
-      metric.label[i].value = labels[i];
-    }
-    metric.gauge.value = sorted[m].second;
-  }
-  return family;
+  TextExposition text(out);
+  text.Family(name_, help_, label_names_);
+  for (const auto& [labels, value] : sorted) text.Sample(*labels, value);
 }
 
-std::vector<prometheus::MetricFamily> GaugeTable::BuildAll(
-    std::initializer_list<const GaugeTable*> tables) {
-  std::vector<prometheus::MetricFamily> out;
-  out.reserve(tables.size());
-  for (const GaugeTable* table : tables) out.push_back(table->Build());
-  return out;
+void GaugeTable::RenderAll(std::string& out, std::initializer_list<const GaugeTable*> tables) {
+  for (const GaugeTable* table : tables) table->Render(out);
 }
 
 }  // namespace dra::metrics

@@ -1,7 +1,5 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -26,11 +24,9 @@ class GaugeTable {
   void Reserve(size_t series) { rows_.reserve(series); }
 
   size_t size() const { return values_.size() + rows_.size(); }
-  prometheus::MetricFamily Build() const;
-  // Build() of each table, moved into one vector (an initializer list of
-  // families would copy every series).
-  static std::vector<prometheus::MetricFamily> BuildAll(
-      std::initializer_list<const GaugeTable*> tables);
+  // Appends the family as text exposition (TextExposition).
+  void Render(std::string& out) const;
+  static void RenderAll(std::string& out, std::initializer_list<const GaugeTable*> tables);
 
  private:
   std::string name_;

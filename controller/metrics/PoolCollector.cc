@@ -4,8 +4,7 @@
 
 namespace dra::metrics {
 
-std::vector<prometheus::MetricFamily> PoolCollector::Families(
-    const std::vector<inventory::PoolStatus>& pools) {
+void PoolCollector::Render(std::string& out, const std::vector<inventory::PoolStatus>& pools) {
   GaugeTable states("dra_controller_pools",
                     "Resource pools by state: complete (every slice of the newest generation "
                     "published) or incomplete (its devices are not allocatable)",
@@ -18,7 +17,7 @@ std::vector<prometheus::MetricFamily> PoolCollector::Families(
     states.Add({pool.driver, pool.complete() ? "complete" : "incomplete"}, 1);
     generation.Set({pool.driver, pool.name}, static_cast<double>(pool.generation));
   }
-  return GaugeTable::BuildAll({&states, &generation});
+  GaugeTable::RenderAll(out, {&states, &generation});
 }
 
 }  // namespace dra::metrics

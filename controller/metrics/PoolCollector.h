@@ -1,7 +1,6 @@
 #pragma once
 
-#include <prometheus/metric_family.h>
-
+#include <string>
 #include <vector>
 
 #include "controller/inventory/PoolTracker.h"
@@ -12,8 +11,7 @@ namespace dra::metrics {
 // for every driver with a pool) and dra_controller_pool_generation{driver,pool}.
 class PoolCollector {
  public:
-  static std::vector<prometheus::MetricFamily> Families(
-      const std::vector<inventory::PoolStatus>& pools);
+  static void Render(std::string& out, const std::vector<inventory::PoolStatus>& pools);
 };
 
 }  // namespace dra::metrics

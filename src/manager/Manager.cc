@@ -65,6 +65,7 @@ Manager::Manager(RestConfig config, ManagerOptions options)
       options_(std::move(options)),
       clock_(options_.clock ? options_.clock : RealClock::Shared()),
       registry_(std::make_shared<prometheus::Registry>()),
+      exposition_sources_(std::make_shared<ExpositionSources>()),
       startup_(clock_) {
   if (!options_.user_agent.empty()) config_.user_agent = options_.user_agent;
   health_checks_.Add("ping", [] { return Status::Ok(); });
@@ -131,6 +132,10 @@ Result<ManagedController*> Manager::AddController(ManagedControllerOptions optio
   return raw;
 }
 
+void Manager::AddExpositionSource(std::string name, ExpositionSources::Source source) {
+  exposition_sources_->Add(std::move(name), std::move(source));
+}
+
 void Manager::Add(std::unique_ptr<Runnable> runnable) {
   std::lock_guard lock(mu_);
   runnables_.push_back(std::move(runnable));
@@ -190,8 +195,11 @@ Status Manager::StartServers() {
   }
   if (options_.metrics_bind_address != "0") {
     auto registry = registry_;
-    auto scrape = [registry] {
-      return EndpointServer::Reply{200, prometheus::TextSerializer().Serialize(registry->Collect()),
+    auto sources = exposition_sources_;
+    auto scrape = [registry, sources] {
+      std::string text = prometheus::TextSerializer().Serialize(registry->Collect());
+      sources->AppendTo(text);
+      return EndpointServer::Reply{200, std::move(text),
                                    "text/plain; version=0.0.4; charset=utf-8"};
     };
     RestConfig review_config = config_;

@@ -18,6 +18,7 @@
 #include "src/leader/LeaderElector.h"
 #include "src/manager/ApiDiscovery.h"
 #include "src/manager/CheckSet.h"
+#include "src/manager/ExpositionSources.h"
 #include "src/manager/ManagedController.h"
 #include "src/manager/ManagerOptions.h"
 #include "src/manager/Runnable.h"
@@ -71,6 +72,9 @@ class Manager {
   const std::shared_ptr<RestClient>& client() const { return client_; }
   const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
   const std::shared_ptr<Clock>& clock() const { return clock_; }
+  // Pre-rendered text exposition served by /metrics (plain or secure) after
+  // the registry's families; see ExpositionSources. Any time, any thread.
+  void AddExpositionSource(std::string name, ExpositionSources::Source source);
 
   // Fails at once on unusable options (bind errors, bad election timing);
   // everything that waits for the API server happens in the background.
@@ -104,6 +108,7 @@ class Manager {
   ManagerOptions options_;
   std::shared_ptr<Clock> clock_;
   std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<ExpositionSources> exposition_sources_;
   std::unique_ptr<RestClientMetrics> rest_metrics_;
   std::shared_ptr<RestClient> client_;
   std::unique_ptr<InformerRegistry> informers_;

@@ -381,6 +381,15 @@ TEST_F(PrometheusTest, PromtoolAcceptsALiveScrape) {
         "leader_election_master_status", "rest_client_requests_total"}) {
     EXPECT_NE(scrape->out.find(std::string("\n") + family), std::string::npos) << family;
   }
+  // The registry's families and the allocation metrics' pre-rendered text
+  // share one exposition: each family must be declared exactly once.
+  std::istringstream lines(scrape->out);
+  std::set<std::string> types;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("# TYPE ")) EXPECT_TRUE(types.insert(line).second) << line;
+  }
+  EXPECT_TRUE(types.contains("# TYPE dra_controller_allocated_device_info gauge"));
+  EXPECT_TRUE(types.contains("# TYPE dra_controller_build_info gauge"));
   auto check = Subprocess::Run({"promtool", "check", "metrics"}, scrape->out);
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   EXPECT_EQ(check->exit_code, 0) << check->out << check->err;

@@ -1,5 +1,4 @@
 #include <gtest/gtest.h>
-#include <prometheus/text_serializer.h>
 
 #include <sstream>
 
@@ -12,9 +11,7 @@ namespace {
 
 using testing::MetricsFixture;
 
-std::string Scrape(const AllocationMetrics& metrics) {
-  return prometheus::TextSerializer().Serialize(metrics.Collect());
-}
+std::string Scrape(const AllocationMetrics& metrics) { return metrics.Render(); }
 
 // The sample lines (no HELP/TYPE) of `family`, in exposition order.
 std::string Samples(const std::string& exposition, const std::string& family) {
@@ -113,6 +110,19 @@ TEST(AllocationMetricsTest, DeletedPodLeaksItsImplicitClaimUntilTheClaimGoes) {
   EXPECT_TRUE(Mentions(after,
                        "dra_controller_resource_claims{namespace=\"team-a\",state="
                        "\"reserved\",source=\"extended_resource\"} 0"));
+}
+
+TEST(AllocationMetricsTest, LabelValuesAreEscaped) {
+  MetricsFixture f;
+  f.inventory.ApplySlice(
+      testing::Slice("node-d-gpus", "node-d", {testing::Gpu("gpu-0", 80, "a\"b\\c\nd")}));
+  AllocationMetrics metrics(f.Sources());
+  std::string out = Scrape(metrics);
+  EXPECT_TRUE(Mentions(out,
+                       "dra_controller_device_info{driver=\"gpu.example.com\",pool=\"node-d\","
+                       "device=\"gpu-0\",node=\"node-d\",model=\"a\\\"b\\\\c\\nd\","
+                       "driverVersion=\"1.2.3\"} 1\n"))
+      << out;
 }
 
 TEST(AllocationMetricsTest, NoProvidersMeansNoUnhealthyAndNoPodFamilies) {

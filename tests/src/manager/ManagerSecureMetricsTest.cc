@@ -88,8 +88,17 @@ class ManagerSecureMetricsTest : public ::testing::Test {
   dra::testing::TempDir dir_;
 };
 
+constexpr const char* kExtra =
+    "# HELP extra_series Pre-rendered\n# TYPE extra_series gauge\nextra_series 7\n";
+
+void AddExtra(Manager& manager) {
+  auto text = std::make_shared<const std::string>(kExtra);
+  manager.AddExpositionSource("extra", [text] { return text; });
+}
+
 TEST_F(ManagerSecureMetricsTest, ServesMetricsOverHttpsOnlyToAuthorizedCallers) {
   Manager manager(ApiConfig(), Options(true));
+  AddExtra(manager);
   ASSERT_TRUE(manager.Start().ok());
   int port = manager.metrics_port();
   ASSERT_GT(port, 0);
@@ -103,6 +112,8 @@ TEST_F(ManagerSecureMetricsTest, ServesMetricsOverHttpsOnlyToAuthorizedCallers) 
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   EXPECT_EQ(reader->status, 200);
   EXPECT_NE(reader->body.find("# TYPE"), std::string::npos);
+  EXPECT_TRUE(reader->body.ends_with(kExtra)) << reader->body;
+  EXPECT_LT(reader->body.find("# TYPE"), reader->body.find(kExtra));
   EXPECT_EQ(reader->Header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_FALSE(Scrape("http", port, "reader-token").ok());
   ASSERT_TRUE(manager.Stop().ok());
@@ -139,10 +150,12 @@ TEST_F(ManagerSecureMetricsTest, AMissingCertDirFailsTheStart) {
 
 TEST_F(ManagerSecureMetricsTest, InsecureMetricsStayPlainAndOpen) {
   Manager manager(ApiConfig(), Options(false));
+  AddExtra(manager);
   ASSERT_TRUE(manager.Start().ok());
   auto reply = Scrape("http", manager.metrics_port(), "");
   ASSERT_TRUE(reply.ok()) << reply.status().ToString();
   EXPECT_EQ(reply->status, 200);
+  EXPECT_TRUE(reply->body.ends_with(kExtra)) << reply->body;
   for (const auto& request : api_->Requests()) EXPECT_NE(request.Path(), kTokenReviews);
 }
 
