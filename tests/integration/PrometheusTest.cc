@@ -386,7 +386,9 @@ TEST_F(PrometheusTest, PromtoolAcceptsALiveScrape) {
   std::istringstream lines(scrape->out);
   std::set<std::string> types;
   for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("# TYPE ")) EXPECT_TRUE(types.insert(line).second) << line;
+    if (line.starts_with("# TYPE ")) {
+      EXPECT_TRUE(types.insert(line).second) << line;
+    }
   }
   EXPECT_TRUE(types.contains("# TYPE dra_controller_allocated_device_info gauge"));
   EXPECT_TRUE(types.contains("# TYPE dra_controller_build_info gauge"));
