@@ -21,10 +21,17 @@ READY_TIMEOUT="${READY_TIMEOUT:-90}"
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# Ports are picked below the kernel's ephemeral range (ip_local_port_range),
+# where no outgoing connection and no port-0 listener of another test can take
+# one between this check and the component's bind.
+EPHEMERAL_START="$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+PORT_FLOOR=20000
+((EPHEMERAL_START > PORT_FLOOR + 1000)) || PORT_FLOOR=10000
+
 free_port() {
   local p
   while :; do
-    p=$((20000 + RANDOM % 40000))
+    p=$((PORT_FLOOR + RANDOM % (EPHEMERAL_START - PORT_FLOOR)))
     [[ " ${TAKEN_PORTS:-} " == *" $p "* ]] && continue
     port_in_use "$p" && continue
     TAKEN_PORTS+=" $p"
