@@ -36,7 +36,11 @@ inventory::DeviceCounts OnNode(const std::map<std::string, inventory::DeviceCoun
     sum.no_schedule += it->second.no_schedule;
     sum.no_execute += it->second.no_execute;
     sum.incomplete_pool += it->second.incomplete_pool;
+    if (it->second.selector_error && !sum.selector_error) {
+      sum.selector_error = it->second.selector_error;
+    }
   }
+  if (sum.selector_error) sum.free = 0;
   return sum;
 }
 
@@ -57,6 +61,8 @@ std::string Phrase(const NodeVerdict& v) {
              std::to_string(v.counts.total) + " " + v.device_class + " (" + detail + "; " +
              std::to_string(v.needed) + " needed)";
     }
+    case Reason::kClassUnusable:
+      return v.counts.selector_error ? v.counts.selector_error->Describe() : "";
     case Reason::kDevicePlugin:
       return "use a device plugin for " + v.resource;
     case Reason::kNoProvider:
@@ -108,8 +114,10 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
       it = cache.counts.emplace(class_name, in.inventory.CountPerNode(class_name)).first;
     }
     auto counts = OnNode(it->second, node.meta.name);
-    if (counts.total == 0 || counts.free < count) {
-      verdict.reason = counts.total == 0 ? Reason::kNoDevice : Reason::kNotEnoughFree;
+    if (counts.selector_error || counts.total == 0 || counts.free < count) {
+      verdict.reason = counts.selector_error ? Reason::kClassUnusable
+                       : counts.total == 0   ? Reason::kNoDevice
+                                             : Reason::kNotEnoughFree;
       verdict.device_class = class_name;
       verdict.needed = count;
       verdict.counts = counts;
