@@ -73,6 +73,24 @@ std::string Phrase(const NodeVerdict& v) {
   return "";
 }
 
+// The scheduler filters nodes in parallel and gives up on the Pod at the
+// first Filter error, so a class unusable on one node leaves the nodes that
+// would fit unable to take the Pod as well.
+void AbortOnUnusableClass(PodExplanation& out) {
+  auto failed = std::find_if(out.nodes.begin(), out.nodes.end(), [](const NodeVerdict& v) {
+    return v.reason == Reason::kClassUnusable;
+  });
+  if (failed == out.nodes.end()) return;
+  const NodeVerdict cause = *failed;
+  for (auto& v : out.nodes) {
+    if (v.reason != Reason::kFits) continue;
+    v.reason = Reason::kClassUnusable;
+    v.device_class = cause.device_class;
+    v.counts.selector_error = cause.counts.selector_error;
+  }
+  out.fitting_nodes = 0;
+}
+
 }  // namespace
 
 NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& node,
@@ -237,6 +255,7 @@ PodExplanation PodExplainer::Explain(const api::PodView& pod, const Inputs& in) 
     out.nodes.push_back(Judge(pod, *node, requested, in, cache));
     out.fitting_nodes += out.nodes.back().reason == Reason::kFits;
   }
+  AbortOnUnusableClass(out);
   std::sort(out.nodes.begin(), out.nodes.end(),
             [](const auto& a, const auto& b) { return a.node < b.node; });
   out.summary = Summarize(out.nodes);

@@ -125,7 +125,7 @@ TEST_F(PodExplainerTest, TaintedDevicesAreNotFree) {
             "NoSchedule/NoExecute; 2 needed)");
 }
 
-TEST_F(PodExplainerTest, ClassWithAFailingSelectorIsUnusableOnTheNodesItFailsOn) {
+TEST_F(PodExplainerTest, SelectorErrorOnOneNodeLeavesNoNodeForThePod) {
   auto cls = std::make_shared<api::DeviceClass>(*GpuClass("gpu.example.com"));
   cls->selectors = {R"(device.attributes["gpu.example.com"].model == "a100" || )"
                     R"(device.attributes["gpu.example.com"].flaky == 1)"};
@@ -140,9 +140,11 @@ TEST_F(PodExplainerTest, ClassWithAFailingSelectorIsUnusableOnTheNodesItFailsOn)
   ASSERT_EQ(e.nodes.size(), 2u);
   EXPECT_EQ(e.nodes[0].reason, Reason::kClassUnusable);
   EXPECT_EQ(e.nodes[0].counts.free, 0);
-  EXPECT_EQ(e.nodes[1].reason, Reason::kFits);
+  // node-2 would fit, but the scheduler gives up on the Pod at node-1's error.
+  EXPECT_EQ(e.nodes[1].reason, Reason::kClassUnusable);
+  EXPECT_FALSE(e.schedulable());
   EXPECT_EQ(e.summary,
-            "1/2 nodes: 1 class gpu.example.com unusable: selector error on device "
+            "0/2 nodes: 2 class gpu.example.com unusable: selector error on device "
             "gpu.example.com/node-1/gpu-2: no such key: 'flaky' at 1:93");
 }
 
