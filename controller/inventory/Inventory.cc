@@ -338,14 +338,23 @@ void Inventory::AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId
     if (!slot || unusable.device < slot->device) slot = unusable;
   };
   keep_smallest(blockers.anywhere);
-  auto node = NodeKey(device);
-  if (!node) return;  // behind a slice node selector: which nodes is unknown
-  if (node->empty()) {
-    keep_smallest(blockers.every_node);
+  auto block = [&](std::string_view node) {
+    if (node.empty()) return keep_smallest(blockers.every_node);
+    auto [it, inserted] = blockers.by_node.try_emplace(node, unusable);
+    if (!inserted && unusable.device < it->second.device) it->second = unusable;
+  };
+  if (device.slice->node_selection == api::ResourceSlice::NodeSelection::kPerDevice) {
+    // The allocator takes such a slice whole for every node one of its
+    // devices serves, and evaluates selectors before a device's own node.
+    for (const auto& other : device.slice->devices) {
+      if (other.all_nodes || !other.node_name.empty()) {
+        block(other.all_nodes ? std::string_view() : std::string_view(other.node_name));
+      }
+    }
     return;
   }
-  auto [it, inserted] = blockers.by_node.try_emplace(*node, unusable);
-  if (!inserted && unusable.device < it->second.device) it->second = unusable;
+  auto node = NodeKey(device);
+  if (node) block(*node);  // none behind a slice node selector: which nodes is unknown
 }
 
 Inventory::Blockers Inventory::BlockersOf(const ClassEntry& entry) const {

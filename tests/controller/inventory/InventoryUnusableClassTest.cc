@@ -116,6 +116,23 @@ TEST_F(InventoryUnusableClassTest, FailureOnADeviceEveryNodeReachesBlocksEveryNo
   EXPECT_EQ(per_node["node-a"].selector_error, per_node[""].selector_error);
 }
 
+TEST_F(InventoryUnusableClassTest, PerDeviceSliceFailsOnEveryNodeItsDevicesServe) {
+  api::Device on_a = Gpu("gpu-0", 24, "gpu-24g");
+  on_a.node_name = "node-a";
+  api::Device on_c = Gpu("gpu-1", 80, "gpu-80g");
+  on_c.node_name = "node-c";
+  auto slice =
+      std::make_shared<api::ResourceSlice>(*Slice("mixed", "", {on_a, on_c}, 1, 1, "mixed"));
+  slice->node_selection = api::ResourceSlice::NodeSelection::kPerDevice;
+  inventory_.ApplySlice(slice);
+  // node-a gets the whole slice, so the allocator meets node-c's device there.
+  EXPECT_EQ(inventory_.Count("flaky", "node-a").selector_error->device, Key("mixed", "gpu-1"));
+  EXPECT_EQ(inventory_.Count("flaky", "node-c").selector_error->device, Key("mixed", "gpu-1"));
+  EXPECT_FALSE(inventory_.Count("flaky", "node-d").selector_error.has_value());
+  inventory_.ApplyClaim(Claim("ml", "c", {{"mixed", "gpu-1"}}));
+  EXPECT_FALSE(inventory_.Count("flaky", "node-a").selector_error.has_value());
+}
+
 TEST_F(InventoryUnusableClassTest, CountPerNodeNamesTheNodesWhereTheClassIsUnusable) {
   auto per_node = inventory_.CountPerNode("flaky");
   ASSERT_EQ(per_node.size(), 2u);  // node-b has no match, but an entry for the error
