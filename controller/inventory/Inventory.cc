@@ -148,7 +148,7 @@ void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class)
   if (same_selectors) return;
   entry.selector = ClassSelector::Compile(entry.object->selectors, programs_);
   entry.matches.assign(entries_.size(), false);
-  entry.failures.clear();
+  entry.ForgetFailures();
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (!entries_[id]) continue;
     const Entry& device = *entries_[id];
@@ -165,7 +165,7 @@ void Inventory::RecomputeAllMatches() {
   std::unique_lock lock(mu_);
   for (auto& [name, cls] : classes_) {
     cls.matches.assign(entries_.size(), false);
-    cls.failures.clear();
+    cls.ForgetFailures();
   }
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (entries_[id]) EvaluateAllClasses(id);
@@ -184,7 +184,20 @@ void Inventory::EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device&
   entry.matches[id] = entry.selector.Matches(device, &failure);
   if (!failure) return;
   RecordFailure(entry.object->meta.name, *failure);
-  if (!entry.selector.has_compile_error()) entry.failures[id] = std::move(*failure);
+  if (!entry.selector.has_compile_error()) entry.RecordFailure(id, std::move(*failure));
+}
+
+void Inventory::ClassEntry::ForgetFailures() {
+  failures.clear();
+  failure_texts.clear();
+  failure_index.clear();
+}
+
+void Inventory::ClassEntry::RecordFailure(DeviceId id, ClassSelector::Failure failure) {
+  std::string text = failure.expression + '\n' + failure.message;
+  auto [it, inserted] = failure_index.try_emplace(std::move(text), failure_texts.size());
+  if (inserted) failure_texts.push_back(std::move(failure));
+  failures[id] = it->second;
 }
 
 void Inventory::RecordFailure(const std::string& class_name,
@@ -364,8 +377,39 @@ Inventory::Blockers Inventory::BlockersOf(const ClassEntry& entry) const {
       if (entries_[id]) AddBlocker(blockers, entry, id, entry.selector.compile_error());
     }
   }
-  for (const auto& [id, failure] : entry.failures) AddBlocker(blockers, entry, id, failure);
+  for (const auto& [id, text] : entry.failures) {
+    AddBlocker(blockers, entry, id, entry.failure_texts[text]);
+  }
   return blockers;
+}
+
+std::optional<ClassUnusable> Inventory::UnusableOn(const ClassEntry& entry,
+                                                   std::string_view node) const {
+  if (node.empty() || entry.selector.has_compile_error()) return BlockersOf(entry).On(node);
+  if (entry.failures.empty()) return std::nullopt;
+  Blockers blockers;
+  auto check = [&](DeviceId id) {
+    auto failed = entry.failures.find(id);
+    if (failed != entry.failures.end()) {
+      AddBlocker(blockers, entry, id, entry.failure_texts[failed->second]);
+    }
+  };
+  std::vector<const api::ResourceSlice*> per_device;  // their devices all count here
+  for (DeviceId id : Candidates(node)) {
+    const api::ResourceSlice* slice = entries_[id]->slice.get();
+    if (slice->node_selection != api::ResourceSlice::NodeSelection::kPerDevice) {
+      check(id);
+    } else if (std::find(per_device.begin(), per_device.end(), slice) == per_device.end()) {
+      per_device.push_back(slice);
+    }
+  }
+  for (const api::ResourceSlice* slice : per_device) {
+    auto pool = by_pool_.find(PoolTracker::PoolId(slice->driver, slice->pool.name));
+    for (DeviceId id : pool->second) {
+      if (entries_[id]->slice.get() == slice) check(id);
+    }
+  }
+  return blockers.On(node);
 }
 
 std::optional<ClassUnusable> Inventory::Unusable(std::string_view class_name,
@@ -373,7 +417,7 @@ std::optional<ClassUnusable> Inventory::Unusable(std::string_view class_name,
   std::shared_lock lock(mu_);
   const ClassEntry* cls = FindClass(class_name);
   if (cls == nullptr) return std::nullopt;
-  return BlockersOf(*cls).On(node);
+  return UnusableOn(*cls, node);
 }
 
 DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node) const {
@@ -382,7 +426,7 @@ DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node
   const ClassEntry* cls = FindClass(class_name);
   if (cls == nullptr) return counts;
   for (const DeviceInfo& device : MatchingLocked(*cls, node)) Tally(counts, device);
-  MarkUnusable(counts, BlockersOf(*cls).On(node));
+  MarkUnusable(counts, UnusableOn(*cls, node));
   return counts;
 }
 
@@ -457,7 +501,7 @@ RequestCounts Inventory::CountForRequest(const api::ResourceClaim::ExactRequest&
     if (selected) Tally(result.counts, Describe(entry), request.tolerations);
   }
   if (aborts) result.counts.free = 0;
-  MarkUnusable(result.counts, BlockersOf(*cls).On(node));
+  MarkUnusable(result.counts, UnusableOn(*cls, node));
   return result;
 }
 

@@ -182,9 +182,16 @@ class Inventory {
     std::shared_ptr<const api::DeviceClass> object;
     ClassSelector selector;
     std::vector<bool> matches;  // by DeviceId
-    // Devices the selector failed on at runtime (few; none when healthy).
-    // A compile error is not repeated here: it fails on every device.
-    std::unordered_map<DeviceId, ClassSelector::Failure> failures;
+    // Devices the selector failed on at runtime (none when healthy), each
+    // with an index into `failure_texts` (distinct failures, kept until the
+    // selectors change or a recompute). A compile error is not repeated
+    // here: it fails on every device.
+    std::unordered_map<DeviceId, uint32_t> failures;
+    std::vector<ClassSelector::Failure> failure_texts;
+    std::unordered_map<std::string, uint32_t> failure_index;  // expression '\n' message
+
+    void ForgetFailures();
+    void RecordFailure(DeviceId id, ClassSelector::Failure failure);
   };
   // Where a class is unusable: on every node, on some nodes, or only
   // cluster-wide (a failing device behind a slice node selector).
@@ -207,6 +214,8 @@ class Inventory {
 
   const ClassEntry* FindClass(std::string_view name) const;
   Blockers BlockersOf(const ClassEntry& entry) const;
+  // BlockersOf(entry).On(node), reading only the devices that reach `node`.
+  std::optional<ClassUnusable> UnusableOn(const ClassEntry& entry, std::string_view node) const;
   void AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId id,
                   const ClassSelector::Failure& failure) const;
   // Whether the scheduler would evaluate selectors on the device: not in
