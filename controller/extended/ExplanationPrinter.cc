@@ -38,6 +38,8 @@ std::string ExplanationPrinter::ReasonName(Reason reason) {
       return "NoDevice";
     case Reason::kNotEnoughFree:
       return "NotEnoughFree";
+    case Reason::kClassUnusable:
+      return "ClassUnusable";
     case Reason::kDevicePlugin:
       return "DevicePlugin";
     case Reason::kNoProvider:

@@ -36,7 +36,11 @@ inventory::DeviceCounts OnNode(const std::map<std::string, inventory::DeviceCoun
     sum.no_schedule += it->second.no_schedule;
     sum.no_execute += it->second.no_execute;
     sum.incomplete_pool += it->second.incomplete_pool;
+    if (it->second.selector_error && !sum.selector_error) {
+      sum.selector_error = it->second.selector_error;
+    }
   }
+  if (sum.selector_error) sum.free = 0;
   return sum;
 }
 
@@ -57,6 +61,8 @@ std::string Phrase(const NodeVerdict& v) {
              std::to_string(v.counts.total) + " " + v.device_class + " (" + detail + "; " +
              std::to_string(v.needed) + " needed)";
     }
+    case Reason::kClassUnusable:
+      return v.counts.selector_error ? v.counts.selector_error->Describe() : "";
     case Reason::kDevicePlugin:
       return "use a device plugin for " + v.resource;
     case Reason::kNoProvider:
@@ -65,6 +71,24 @@ std::string Phrase(const NodeVerdict& v) {
       return "are cordoned";
   }
   return "";
+}
+
+// The scheduler filters nodes in parallel and gives up on the Pod at the
+// first Filter error, so a class unusable on one node leaves the nodes that
+// would fit unable to take the Pod as well.
+void AbortOnUnusableClass(PodExplanation& out) {
+  auto failed = std::find_if(out.nodes.begin(), out.nodes.end(), [](const NodeVerdict& v) {
+    return v.reason == Reason::kClassUnusable;
+  });
+  if (failed == out.nodes.end()) return;
+  const NodeVerdict cause = *failed;
+  for (auto& v : out.nodes) {
+    if (v.reason != Reason::kFits) continue;
+    v.reason = Reason::kClassUnusable;
+    v.device_class = cause.device_class;
+    v.counts.selector_error = cause.counts.selector_error;
+  }
+  out.fitting_nodes = 0;
 }
 
 }  // namespace
@@ -108,8 +132,10 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
       it = cache.counts.emplace(class_name, in.inventory.CountPerNode(class_name)).first;
     }
     auto counts = OnNode(it->second, node.meta.name);
-    if (counts.total == 0 || counts.free < count) {
-      verdict.reason = counts.total == 0 ? Reason::kNoDevice : Reason::kNotEnoughFree;
+    if (counts.selector_error || counts.total == 0 || counts.free < count) {
+      verdict.reason = counts.selector_error ? Reason::kClassUnusable
+                       : counts.total == 0   ? Reason::kNoDevice
+                                             : Reason::kNotEnoughFree;
       verdict.device_class = class_name;
       verdict.needed = count;
       verdict.counts = counts;
@@ -229,6 +255,7 @@ PodExplanation PodExplainer::Explain(const api::PodView& pod, const Inputs& in) 
     out.nodes.push_back(Judge(pod, *node, requested, in, cache));
     out.fitting_nodes += out.nodes.back().reason == Reason::kFits;
   }
+  AbortOnUnusableClass(out);
   std::sort(out.nodes.begin(), out.nodes.end(),
             [](const auto& a, const auto& b) { return a.node < b.node; });
   out.summary = Summarize(out.nodes);

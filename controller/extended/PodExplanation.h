@@ -15,6 +15,7 @@ struct NodeVerdict {
     kFits,           // enough free devices of every class
     kNoDevice,       // the node has no device of `device_class`
     kNotEnoughFree,  // fewer free devices of `device_class` than `needed`
+    kClassUnusable,  // a selector of `device_class` fails here (counts.selector_error)
     kDevicePlugin,   // allocatable[resource] > 0: the scheduler uses the device plugin
     kNoProvider,     // neither a device plugin nor a DeviceClass serves `resource`
     kCordoned,       // spec.unschedulable

@@ -36,6 +36,12 @@ void Tally(DeviceCounts& counts, const DeviceInfo& device,
   }
 }
 
+void MarkUnusable(DeviceCounts& counts, std::optional<ClassUnusable> unusable) {
+  if (!unusable) return;
+  counts.free = 0;
+  counts.selector_error = std::move(unusable);
+}
+
 }  // namespace
 
 Inventory::Inventory(std::shared_ptr<prometheus::Registry> metrics) : metrics_(std::move(metrics)) {
@@ -124,7 +130,10 @@ void Inventory::RemoveDevice(DeviceId id) {
     if (it->second.empty()) by_node_.erase(it);
   }
   entries_[id].reset();
-  for (auto& [name, cls] : classes_) cls.matches[id] = false;
+  for (auto& [name, cls] : classes_) {
+    cls.matches[id] = false;
+    if (!cls.failures.empty()) cls.failures.erase(id);
+  }
   free_ids_.push_back(id);
 }
 
@@ -139,6 +148,7 @@ void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class)
   if (same_selectors) return;
   entry.selector = ClassSelector::Compile(entry.object->selectors, programs_);
   entry.matches.assign(entries_.size(), false);
+  entry.ForgetFailures();
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (!entries_[id]) continue;
     const Entry& device = *entries_[id];
@@ -153,7 +163,10 @@ void Inventory::RemoveClass(const api::DeviceClass& device_class) {
 
 void Inventory::RecomputeAllMatches() {
   std::unique_lock lock(mu_);
-  for (auto& [name, cls] : classes_) cls.matches.assign(entries_.size(), false);
+  for (auto& [name, cls] : classes_) {
+    cls.matches.assign(entries_.size(), false);
+    cls.ForgetFailures();
+  }
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (entries_[id]) EvaluateAllClasses(id);
   }
@@ -169,7 +182,22 @@ void Inventory::EvaluateAllClasses(DeviceId id) {
 void Inventory::EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device& device) {
   std::optional<ClassSelector::Failure> failure;
   entry.matches[id] = entry.selector.Matches(device, &failure);
-  if (failure) RecordFailure(entry.object->meta.name, *failure);
+  if (!failure) return;
+  RecordFailure(entry.object->meta.name, *failure);
+  if (!entry.selector.has_compile_error()) entry.RecordFailure(id, std::move(*failure));
+}
+
+void Inventory::ClassEntry::ForgetFailures() {
+  failures.clear();
+  failure_texts.clear();
+  failure_index.clear();
+}
+
+void Inventory::ClassEntry::RecordFailure(DeviceId id, ClassSelector::Failure failure) {
+  std::string text = failure.expression + '\n' + failure.message;
+  auto [it, inserted] = failure_index.try_emplace(std::move(text), failure_texts.size());
+  if (inserted) failure_texts.push_back(std::move(failure));
+  failures[id] = it->second;
 }
 
 void Inventory::RecordFailure(const std::string& class_name,
@@ -183,8 +211,10 @@ void Inventory::RecordFailure(const std::string& class_name,
   if (inserted) {
     error.class_name = class_name;
     error.expression = failure.expression;
-    spdlog::warn("DeviceClass {}: selector {} fails, so devices do not match: {}", class_name,
-                 failure.expression, failure.message);
+    spdlog::warn(
+        "DeviceClass {}: selector {} fails, so the class is unusable where the "
+        "scheduler evaluates it on such a device: {}",
+        class_name, failure.expression, failure.message);
   }
   error.message = failure.message;
   ++error.count;
@@ -293,9 +323,110 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
   return info;
 }
 
+// ---- unusable classes: the v1.37.2 allocator evaluates class selectors on
+// each device of the pools that reach the node, skipping devices in use and
+// incomplete pools first, and aborts (Filter returns an error) on a runtime
+// error instead of treating the device as "no match".
+
+std::optional<ClassUnusable> Inventory::Blockers::On(std::string_view node) const {
+  if (node.empty()) return anywhere;
+  auto it = by_node.find(node);
+  return it != by_node.end() ? std::optional(it->second) : every_node;
+}
+
+bool Inventory::Evaluated(const Entry& entry) const {
+  const PoolStatus* pool =
+      pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
+  if (pool == nullptr || !pool->complete()) return false;
+  return entry.device->allow_multiple_allocations || !allocations_.contains(entry.Key().ToString());
+}
+
+void Inventory::AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId id,
+                           const ClassSelector::Failure& failure) const {
+  const Entry& device = *entries_[id];
+  if (!Evaluated(device)) return;
+  ClassUnusable unusable{entry.object->meta.name, device.Key(), failure.expression,
+                         failure.message};
+  auto keep_smallest = [&](std::optional<ClassUnusable>& slot) {
+    if (!slot || unusable.device < slot->device) slot = unusable;
+  };
+  keep_smallest(blockers.anywhere);
+  auto block = [&](std::string_view node) {
+    if (node.empty()) return keep_smallest(blockers.every_node);
+    auto [it, inserted] = blockers.by_node.try_emplace(node, unusable);
+    if (!inserted && unusable.device < it->second.device) it->second = unusable;
+  };
+  if (device.slice->node_selection == api::ResourceSlice::NodeSelection::kPerDevice) {
+    // The allocator takes such a slice whole for every node one of its
+    // devices serves, and evaluates selectors before a device's own node.
+    for (const auto& other : device.slice->devices) {
+      if (other.all_nodes || !other.node_name.empty()) {
+        block(other.all_nodes ? std::string_view() : std::string_view(other.node_name));
+      }
+    }
+    return;
+  }
+  auto node = NodeKey(device);
+  if (node) block(*node);  // none behind a slice node selector: which nodes is unknown
+}
+
+Inventory::Blockers Inventory::BlockersOf(const ClassEntry& entry) const {
+  Blockers blockers;
+  if (entry.selector.has_compile_error()) {
+    for (DeviceId id = 0; id < entries_.size(); ++id) {
+      if (entries_[id]) AddBlocker(blockers, entry, id, entry.selector.compile_error());
+    }
+  }
+  for (const auto& [id, text] : entry.failures) {
+    AddBlocker(blockers, entry, id, entry.failure_texts[text]);
+  }
+  return blockers;
+}
+
+std::optional<ClassUnusable> Inventory::UnusableOn(const ClassEntry& entry,
+                                                   std::string_view node) const {
+  if (node.empty() || entry.selector.has_compile_error()) return BlockersOf(entry).On(node);
+  if (entry.failures.empty()) return std::nullopt;
+  Blockers blockers;
+  auto check = [&](DeviceId id) {
+    auto failed = entry.failures.find(id);
+    if (failed != entry.failures.end()) {
+      AddBlocker(blockers, entry, id, entry.failure_texts[failed->second]);
+    }
+  };
+  std::vector<const api::ResourceSlice*> per_device;  // their devices all count here
+  for (DeviceId id : Candidates(node)) {
+    const api::ResourceSlice* slice = entries_[id]->slice.get();
+    if (slice->node_selection != api::ResourceSlice::NodeSelection::kPerDevice) {
+      check(id);
+    } else if (std::find(per_device.begin(), per_device.end(), slice) == per_device.end()) {
+      per_device.push_back(slice);
+    }
+  }
+  for (const api::ResourceSlice* slice : per_device) {
+    auto pool = by_pool_.find(PoolTracker::PoolId(slice->driver, slice->pool.name));
+    for (DeviceId id : pool->second) {
+      if (entries_[id]->slice.get() == slice) check(id);
+    }
+  }
+  return blockers.On(node);
+}
+
+std::optional<ClassUnusable> Inventory::Unusable(std::string_view class_name,
+                                                 std::string_view node) const {
+  std::shared_lock lock(mu_);
+  const ClassEntry* cls = FindClass(class_name);
+  if (cls == nullptr) return std::nullopt;
+  return UnusableOn(*cls, node);
+}
+
 DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node) const {
   DeviceCounts counts;
-  for (const DeviceInfo& device : DevicesMatching(class_name, node)) Tally(counts, device);
+  std::shared_lock lock(mu_);
+  const ClassEntry* cls = FindClass(class_name);
+  if (cls == nullptr) return counts;
+  for (const DeviceInfo& device : MatchingLocked(*cls, node)) Tally(counts, device);
+  MarkUnusable(counts, UnusableOn(*cls, node));
   return counts;
 }
 
@@ -310,17 +441,28 @@ std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view cla
       Tally(counts[std::string(*node)], Describe(*entries_[id]));
     }
   }
+  Blockers blockers = BlockersOf(*cls);
+  for (const auto& [node, unusable] : blockers.by_node) counts.try_emplace(std::string(node));
+  if (blockers.every_node) counts.try_emplace("");
+  for (auto& [node, node_counts] : counts) {
+    MarkUnusable(node_counts, node.empty() ? blockers.every_node : blockers.On(node));
+  }
   return counts;
 }
 
 std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
                                                    std::string_view node) const {
   std::shared_lock lock(mu_);
-  std::vector<DeviceInfo> out;
   const ClassEntry* cls = FindClass(class_name);
-  if (cls == nullptr) return out;
+  if (cls == nullptr) return {};
+  return MatchingLocked(*cls, node);
+}
+
+std::vector<DeviceInfo> Inventory::MatchingLocked(const ClassEntry& entry,
+                                                  std::string_view node) const {
+  std::vector<DeviceInfo> out;
   for (DeviceId id : Candidates(node)) {
-    if (Matches(*cls, id)) out.push_back(Describe(*entries_[id]));
+    if (Matches(entry, id)) out.push_back(Describe(*entries_[id]));
   }
   return out;
 }
@@ -348,14 +490,18 @@ RequestCounts Inventory::CountForRequest(const api::ResourceClaim::ExactRequest&
   const ClassEntry* cls = FindClass(request.device_class_name);
   if (cls == nullptr) return result;
   result.class_exists = true;
+  bool aborts = false;  // the request's own selectors fail where the scheduler looks
   for (DeviceId id : Candidates(node)) {
     if (!Matches(*cls, id)) continue;
     const Entry& entry = *entries_[id];
     std::optional<ClassSelector::Failure> failure;
     bool selected = own.Matches(ToCelDevice(*entry.device, entry.slice->driver), &failure);
     if (failure && !result.selector_error) result.selector_error = failure;
+    if (failure && Evaluated(entry)) aborts = true;
     if (selected) Tally(result.counts, Describe(entry), request.tolerations);
   }
+  if (aborts) result.counts.free = 0;
+  MarkUnusable(result.counts, UnusableOn(*cls, node));
   return result;
 }
 
@@ -444,14 +590,28 @@ bool Inventory::HasClass(std::string_view class_name) const {
 void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visit) const {
   std::shared_lock lock(mu_);
   std::vector<const ClassEntry*> classes;
-  for (const auto& [name, cls] : classes_) classes.push_back(&cls);
+  std::vector<Blockers> blockers;  // parallel to `classes`
+  for (const auto& [name, cls] : classes_) {
+    classes.push_back(&cls);
+    blockers.push_back(BlockersOf(cls));
+  }
   std::vector<std::string_view> matching;
+  std::vector<std::string_view> unusable;
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (!entries_[id]) continue;
     const Entry& entry = *entries_[id];
     matching.clear();
-    for (const ClassEntry* cls : classes) {
-      if (Matches(*cls, id)) matching.push_back(cls->object->meta.name);
+    unusable.clear();
+    // A device every node reaches (or behind a node selector) is unusable
+    // for a class only where the class is unusable on every node.
+    std::string_view node = NodeKey(entry).value_or(std::string_view());
+    for (size_t i = 0; i < classes.size(); ++i) {
+      if (!Matches(*classes[i], id)) continue;
+      matching.push_back(classes[i]->object->meta.name);
+      const Blockers& b = blockers[i];
+      if (b.every_node || (!node.empty() && b.by_node.contains(node))) {
+        unusable.push_back(classes[i]->object->meta.name);
+      }
     }
     std::vector<api::DeviceTaint> taints = TaintsOf(entry);
     const PoolStatus* pool =
@@ -460,12 +620,13 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
     DeviceVisit device{
         .slice = *entry.slice,
         .device = *entry.device,
-        .node = NodeKey(entry).value_or(std::string_view()),
+        .node = node,
         .pool_complete = pool != nullptr && pool->complete(),
         .no_schedule = HasEffect(taints, api::TaintEffect::kNoSchedule),
         .no_execute = HasEffect(taints, api::TaintEffect::kNoExecute),
         .claims = held == allocations_.end() ? nullptr : &held->second,
         .classes = matching,
+        .unusable = unusable.empty() ? nullptr : &unusable,
     };
     visit(device);
   }

@@ -17,6 +17,7 @@
 #include "controller/api/ResourceSlice.h"
 #include "controller/cel/ProgramCache.h"
 #include "controller/inventory/ClassSelector.h"
+#include "controller/inventory/ClassUnusable.h"
 #include "controller/inventory/DeviceKey.h"
 #include "controller/inventory/PoolTracker.h"
 
@@ -37,6 +38,9 @@ struct DeviceCounts {
   int no_schedule = 0;      // carrying a NoSchedule taint
   int no_execute = 0;       // carrying a NoExecute taint
   int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
+  // Set when a selector of the class fails on a device the scheduler would
+  // evaluate here; it then aborts, so `free` is 0 however many devices match.
+  std::optional<ClassUnusable> selector_error;
 
   friend bool operator==(const DeviceCounts&, const DeviceCounts&) = default;
 };
@@ -65,7 +69,9 @@ struct PodUse {
 struct RequestCounts {
   bool class_exists = false;
   DeviceCounts counts;
-  // The first failure of the request's own selectors, if any.
+  // The first failure of the request's own selectors, if any. One on a
+  // device the scheduler would evaluate makes `counts.free` 0 (it aborts);
+  // the class's own failures are in `counts.selector_error`.
   std::optional<ClassSelector::Failure> selector_error;
 };
 
@@ -90,6 +96,9 @@ struct DeviceVisit {
   bool no_execute = false;   // carries a NoExecute taint
   const std::vector<std::string>* claims = nullptr;  // "<namespace>/<name>"; null when free
   const std::vector<std::string_view>& classes;      // DeviceClasses it matches, sorted
+  // Those of `classes` that are unusable where the device is (a selector
+  // fails on a device the scheduler evaluates there); null when none.
+  const std::vector<std::string_view>* unusable = nullptr;
 };
 
 // What the cluster's devices are: which exist (newest pool generation only),
@@ -114,12 +123,23 @@ class Inventory {
   // Matching devices of `class_name` local to `node` or reachable from every
   // node; all devices when `node` is empty. Devices behind a slice node
   // selector count only in the cluster-wide total (node labels are not kept).
+  // A class unusable there (see Unusable) has free = 0 and selector_error set.
   DeviceCounts Count(std::string_view class_name, std::string_view node = "") const;
+  // The devices that match; they still match when the class is unusable
+  // there, which Unusable() tells.
   std::vector<DeviceInfo> DevicesMatching(std::string_view class_name,
                                           std::string_view node = "") const;
+  // Why the scheduler cannot allocate from `class_name` on `node` (anywhere
+  // when empty): a selector of the class fails on a device it evaluates
+  // there, i.e. one not in use, in a complete pool, local to the node or
+  // reachable from every node. The smallest such device is named.
+  std::optional<ClassUnusable> Unusable(std::string_view class_name,
+                                        std::string_view node = "") const;
   // Count() for every node in one pass: key "" holds the devices every node
   // reaches (add them to a node's own figures); devices behind a slice node
-  // selector are left out.
+  // selector are left out. A node where the class is unusable has an entry
+  // (possibly with total 0) with free = 0 and selector_error set; a failure
+  // on a device every node reaches marks key "" and every node's entry.
   std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
   // For an `exactly` request or a firstAvailable subrequest; `free` counts
   // devices whose taints the request tolerates.
@@ -162,6 +182,26 @@ class Inventory {
     std::shared_ptr<const api::DeviceClass> object;
     ClassSelector selector;
     std::vector<bool> matches;  // by DeviceId
+    // Devices the selector failed on at runtime (none when healthy), each
+    // with an index into `failure_texts` (distinct failures, kept until the
+    // selectors change or a recompute). A compile error is not repeated
+    // here: it fails on every device.
+    std::unordered_map<DeviceId, uint32_t> failures;
+    std::vector<ClassSelector::Failure> failure_texts;
+    std::unordered_map<std::string, uint32_t> failure_index;  // expression '\n' message
+
+    void ForgetFailures();
+    void RecordFailure(DeviceId id, ClassSelector::Failure failure);
+  };
+  // Where a class is unusable: on every node, on some nodes, or only
+  // cluster-wide (a failing device behind a slice node selector).
+  struct Blockers {
+    std::optional<ClassUnusable> anywhere;
+    std::optional<ClassUnusable> every_node;
+    std::map<std::string_view, ClassUnusable> by_node;
+
+    // `node` empty: anywhere.
+    std::optional<ClassUnusable> On(std::string_view node) const;
   };
 
   void RebuildPool(const std::string& pool_id);
@@ -173,6 +213,15 @@ class Inventory {
   void RecordFailure(const std::string& class_name, const ClassSelector::Failure& failure);
 
   const ClassEntry* FindClass(std::string_view name) const;
+  Blockers BlockersOf(const ClassEntry& entry) const;
+  // BlockersOf(entry).On(node), reading only the devices that reach `node`.
+  std::optional<ClassUnusable> UnusableOn(const ClassEntry& entry, std::string_view node) const;
+  void AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId id,
+                  const ClassSelector::Failure& failure) const;
+  // Whether the scheduler would evaluate selectors on the device: not in
+  // use and in a complete pool.
+  bool Evaluated(const Entry& entry) const;
+  std::vector<DeviceInfo> MatchingLocked(const ClassEntry& entry, std::string_view node) const;
   // Ids of the devices on `node` (and those every node reaches); all when empty.
   std::vector<DeviceId> Candidates(std::string_view node) const;
   bool Matches(const ClassEntry& entry, DeviceId id) const;

@@ -28,15 +28,18 @@ void DeviceCollector::Add(const inventory::DeviceVisit& d) {
       it->second.labels = {d.slice.driver, d.slice.pool.name, std::string(d.node),
                            std::string(device_class)};
     }
-    Tally(it->second, d, sick);
+    bool unusable = d.unusable != nullptr &&
+                    std::binary_search(d.unusable->begin(), d.unusable->end(), device_class);
+    Tally(it->second, d, sick, unusable);
   };
   if (d.classes.empty()) tally("");
   for (std::string_view device_class : d.classes) tally(device_class);
 }
 
-void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhealthy) {
+void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhealthy,
+                            bool unusable) {
   ++g.published;
-  g.allocatable += d.pool_complete && !d.no_schedule && !d.no_execute ? 1 : 0;
+  g.allocatable += d.pool_complete && !d.no_schedule && !d.no_execute && !unusable ? 1 : 0;
   g.allocated += d.claims != nullptr ? 1 : 0;
   g.no_schedule += d.no_schedule ? 1 : 0;
   g.no_execute += d.no_execute ? 1 : 0;

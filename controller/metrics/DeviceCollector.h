@@ -46,7 +46,7 @@ class DeviceCollector {
     int unhealthy = 0;
   };
 
-  void Tally(Group& group, const inventory::DeviceVisit& device, bool unhealthy);
+  void Tally(Group& group, const inventory::DeviceVisit& device, bool unhealthy, bool unusable);
 
   std::unordered_set<std::string> unhealthy_;
   std::unordered_map<std::string, Group> groups_;

@@ -125,6 +125,29 @@ TEST_F(PodExplainerTest, TaintedDevicesAreNotFree) {
             "NoSchedule/NoExecute; 2 needed)");
 }
 
+TEST_F(PodExplainerTest, SelectorErrorOnOneNodeLeavesNoNodeForThePod) {
+  auto cls = std::make_shared<api::DeviceClass>(*GpuClass("gpu.example.com"));
+  cls->selectors = {R"(device.attributes["gpu.example.com"].model == "a100" || )"
+                    R"(device.attributes["gpu.example.com"].flaky == 1)"};
+  AddClass(cls);
+  inventory_.ApplySlice(
+      Slice("s1", "node-1",
+            {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100"), Gpu("gpu-2", 80, "h100")}));
+  inventory_.ApplySlice(
+      Slice("s2", "node-2", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  nodes_ = {Node("node-1"), Node("node-2")};
+  auto e = Explain(Pod(kGpuPod));
+  ASSERT_EQ(e.nodes.size(), 2u);
+  EXPECT_EQ(e.nodes[0].reason, Reason::kClassUnusable);
+  EXPECT_EQ(e.nodes[0].counts.free, 0);
+  // node-2 would fit, but the scheduler gives up on the Pod at node-1's error.
+  EXPECT_EQ(e.nodes[1].reason, Reason::kClassUnusable);
+  EXPECT_FALSE(e.schedulable());
+  EXPECT_EQ(e.summary,
+            "0/2 nodes: 2 class gpu.example.com unusable: selector error on device "
+            "gpu.example.com/node-1/gpu-2: no such key: 'flaky' at 1:93");
+}
+
 TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
   AddClass(GpuClass("gpu.example.com"));
   nodes_ = {Node("node-1")};

@@ -34,6 +34,26 @@ TEST(AllocationMetricsTest, GoldenExposition) {
   EXPECT_EQ(Scrape(metrics), testing::kGoldenExposition);
 }
 
+TEST(AllocationMetricsTest, ClassUnusableOnANodeHasNothingAllocatableThere) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  // The selector fails at runtime on the h100 (no "flaky" attribute), which
+  // the scheduler evaluates on node-a before it gives up on the class there.
+  f.inventory.ApplyClass(
+      testing::Class("flaky", {"device.attributes['gpu.example.com'].model == 'a100' || "
+                               "device.attributes['gpu.example.com'].flaky == 1"}));
+  f.inventory.ApplySlice(
+      testing::Slice("node-a-gpus", "node-a",
+                     {testing::Gpu("gpu-0", 80, "a100"), testing::Gpu("gpu-1", 80, "a100"),
+                      testing::Gpu("gpu-2", 80, "h100")},
+                     2));
+  std::string samples = Samples(Scrape(metrics), "dra_controller_devices_allocatable");
+  EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"flaky\"} 0\n"))
+      << samples;
+  EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\"} 3\n"))
+      << samples;
+}
+
 TEST(AllocationMetricsTest, DeletedNodeLeavesNoSeries) {
   MetricsFixture f;
   AllocationMetrics metrics(f.Sources());
