@@ -1,0 +1,21 @@
+#pragma once
+
+#include "controller/check/CheckInputs.h"
+#include "controller/check/CheckResult.h"
+
+namespace dra::check {
+
+// Is dra-controller itself installed and leading, and may the caller read
+// what the operator commands read?
+class ControllerChecks {
+ public:
+  // Deployment dra-controller in the namespace: absent warns (check runs
+  // before an install too), present without ready replicas fails.
+  static CheckResult Deployment(const CheckInputs& in);
+  // The leader Lease renewed within its leaseDurationSeconds.
+  static CheckResult Lease(const CheckInputs& in);
+  // Every AccessCheck allowed.
+  static CheckResult Access(const CheckInputs& in);
+};
+
+}  // namespace dra::check

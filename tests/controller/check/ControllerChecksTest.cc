@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+
+#include "controller/check/ControllerChecks.h"
+
+namespace dra::check {
+namespace {
+
+using Outcome = CheckResult::Outcome;
+
+TEST(ControllerChecksTest, DeploymentAbsentWarnsNotReadyFails) {
+  CheckInputs in;
+  in.deployment.not_found = true;
+  EXPECT_EQ(ControllerChecks::Deployment(in).outcome, Outcome::kWarn);
+  in.deployment = {};
+  in.deployment.Set(DeploymentInfo{2, 0});
+  EXPECT_EQ(ControllerChecks::Deployment(in).outcome, Outcome::kFail);
+  in.deployment.Set(DeploymentInfo{2, 2});
+  auto r = ControllerChecks::Deployment(in);
+  EXPECT_EQ(r.outcome, Outcome::kPass);
+  EXPECT_EQ(r.detail, "dra-system/dra-controller: 2/2 ready");
+}
+
+TEST(ControllerChecksTest, LeaseFreshWithinItsDuration) {
+  CheckInputs in;
+  in.now = 1000;
+  in.lease.Set(LeaseInfo{"pod-1", 990, 15});
+  EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kPass);
+  in.lease.Set(LeaseInfo{"pod-1", 980, 15});
+  auto stale = ControllerChecks::Lease(in);
+  EXPECT_EQ(stale.outcome, Outcome::kFail);
+  EXPECT_EQ(stale.detail, "stale: held by pod-1, renewed 20s ago (duration 15s)");
+  in.lease.Set(LeaseInfo{"", 999, 15});  // released
+  EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
+}
+
+TEST(ControllerChecksTest, LeaseMissingFailsOnlyWhenDeployed) {
+  CheckInputs in;
+  in.lease.not_found = true;
+  in.deployment.not_found = true;
+  EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kWarn);
+  in.deployment = {};
+  in.deployment.Set(DeploymentInfo{2, 2});
+  EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
+}
+
+TEST(ControllerChecksTest, DeniedPermissionNamed) {
+  CheckInputs in;
+  AccessCheck granted;
+  granted.verb = "list";
+  granted.resource = "nodes";
+  granted.allowed = true;
+  in.access = {granted};
+  EXPECT_EQ(ControllerChecks::Access(in).outcome, Outcome::kPass);
+  AccessCheck denied;
+  denied.verb = "get";
+  denied.resource = "leases.coordination.k8s.io";
+  denied.namespace_name = "dra-system";
+  in.access.push_back(denied);
+  auto r = ControllerChecks::Access(in);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_EQ(r.detail, "missing: get leases.coordination.k8s.io in dra-system");
+}
+
+}  // namespace
+}  // namespace dra::check
