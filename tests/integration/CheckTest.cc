@@ -1,0 +1,243 @@
+// `dra-controller check` against the real control plane: the demo fleet (the
+// seed's two fake GPU nodes and the example DeviceClass) passes; each broken
+// state the issue names (an incomplete pool, a duplicate class, a
+// device-plugin node, a tainted device, a missing permission) is named in its
+// row and makes the command exit 1. The binary also answers as a kubectl
+// plugin (`kubectl dra -n NS check`) through a kubectl-dra link on PATH.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/TempDir.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string Binary() { return std::string(DRA_BINARY_DIR) + "/dra-controller"; }
+
+struct CheckRun {
+  int exit_code = -1;
+  std::map<std::string, json> rows;  // name -> {result, detail}
+  std::string raw;
+
+  std::string Result(const std::string& name) const {
+    auto it = rows.find(name);
+    return it == rows.end() ? "absent" : it->second["result"].get<std::string>();
+  }
+  std::string Detail(const std::string& name) const {
+    auto it = rows.find(name);
+    return it == rows.end() ? "" : it->second["detail"].get<std::string>();
+  }
+};
+
+class CheckTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", {"apply"});
+    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto cls = cluster_->Kubectl(
+        {"apply", "-f", std::string(DRA_REPO_ROOT) + "/manifests/examples/gpu-deviceclass.yaml"});
+    ASSERT_TRUE(cls.ok()) << cls.status().ToString();
+  }
+
+  void TearDown() override {
+    if (!cluster_) return;
+    for (const auto& args : cleanup_) (void)cluster_->Kubectl(args);
+  }
+
+  CheckRun Check(const std::string& kubeconfig) const {
+    return Parse(Subprocess::Run({Binary(), "check", "-o", "json", "--kubeconfig", kubeconfig}));
+  }
+
+  static CheckRun Parse(const kube::Result<ProcessOutput>& run) {
+    CheckRun result;
+    EXPECT_TRUE(run.ok()) << run.status().ToString();
+    if (!run.ok()) return result;
+    result.exit_code = run->exit_code;
+    result.raw = run->out + run->err;
+    json doc = json::parse(run->out, nullptr, false);
+    EXPECT_FALSE(doc.is_discarded()) << result.raw;
+    if (doc.is_discarded()) return result;
+    for (const auto& row : doc["results"]) result.rows[row["name"].get<std::string>()] = row;
+    return result;
+  }
+
+  void CreateCleanedUp(const json& object, std::vector<std::string> delete_args) {
+    ASSERT_TRUE(cluster_->Create(object.dump()).ok()) << object.dump();
+    delete_args.push_back("--ignore-not-found");
+    cleanup_.push_back(std::move(delete_args));
+  }
+
+  std::vector<std::vector<std::string>> cleanup_;
+};
+
+TEST_F(CheckTest, DemoFleetPasses) {
+  if (Skipped()) return;
+  auto run = Check(cluster_->kubeconfig());
+  EXPECT_EQ(run.exit_code, 0) << run.raw;
+  EXPECT_EQ(run.Result("kubernetes-version"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("dra-api-served"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("drivers-and-pools"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("duplicate-extended-resources"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("device-taints"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("caller-rbac"), "pass") << run.raw;
+  EXPECT_NE(run.Detail("device-classes").find("gpu.example.com -> example.com/gpu"),
+            std::string::npos)
+      << run.raw;
+}
+
+TEST_F(CheckTest, IncompletePoolIsNamed) {
+  if (Skipped()) return;
+  CreateCleanedUp(
+      {{"apiVersion", "resource.k8s.io/v1"},
+       {"kind", "ResourceSlice"},
+       {"metadata", {{"name", "check-partial-0"}}},
+       {"spec",
+        {{"driver", "gpu.example.com"},
+         {"pool", {{"name", "check-partial"}, {"generation", 1}, {"resourceSliceCount", 2}}},
+         {"nodeName", "node-a"},
+         {"devices",
+          json::array({{{"name", "nic-0"}, {"attributes", {{"type", {{"string", "nic"}}}}}}})}}}},
+      {"delete", "resourceslice", "check-partial-0"});
+  auto run = Check(cluster_->kubeconfig());
+  EXPECT_EQ(run.exit_code, 1) << run.raw;
+  EXPECT_EQ(run.Result("drivers-and-pools"), "fail") << run.raw;
+  EXPECT_NE(run.Detail("drivers-and-pools").find("gpu.example.com/check-partial has 1 of 2"),
+            std::string::npos)
+      << run.raw;
+}
+
+TEST_F(CheckTest, DuplicateClassIsNamed) {
+  if (Skipped()) return;
+  CreateCleanedUp(
+      {{"apiVersion", "resource.k8s.io/v1"},
+       {"kind", "DeviceClass"},
+       {"metadata", {{"name", "check-dup.example.com"}}},
+       {"spec",
+        {{"extendedResourceName", "example.com/gpu"},
+         {"selectors",
+          json::array({{{"cel", {{"expression", "device.driver == \"gpu.example.com\""}}}}})}}}},
+      {"delete", "deviceclass", "check-dup.example.com"});
+  auto run = Check(cluster_->kubeconfig());
+  EXPECT_EQ(run.exit_code, 1) << run.raw;
+  EXPECT_EQ(run.Result("duplicate-extended-resources"), "fail") << run.raw;
+  EXPECT_NE(run.Detail("duplicate-extended-resources").find("check-dup.example.com"),
+            std::string::npos)
+      << run.raw;
+}
+
+TEST_F(CheckTest, DevicePluginNodeIsNamed) {
+  if (Skipped()) return;
+  auto patched = cluster_->Kubectl(
+      {"patch", "node", "node-a", "--subresource=status", "--type=merge", "-p",
+       R"({"status":{"capacity":{"example.com/gpu":"2"},"allocatable":{"example.com/gpu":"2"}}})"});
+  ASSERT_TRUE(patched.ok()) << patched.status().ToString();
+  cleanup_.push_back({"patch", "node", "node-a", "--subresource=status", "--type=json", "-p",
+                      R"([{"op":"remove","path":"/status/capacity/example.com~1gpu"},)"
+                      R"({"op":"remove","path":"/status/allocatable/example.com~1gpu"}])"});
+  auto run = Check(cluster_->kubeconfig());
+  EXPECT_EQ(run.exit_code, 1) << run.raw;
+  EXPECT_EQ(run.Result("device-plugin-overlap"), "fail") << run.raw;
+  EXPECT_NE(run.Detail("device-plugin-overlap").find("node-a"), std::string::npos) << run.raw;
+}
+
+TEST_F(CheckTest, TaintedDeviceIsNamed) {
+  if (Skipped()) return;
+  CreateCleanedUp(
+      {{"apiVersion", "resource.k8s.io/v1"},
+       {"kind", "DeviceTaintRule"},
+       {"metadata", {{"name", "check-taint"}}},
+       {"spec",
+        {{"deviceSelector",
+          {{"driver", "gpu.example.com"}, {"pool", "node-a"}, {"device", "gpu-0"}}},
+         {"taint", {{"key", "example.com/broken"}, {"value", "yes"}, {"effect", "NoSchedule"}}}}}},
+      {"delete", "devicetaintrule", "check-taint"});
+  auto run = Check(cluster_->kubeconfig());
+  EXPECT_EQ(run.exit_code, 1) << run.raw;
+  EXPECT_EQ(run.Result("device-taints"), "fail") << run.raw;
+  EXPECT_NE(run.Detail("device-taints").find("gpu.example.com/node-a/gpu-0 example.com/broken"),
+            std::string::npos)
+      << run.raw;
+}
+
+// A service account allowed every read but the Lease: check names the
+// missing permission and the Lease row it costs, and still judges the rest.
+TEST_F(CheckTest, MissingPermissionIsNamed) {
+  if (Skipped()) return;
+  auto ns = cluster_->CreateTestNamespace("check-rbac");
+  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+  cleanup_.push_back({"delete", "namespace", *ns, "--wait=false"});
+  ASSERT_TRUE(cluster_->Kubectl({"create", "serviceaccount", "checker", "-n", *ns}).ok());
+  const std::string role = "dra-check-test-" + *ns;
+  CreateCleanedUp(
+      {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+       {"kind", "ClusterRole"},
+       {"metadata", {{"name", role}}},
+       {"rules",
+        json::array(
+            {{{"apiGroups", {"resource.k8s.io"}},
+              {"resources",
+               {"deviceclasses", "resourceslices", "resourceclaims", "devicetaintrules"}},
+              {"verbs", {"list"}}},
+             {{"apiGroups", {""}}, {"resources", {"nodes", "pods"}}, {"verbs", {"list"}}},
+             {{"apiGroups", {"dra-controller.dev"}},
+              {"resources", {"devicehealths"}},
+              {"verbs", {"list"}}},
+             {{"apiGroups", {"apps"}}, {"resources", {"deployments"}}, {"verbs", {"get"}}}})}},
+      {"delete", "clusterrole", role});
+  auto bound = cluster_->Kubectl({"create", "clusterrolebinding", role, "--clusterrole", role,
+                                  "--serviceaccount", *ns + ":checker"});
+  ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  cleanup_.push_back({"delete", "clusterrolebinding", role, "--ignore-not-found"});
+  auto token = cluster_->Kubectl({"create", "token", "checker", "-n", *ns});
+  ASSERT_TRUE(token.ok()) << token.status().ToString();
+  auto view = cluster_->Kubectl({"config", "view", "--raw", "--minify", "-o", "json"});
+  ASSERT_TRUE(view.ok());
+  json admin = json::parse(view->out);
+  json config = {
+      {"apiVersion", "v1"},
+      {"kind", "Config"},
+      {"clusters", json::array({{{"name", "test"}, {"cluster", admin["clusters"][0]["cluster"]}}})},
+      {"users",
+       json::array({{{"name", "checker"},
+                     {"user", {{"token", token->out.substr(0, token->out.find('\n'))}}}}})},
+      {"contexts", json::array({{{"name", "checker"},
+                                 {"context", {{"cluster", "test"}, {"user", "checker"}}}}})},
+      {"current-context", "checker"}};
+  TempDir dir;
+  auto run = Check(dir.Write("kubeconfig", config.dump()));
+  EXPECT_EQ(run.exit_code, 1) << run.raw;
+  EXPECT_EQ(run.Result("caller-rbac"), "fail") << run.raw;
+  EXPECT_EQ(run.Detail("caller-rbac"), "missing: get leases.coordination.k8s.io in dra-system")
+      << run.raw;
+  EXPECT_EQ(run.Result("leader-lease"), "fail") << run.raw;
+  EXPECT_EQ(run.Result("drivers-and-pools"), "pass") << run.raw;
+}
+
+// kubectl finds kubectl-dra on PATH and hands it the arguments, kubectl's
+// own flags first: `kubectl dra -n NS check`.
+TEST_F(CheckTest, AnswersAsKubectlPlugin) {
+  if (Skipped()) return;
+  TempDir bin;
+  std::filesystem::create_symlink(Binary(), bin.path() / "kubectl-dra");
+  const char* kubectl = std::getenv("DRA_KUBECTL");
+  ASSERT_NE(kubectl, nullptr);
+  std::string path = bin.path().string() + ":" + std::string(std::getenv("PATH"));
+  auto run =
+      Parse(Subprocess::Run({"env", "PATH=" + path, "KUBECONFIG=" + cluster_->kubeconfig(), kubectl,
+                             "dra", "-n", "check-plugin-ns", "check", "-o", "json"}));
+  EXPECT_EQ(run.exit_code, 0) << run.raw;
+  EXPECT_NE(run.Detail("controller-deployment").find("check-plugin-ns/dra-controller"),
+            std::string::npos)
+      << run.raw;
+}
+
+}  // namespace
+}  // namespace dra::testing
