@@ -28,11 +28,16 @@ CheckResult ControllerChecks::Lease(const CheckInputs& in) {
   if (!in.lease.ok())
     return CheckResult::Fail(kName, "cannot read Lease " + where + ": " + in.lease.error);
   const auto& l = in.lease.value;
+  if (l.holder.empty()) {
+    // Released by a replica that stopped cleanly: nobody leads now.
+    std::string detail = "Lease " + where + " released: no replica leads";
+    return in.deployment.not_found ? CheckResult::Warn(kName, detail)
+                                   : CheckResult::Fail(kName, detail);
+  }
   int64_t age = in.now - l.renew_time;
-  std::string detail = "held by " + (l.holder.empty() ? std::string("nobody") : l.holder) +
-                       ", renewed " + std::to_string(age) + "s ago (duration " +
-                       std::to_string(l.duration_seconds) + "s)";
-  if (l.holder.empty() || l.renew_time == 0 || age > l.duration_seconds) {
+  std::string detail = "held by " + l.holder + ", renewed " + std::to_string(age) +
+                       "s ago (duration " + std::to_string(l.duration_seconds) + "s)";
+  if (l.renew_time == 0 || age > l.duration_seconds) {
     return CheckResult::Fail(kName, "stale: " + detail);
   }
   return CheckResult::Pass(kName, detail);

@@ -31,6 +31,10 @@ TEST(ControllerChecksTest, LeaseFreshWithinItsDuration) {
   EXPECT_EQ(stale.detail, "stale: held by pod-1, renewed 20s ago (duration 15s)");
   in.lease.Set(LeaseInfo{"", 999, 15});  // released
   EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
+  in.deployment.not_found = true;  // a local run's Lease, no install
+  auto released = ControllerChecks::Lease(in);
+  EXPECT_EQ(released.outcome, Outcome::kWarn);
+  EXPECT_EQ(released.detail, "Lease dra-system/dra-controller released: no replica leads");
 }
 
 TEST(ControllerChecksTest, LeaseMissingFailsOnlyWhenDeployed) {
