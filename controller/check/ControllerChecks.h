@@ -12,7 +12,8 @@ class ControllerChecks {
   // Deployment dra-controller in the namespace: absent warns (check runs
   // before an install too), present without ready replicas fails.
   static CheckResult Deployment(const CheckInputs& in);
-  // The leader Lease renewed within its leaseDurationSeconds.
+  // The leader Lease renewed within its leaseDurationSeconds. Problems fail
+  // when the Deployment exists and only warn when it does not (a local run's Lease).
   static CheckResult Lease(const CheckInputs& in);
   // Every AccessCheck allowed.
   static CheckResult Access(const CheckInputs& in);

@@ -29,6 +29,9 @@ TEST(ControllerChecksTest, LeaseFreshWithinItsDuration) {
   auto stale = ControllerChecks::Lease(in);
   EXPECT_EQ(stale.outcome, Outcome::kFail);
   EXPECT_EQ(stale.detail, "stale: held by pod-1, renewed 20s ago (duration 15s)");
+  CheckInputs local = in;
+  local.deployment.not_found = true;
+  EXPECT_EQ(ControllerChecks::Lease(local).outcome, Outcome::kWarn);
   in.lease.Set(LeaseInfo{"", 999, 15});  // released
   EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
   in.deployment.not_found = true;  // a local run's Lease, no install
