@@ -39,6 +39,7 @@ struct ClaimDeviceCondition {
 struct DeploymentInfo {
   int64_t replicas = 0;
   int64_t ready_replicas = 0;
+  std::string service_account = "default";  // spec.template.spec.serviceAccountName
 };
 
 struct LeaseInfo {
@@ -51,6 +52,7 @@ struct LeaseInfo {
 struct AccessCheck {
   std::string verb;
   std::string resource;  // "pods", "resourceslices.resource.k8s.io", ...
+  std::string subresource;
   std::string namespace_name;
   bool allowed = false;
   std::string error;  // the review itself failed
@@ -69,8 +71,10 @@ struct CheckInputs {
   std::string lease_name = "dra-controller";
   Fetched<DeploymentInfo> deployment;
   Fetched<LeaseInfo> lease;
-  std::vector<AccessCheck> access;
-  int64_t now = 0;  // seconds since the epoch
+  std::vector<AccessCheck> access;             // the caller's (SelfSubjectAccessReview)
+  std::string controller_user;                 // the Deployment's service account user
+  std::vector<AccessCheck> controller_access;  // its permissions (SubjectAccessReview)
+  int64_t now = 0;                             // seconds since the epoch
 };
 
 }  // namespace dra::check

@@ -13,6 +13,39 @@ namespace {
 
 const kube::ResourceType kAccessReviews{"authorization.k8s.io", "v1", "selfsubjectaccessreviews",
                                         false, "SelfSubjectAccessReview"};
+const kube::ResourceType kSubjectReviews{"authorization.k8s.io", "v1", "subjectaccessreviews",
+                                         false, "SubjectAccessReview"};
+
+struct Need {
+  const char* verb;
+  const char* resource;
+  const char* subresource;
+  bool in_namespace;  // in the controller's namespace; cluster-wide otherwise
+};
+
+// What `run` needs with every feature on but the optional repair and secure
+// metrics (patch deviceclasses; create tokenreviews/subjectaccessreviews).
+const std::vector<Need>& ControllerNeeds() {
+  static const std::vector<Need> kNeeds = [] {
+    std::vector<Need> needs;
+    for (const char* r : {"deviceclasses.resource.k8s.io", "resourceslices.resource.k8s.io",
+                          "resourceclaims.resource.k8s.io", "devicetaintrules.resource.k8s.io",
+                          "devicehealths.dra-controller.dev", "pods", "nodes"}) {
+      needs.push_back({"list", r, "", false});
+      needs.push_back({"watch", r, "", false});
+    }
+    for (const char* verb : {"create", "patch", "delete"}) {
+      needs.push_back({verb, "devicetaintrules.resource.k8s.io", "", false});
+    }
+    needs.push_back({"patch", "devicehealths.dra-controller.dev", "status", false});
+    needs.push_back({"create", "events", "", false});
+    for (const char* verb : {"get", "create", "update"}) {
+      needs.push_back({verb, "leases.coordination.k8s.io", "", true});
+    }
+    return needs;
+  }();
+  return kNeeds;
+}
 
 // Records a failed read: NotFound apart from every other error.
 template <typename T>
@@ -120,7 +153,10 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
   auto deployment = client.Get("/apis/apps/v1/namespaces/" + ns + "/deployments/dra-controller");
   if (deployment.ok()) {
     const auto& st = At(*deployment, "status");
-    in.deployment.Set(DeploymentInfo{IntAt(st, "replicas"), IntAt(st, "readyReplicas")});
+    std::string account =
+        StringAt(At(At(At(*deployment, "spec"), "template"), "spec"), "serviceAccountName");
+    in.deployment.Set(DeploymentInfo{IntAt(st, "replicas"), IntAt(st, "readyReplicas"),
+                                     account.empty() ? "default" : account});
   } else {
     Record(in.deployment, deployment.status());
   }
@@ -133,7 +169,8 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
                          IntAt(spec, "leaseDurationSeconds")});
 }
 
-AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck check) {
+AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck check,
+                                      const std::string& user, const std::string& user_namespace) {
   std::string resource = check.resource;
   std::string group;
   if (auto dot = resource.find('.'); dot != std::string::npos) {
@@ -142,10 +179,20 @@ AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck chec
   }
   nlohmann::json attributes = {{"verb", check.verb}, {"group", group}, {"resource", resource}};
   if (!check.namespace_name.empty()) attributes["namespace"] = check.namespace_name;
-  nlohmann::json review = {{"apiVersion", "authorization.k8s.io/v1"},
-                           {"kind", "SelfSubjectAccessReview"},
-                           {"spec", {{"resourceAttributes", attributes}}}};
-  auto answer = client.Create(kAccessReviews, "", review);
+  if (!check.subresource.empty()) attributes["subresource"] = check.subresource;
+  nlohmann::json spec = {{"resourceAttributes", attributes}};
+  if (!user.empty()) {
+    // A service account user with the groups the API server gives it.
+    const std::string& ns = user_namespace;
+    spec["user"] = user;
+    spec["groups"] = {"system:serviceaccounts", "system:serviceaccounts:" + ns,
+                      "system:authenticated"};
+  }
+  nlohmann::json review = {
+      {"apiVersion", "authorization.k8s.io/v1"},
+      {"kind", user.empty() ? "SelfSubjectAccessReview" : "SubjectAccessReview"},
+      {"spec", spec}};
+  auto answer = client.Create(user.empty() ? kAccessReviews : kSubjectReviews, "", review);
   if (!answer.ok()) {
     check.error = answer.status().message();
     return check;
@@ -157,12 +204,12 @@ AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck chec
 
 void CheckInputsReader::ReadAccess(kube::RestClient& client, CheckInputs& in) {
   const std::string ns = in.namespace_name;
-  struct Need {
+  struct CallerNeed {
     const char* verb;
     const char* resource;
     std::string namespace_name;
   };
-  const std::vector<Need> needed = {
+  const std::vector<CallerNeed> needed = {
       {"list", "deviceclasses.resource.k8s.io", ""},
       {"list", "resourceslices.resource.k8s.io", ""},
       {"list", "resourceclaims.resource.k8s.io", ""},
@@ -182,6 +229,21 @@ void CheckInputsReader::ReadAccess(kube::RestClient& client, CheckInputs& in) {
   }
 }
 
+void CheckInputsReader::ReadControllerAccess(kube::RestClient& client, CheckInputs& in) {
+  if (!in.deployment.ok()) return;
+  in.controller_user =
+      "system:serviceaccount:" + in.namespace_name + ":" + in.deployment.value.service_account;
+  for (const auto& n : ControllerNeeds()) {
+    AccessCheck check;
+    check.verb = n.verb;
+    check.resource = n.resource;
+    check.subresource = n.subresource;
+    if (n.in_namespace) check.namespace_name = in.namespace_name;
+    in.controller_access.push_back(
+        Review(client, std::move(check), in.controller_user, in.namespace_name));
+  }
+}
+
 CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& options) {
   CheckInputs in;
   in.namespace_name = options.namespace_name;
@@ -198,6 +260,7 @@ CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& opt
   ReadClaimConditions(client, in);
   ReadController(client, in);
   ReadAccess(client, in);
+  ReadControllerAccess(client, in);
   return in;
 }
 

@@ -32,7 +32,11 @@ class CheckInputsReader {
   static void ReadClaimConditions(kube::RestClient& client, CheckInputs& in);
   static void ReadController(kube::RestClient& client, CheckInputs& in);
   static void ReadAccess(kube::RestClient& client, CheckInputs& in);
-  static AccessCheck Review(kube::RestClient& client, AccessCheck check);
+  static void ReadControllerAccess(kube::RestClient& client, CheckInputs& in);
+  // A SelfSubjectAccessReview, or with `user` a SubjectAccessReview for that
+  // service account user of `user_namespace`.
+  static AccessCheck Review(kube::RestClient& client, AccessCheck check,
+                            const std::string& user = "", const std::string& user_namespace = "");
 };
 
 }  // namespace dra::check

@@ -35,6 +35,7 @@ std::vector<CheckResult> Checklist::Run(const CheckInputs& in) {
   out.push_back(ControllerChecks::Deployment(in));
   out.push_back(ControllerChecks::Lease(in));
   out.push_back(ControllerChecks::Access(in));
+  out.push_back(ControllerChecks::ControllerAccess(in));
   out.push_back(ClaimChecks::DeviceConditions(in));
   if (in.snapshot != nullptr) out.push_back(ClaimChecks::Reservations(*in.snapshot));
   return out;

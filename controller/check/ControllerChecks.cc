@@ -45,18 +45,36 @@ CheckResult ControllerChecks::Lease(const CheckInputs& in) {
   return CheckResult::Pass(kName, detail);
 }
 
-CheckResult ControllerChecks::Access(const CheckInputs& in) {
-  constexpr const char* kName = "caller-rbac";
+std::string ControllerChecks::Denied(const std::vector<AccessCheck>& checks) {
   std::string denied;
-  for (const auto& a : in.access) {
+  for (const auto& a : checks) {
     if (a.allowed) continue;
     std::string what = a.verb + " " + a.resource +
+                       (a.subresource.empty() ? "" : "/" + a.subresource) +
                        (a.namespace_name.empty() ? "" : " in " + a.namespace_name) +
                        (a.error.empty() ? "" : " (review failed: " + a.error + ")");
     denied += (denied.empty() ? "" : ", ") + what;
   }
+  return denied;
+}
+
+CheckResult ControllerChecks::Access(const CheckInputs& in) {
+  constexpr const char* kName = "caller-rbac";
+  std::string denied = Denied(in.access);
   if (!denied.empty()) return CheckResult::Fail(kName, "missing: " + denied);
   return CheckResult::Pass(kName, std::to_string(in.access.size()) + " permissions allowed");
+}
+
+CheckResult ControllerChecks::ControllerAccess(const CheckInputs& in) {
+  constexpr const char* kName = "controller-rbac";
+  if (in.controller_user.empty()) {
+    return CheckResult::Warn(kName, "skipped: no Deployment to take the service account from");
+  }
+  std::string denied = Denied(in.controller_access);
+  if (!denied.empty()) return CheckResult::Fail(kName, in.controller_user + " missing: " + denied);
+  return CheckResult::Pass(kName, in.controller_user + ": " +
+                                      std::to_string(in.controller_access.size()) +
+                                      " permissions allowed");
 }
 
 }  // namespace dra::check

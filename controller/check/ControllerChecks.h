@@ -15,8 +15,15 @@ class ControllerChecks {
   // The leader Lease renewed within its leaseDurationSeconds. Problems fail
   // when the Deployment exists and only warn when it does not (a local run's Lease).
   static CheckResult Lease(const CheckInputs& in);
-  // Every AccessCheck allowed.
+  // Every caller AccessCheck allowed.
   static CheckResult Access(const CheckInputs& in);
+  // Every permission `run` needs allowed to the Deployment's service account;
+  // skipped (warn) without a Deployment.
+  static CheckResult ControllerAccess(const CheckInputs& in);
+
+ private:
+  // "verb resource[/sub] [in NS]" of each check not allowed, comma-separated.
+  static std::string Denied(const std::vector<AccessCheck>& checks);
 };
 
 }  // namespace dra::check

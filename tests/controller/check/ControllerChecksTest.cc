@@ -68,5 +68,24 @@ TEST(ControllerChecksTest, DeniedPermissionNamed) {
   EXPECT_EQ(r.detail, "missing: get leases.coordination.k8s.io in dra-system");
 }
 
+TEST(ControllerChecksTest, ControllerServiceAccountPermissions) {
+  CheckInputs in;
+  EXPECT_EQ(ControllerChecks::ControllerAccess(in).outcome, Outcome::kWarn);
+  in.controller_user = "system:serviceaccount:dra-system:dra-controller";
+  AccessCheck status;
+  status.verb = "patch";
+  status.resource = "devicehealths.dra-controller.dev";
+  status.subresource = "status";
+  status.allowed = true;
+  in.controller_access = {status};
+  EXPECT_EQ(ControllerChecks::ControllerAccess(in).outcome, Outcome::kPass);
+  in.controller_access[0].allowed = false;
+  auto r = ControllerChecks::ControllerAccess(in);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_EQ(r.detail,
+            "system:serviceaccount:dra-system:dra-controller missing: patch "
+            "devicehealths.dra-controller.dev/status");
+}
+
 }  // namespace
 }  // namespace dra::check
