@@ -19,9 +19,17 @@ json Metadata(const std::string& prefix, const std::string& subject) {
 }
 
 json PodSpec(json container_resources, json claims = nullptr) {
-  json container = {{"name", "main"}, {"image", ScheduleTest::kImage}};
+  // Meets Pod Security "restricted", so the probes work in enforcing namespaces.
+  json container = {{"name", "main"},
+                    {"image", ScheduleTest::kImage},
+                    {"securityContext",
+                     {{"allowPrivilegeEscalation", false}, {"capabilities", {{"drop", {"ALL"}}}}}}};
   container["resources"] = std::move(container_resources);
   json spec = {{"automountServiceAccountToken", false},
+               {"securityContext",
+                {{"runAsNonRoot", true},
+                 {"runAsUser", 65535},
+                 {"seccompProfile", {{"type", "RuntimeDefault"}}}}},
                {"terminationGracePeriodSeconds", 0},
                {"containers", json::array({container})}};
   if (!claims.is_null()) spec["resourceClaims"] = std::move(claims);

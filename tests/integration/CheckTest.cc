@@ -368,8 +368,9 @@ TEST_F(CheckTest, AnswersAsKubectlPlugin) {
       << run.raw;
 }
 
-// The real scheduler's verdicts: the mapped extended resource and the demo
-// class schedule, a class matching no device does not; nothing labelled stays.
+// The real scheduler's verdicts, in a namespace enforcing Pod Security
+// "restricted": the mapped extended resource and the demo class schedule, a
+// class matching no device does not; nothing labelled stays.
 TEST_F(CheckTest, ScheduleTestReportsTheSchedulersVerdicts) {
   if (Skipped()) return;
   CreateCleanedUp(
@@ -382,6 +383,10 @@ TEST_F(CheckTest, ScheduleTestReportsTheSchedulersVerdicts) {
       {"delete", "deviceclass", "check-none.example.com"});
   std::string ns = TestNamespace();
   ASSERT_FALSE(ns.empty());
+  // The probes must be admissible where Pod Security "restricted" is enforced.
+  ASSERT_TRUE(
+      cluster_->Kubectl({"label", "namespace", ns, "pod-security.kubernetes.io/enforce=restricted"})
+          .ok());
   auto run = Parse(
       Subprocess::Run({Binary(), "check", "-o", "json", "--kubeconfig", cluster_->kubeconfig(),
                        "--schedule-test", ns, "--schedule-timeout", "60s"},

@@ -13,6 +13,12 @@ TEST(ScheduleTestTest, ExtendedResourcePodAsksForOneAndIsLabelled) {
   EXPECT_EQ(pod["metadata"]["labels"][ScheduleTest::kLabel], "true");
   EXPECT_EQ(pod["spec"]["containers"][0]["resources"]["limits"]["example.com/gpu"], "1");
   EXPECT_EQ(pod["spec"]["terminationGracePeriodSeconds"], 0);
+  // Pod Security "restricted"
+  EXPECT_EQ(pod["spec"]["securityContext"]["runAsNonRoot"], true);
+  EXPECT_EQ(pod["spec"]["securityContext"]["seccompProfile"]["type"], "RuntimeDefault");
+  const auto& container = pod["spec"]["containers"][0]["securityContext"];
+  EXPECT_EQ(container["allowPrivilegeEscalation"], false);
+  EXPECT_EQ(container["capabilities"]["drop"][0], "ALL");
 }
 
 TEST(ScheduleTestTest, ClaimPodUsesTheNamedClaim) {
