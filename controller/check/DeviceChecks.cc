@@ -34,6 +34,7 @@ CheckResult DeviceChecks::DriversAndPools(const extended::ClusterSnapshot& s) {
   }
   if (pools_per_driver.empty()) return CheckResult::Warn(kName, "no ResourceSlices: no DRA driver");
   std::vector<std::string> drivers;
+  drivers.reserve(pools_per_driver.size());
   for (const auto& [driver, count] : pools_per_driver) {
     drivers.push_back(driver + " (" + std::to_string(count) + " pools)");
   }

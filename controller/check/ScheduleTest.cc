@@ -209,6 +209,7 @@ std::vector<CheckResult> ScheduleTest::Run(const extended::ClusterSnapshot& snap
   // What a Ctrl-C between a Create and its answer may have left.
   kube::Status swept = DeleteLabelled();
   std::vector<CheckResult> out;
+  out.reserve(probes.size() + 2);
   for (auto& p : probes) out.push_back(std::move(*p.verdict));
   if (!swept.ok()) out.push_back(CheckResult::Fail(row, "cleanup: " + swept.message()));
   if (interrupted_) out.push_back(CheckResult::Fail(row, "interrupted; created objects deleted"));
