@@ -46,6 +46,9 @@ class CheckTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     if (Skipped()) return;
+    // Leave the cluster as found: remove the fleet and class only if this test made them.
+    created_fleet_ = !cluster_->Kubectl({"get", "node", "node-a"}).ok();
+    created_class_ = !cluster_->Kubectl({"get", "deviceclass", "gpu.example.com"}).ok();
     auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", {"apply"});
     ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
     auto cls = cluster_->Kubectl(
@@ -57,6 +60,10 @@ class CheckTest : public ClusterTest {
     if (!cluster_) return;
     for (const auto& args : cleanup_) (void)cluster_->Kubectl(args);
     for (const auto& ns : namespaces_) cluster_->DeleteTestNamespace(ns);
+    if (created_class_) {
+      (void)cluster_->Kubectl({"delete", "deviceclass", "gpu.example.com", "--ignore-not-found"});
+    }
+    if (created_fleet_) (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", {"delete"});
   }
 
   CheckRun Check(const std::string& kubeconfig) const {
@@ -116,6 +123,8 @@ class CheckTest : public ClusterTest {
 
   std::vector<std::vector<std::string>> cleanup_;
   std::vector<std::string> namespaces_;
+  bool created_fleet_ = false;
+  bool created_class_ = false;
 };
 
 TEST_F(CheckTest, DemoFleetPasses) {
