@@ -149,7 +149,7 @@ void CheckInputsReader::ReadClaimConditions(kube::RestClient& client, CheckInput
 }
 
 void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in) {
-  const std::string ns = in.namespace_name;
+  const std::string ns = kube::UrlEncode(in.namespace_name);  // a flag: keep it one segment
   auto deployment = client.Get("/apis/apps/v1/namespaces/" + ns + "/deployments/dra-controller");
   if (deployment.ok()) {
     const auto& st = At(*deployment, "status");
@@ -160,8 +160,8 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
   } else {
     Record(in.deployment, deployment.status());
   }
-  auto lease =
-      client.Get("/apis/coordination.k8s.io/v1/namespaces/" + ns + "/leases/" + in.lease_name);
+  auto lease = client.Get("/apis/coordination.k8s.io/v1/namespaces/" + ns + "/leases/" +
+                          kube::UrlEncode(in.lease_name));
   if (!lease.ok()) return Record(in.lease, lease.status());
   const auto& spec = At(*lease, "spec");
   in.lease.Set(LeaseInfo{StringAt(spec, "holderIdentity"),
