@@ -69,3 +69,13 @@ lint: configure
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Installs build/dra-controller into $(DESTDIR)$(PREFIX)/bin with a kubectl-dra
+# link beside it, so `kubectl dra check` (kubectl's plugin convention) runs it.
+PREFIX ?= /usr/local
+.PHONY: install
+install: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BUILD_DIR)/dra-controller $(DESTDIR)$(PREFIX)/bin/dra-controller
+	ln -sf dra-controller $(DESTDIR)$(PREFIX)/bin/kubectl-dra

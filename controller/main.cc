@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "controller/check/KubectlPlugin.h"
+#include "controller/cli/CheckCommand.h"
 #include "controller/cli/CommandLine.h"
 #include "controller/cli/DevicesCommand.h"
 #include "controller/cli/ExplainCommand.h"
@@ -25,6 +27,12 @@ int main(int argc, char** argv) {
   cli.Register(std::make_unique<dra::cli::MappingCommand>());
   cli.Register(std::make_unique<dra::cli::DevicesCommand>());
   cli.Register(std::make_unique<dra::cli::ExplainCommand>());
+  cli.Register(std::make_unique<dra::cli::CheckCommand>());
+  // Installed or linked as kubectl-dra, the binary is a kubectl plugin:
+  // `kubectl dra check ...` runs `kubectl-dra check ...`, the same commands.
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (argc > 0 && dra::check::KubectlPlugin::InvokedAsPlugin(argv[0])) {
+    args = dra::check::KubectlPlugin::Arguments(std::move(args));
+  }
   return cli.Run(args, {std::cout, std::cerr});
 }

@@ -1,0 +1,267 @@
+#include "controller/check/CheckInputsReader.h"
+
+#include <simdjson.h>
+
+#include <ctime>
+
+#include "controller/health/RestHealthWriter.h"
+#include "controller/inventory/InventoryInformers.h"
+#include "src/cache/JsonFields.h"
+
+namespace dra::check {
+namespace {
+
+const kube::ResourceType kAccessReviews{"authorization.k8s.io", "v1", "selfsubjectaccessreviews",
+                                        false, "SelfSubjectAccessReview"};
+const kube::ResourceType kSubjectReviews{"authorization.k8s.io", "v1", "subjectaccessreviews",
+                                         false, "SubjectAccessReview"};
+
+struct Need {
+  const char* verb;
+  const char* resource;
+  const char* subresource;
+  bool in_namespace;  // in the controller's namespace; cluster-wide otherwise
+};
+
+// What `run` needs with every feature on but the optional repair and secure
+// metrics (patch deviceclasses; create tokenreviews/subjectaccessreviews).
+const std::vector<Need>& ControllerNeeds() {
+  static const std::vector<Need> kNeeds = [] {
+    std::vector<Need> needs;
+    for (const char* r : {"deviceclasses.resource.k8s.io", "resourceslices.resource.k8s.io",
+                          "resourceclaims.resource.k8s.io", "devicetaintrules.resource.k8s.io",
+                          "devicehealths.dra-controller.dev", "pods", "nodes"}) {
+      needs.push_back({"list", r, "", false});
+      needs.push_back({"watch", r, "", false});
+    }
+    for (const char* verb : {"create", "patch", "delete"}) {
+      needs.push_back({verb, "devicetaintrules.resource.k8s.io", "", false});
+    }
+    needs.push_back({"patch", "devicehealths.dra-controller.dev", "status", false});
+    needs.push_back({"create", "events", "", false});
+    for (const char* verb : {"get", "create", "update"}) {
+      needs.push_back({verb, "leases.coordination.k8s.io", "", true});
+    }
+    return needs;
+  }();
+  return kNeeds;
+}
+
+// Records a failed read: NotFound apart from every other error.
+template <typename T>
+void Record(Fetched<T>& fetched, const kube::Status& status) {
+  if (status.code() == kube::StatusCode::kNotFound) {
+    fetched.not_found = true;
+  } else {
+    fetched.error = status.message();
+  }
+}
+
+std::string StringAt(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+int64_t IntAt(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return 0;
+  auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
+
+const nlohmann::json& At(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+}  // namespace
+
+kube::Status CheckInputsReader::ListItems(kube::RestClient& client, const kube::ResourceType& type,
+                                          const ItemFn& each) {
+  kube::ListOptions options;
+  options.limit = 500;
+  do {
+    auto page = client.List(type, "", options);
+    if (!page.ok()) return page.status();
+    for (const auto& item : At(*page, "items")) {
+      if (item.is_object()) each(item);
+    }
+    options.continue_token = StringAt(At(*page, "metadata"), "continue");
+  } while (!options.continue_token.empty());
+  return kube::Status::Ok();
+}
+
+void CheckInputsReader::ReadApi(kube::RestClient& client, CheckInputs& in) {
+  auto version = client.Get("/version");
+  if (version.ok()) {
+    in.version.Set(StringAt(*version, "gitVersion"));
+  } else {
+    Record(in.version, version.status());
+  }
+  auto group = client.Get("/apis/resource.k8s.io/v1");
+  if (!group.ok()) return Record(in.served, group.status());
+  in.served.Set({});
+  for (const auto& r : At(*group, "resources")) {
+    std::string name = StringAt(r, "name");
+    if (!name.empty() && name.find('/') == std::string::npos) in.served.value.push_back(name);
+  }
+}
+
+void CheckInputsReader::ReadHealth(kube::RestClient& client, CheckInputs& in) {
+  std::vector<api::DeviceHealth> objects;
+  simdjson::dom::parser parser;
+  kube::Status status =
+      ListItems(client, health::RestHealthWriter::kDeviceHealths, [&](const nlohmann::json& item) {
+        std::string text;
+        try {
+          text = item.dump();
+        } catch (const nlohmann::json::exception&) {
+          return;  // not valid UTF-8: skip the object, as a failed projection would
+        }
+        simdjson::dom::element root;
+        if (parser.parse(text).get(root) != simdjson::SUCCESS) return;
+        auto object = api::DeviceHealth::FromJson(root);
+        if (object.ok()) objects.push_back(std::move(*object));
+      });
+  if (!status.ok()) return Record(in.health, status);
+  in.health.Set(std::move(objects));
+}
+
+void CheckInputsReader::ReadClaimConditions(kube::RestClient& client, CheckInputs& in) {
+  std::vector<ClaimDeviceCondition> found;
+  kube::Status status = ListItems(
+      client, inventory::DraResourceTypes::kResourceClaims, [&](const nlohmann::json& claim) {
+        const auto& meta = At(claim, "metadata");
+        std::string key = StringAt(meta, "namespace") + "/" + StringAt(meta, "name");
+        for (const auto& device : At(At(claim, "status"), "devices")) {
+          std::string id = StringAt(device, "driver") + "/" + StringAt(device, "pool") + "/" +
+                           StringAt(device, "device");
+          for (const auto& c : At(device, "conditions")) {
+            found.push_back(
+                {key, id, StringAt(c, "type"), StringAt(c, "status"), StringAt(c, "reason")});
+          }
+        }
+      });
+  if (!status.ok()) return Record(in.claim_conditions, status);
+  in.claim_conditions.Set(std::move(found));
+}
+
+void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in) {
+  const std::string ns = kube::UrlEncode(in.namespace_name);  // a flag: keep it one segment
+  auto deployment = client.Get("/apis/apps/v1/namespaces/" + ns + "/deployments/dra-controller");
+  if (deployment.ok()) {
+    const auto& st = At(*deployment, "status");
+    std::string account =
+        StringAt(At(At(At(*deployment, "spec"), "template"), "spec"), "serviceAccountName");
+    in.deployment.Set(DeploymentInfo{IntAt(st, "replicas"), IntAt(st, "readyReplicas"),
+                                     account.empty() ? "default" : account});
+  } else {
+    Record(in.deployment, deployment.status());
+  }
+  auto lease = client.Get("/apis/coordination.k8s.io/v1/namespaces/" + ns + "/leases/" +
+                          kube::UrlEncode(in.lease_name));
+  if (!lease.ok()) return Record(in.lease, lease.status());
+  const auto& spec = At(*lease, "spec");
+  in.lease.Set(LeaseInfo{StringAt(spec, "holderIdentity"),
+                         kube::json::ParseTimestamp(StringAt(spec, "renewTime")),
+                         IntAt(spec, "leaseDurationSeconds")});
+}
+
+AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck check,
+                                      const std::string& user, const std::string& user_namespace) {
+  std::string resource = check.resource;
+  std::string group;
+  if (auto dot = resource.find('.'); dot != std::string::npos) {
+    group = resource.substr(dot + 1);
+    resource = resource.substr(0, dot);
+  }
+  nlohmann::json attributes = {{"verb", check.verb}, {"group", group}, {"resource", resource}};
+  if (!check.namespace_name.empty()) attributes["namespace"] = check.namespace_name;
+  if (!check.subresource.empty()) attributes["subresource"] = check.subresource;
+  nlohmann::json spec = {{"resourceAttributes", attributes}};
+  if (!user.empty()) {
+    // A service account user with the groups the API server gives it.
+    const std::string& ns = user_namespace;
+    spec["user"] = user;
+    spec["groups"] = {"system:serviceaccounts", "system:serviceaccounts:" + ns,
+                      "system:authenticated"};
+  }
+  nlohmann::json review = {
+      {"apiVersion", "authorization.k8s.io/v1"},
+      {"kind", user.empty() ? "SelfSubjectAccessReview" : "SubjectAccessReview"},
+      {"spec", spec}};
+  auto answer = client.Create(user.empty() ? kAccessReviews : kSubjectReviews, "", review);
+  if (!answer.ok()) {
+    check.error = answer.status().message();
+    return check;
+  }
+  const auto& allowed = At(At(*answer, "status"), "allowed");
+  check.allowed = allowed.is_boolean() && allowed.get<bool>();
+  return check;
+}
+
+void CheckInputsReader::ReadAccess(kube::RestClient& client, CheckInputs& in) {
+  const std::string ns = in.namespace_name;
+  struct CallerNeed {
+    const char* verb;
+    const char* resource;
+    std::string namespace_name;
+  };
+  const std::vector<CallerNeed> needed = {
+      {"list", "deviceclasses.resource.k8s.io", ""},
+      {"list", "resourceslices.resource.k8s.io", ""},
+      {"list", "resourceclaims.resource.k8s.io", ""},
+      {"list", "devicetaintrules.resource.k8s.io", ""},
+      {"list", "devicehealths.dra-controller.dev", ""},
+      {"list", "nodes", ""},
+      {"list", "pods", ""},
+      {"get", "deployments.apps", ns},
+      {"get", "leases.coordination.k8s.io", ns},
+  };
+  for (const auto& n : needed) {
+    AccessCheck check;
+    check.verb = n.verb;
+    check.resource = n.resource;
+    check.namespace_name = n.namespace_name;
+    in.access.push_back(Review(client, std::move(check)));
+  }
+}
+
+void CheckInputsReader::ReadControllerAccess(kube::RestClient& client, CheckInputs& in) {
+  if (!in.deployment.ok()) return;
+  in.controller_user =
+      "system:serviceaccount:" + in.namespace_name + ":" + in.deployment.value.service_account;
+  for (const auto& n : ControllerNeeds()) {
+    AccessCheck check;
+    check.verb = n.verb;
+    check.resource = n.resource;
+    check.subresource = n.subresource;
+    if (n.in_namespace) check.namespace_name = in.namespace_name;
+    in.controller_access.push_back(
+        Review(client, std::move(check), in.controller_user, in.namespace_name));
+  }
+}
+
+CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& options) {
+  CheckInputs in;
+  in.namespace_name = options.namespace_name;
+  in.lease_name = options.lease_name;
+  in.now = static_cast<int64_t>(std::time(nullptr));
+  ReadApi(client, in);
+  auto snapshot = extended::ClusterSnapshot::List(client, {.with_pods = true});
+  if (snapshot.ok()) {
+    in.snapshot = std::move(*snapshot);
+  } else {
+    in.snapshot_error = snapshot.status().message();
+  }
+  ReadHealth(client, in);
+  ReadClaimConditions(client, in);
+  ReadController(client, in);
+  ReadAccess(client, in);
+  ReadControllerAccess(client, in);
+  return in;
+}
+
+}  // namespace dra::check

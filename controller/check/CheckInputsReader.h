@@ -1,0 +1,42 @@
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "controller/check/CheckInputs.h"
+#include "src/client/RestClient.h"
+
+namespace dra::check {
+
+// Reads the CheckInputs from a live API server. Every read is independent:
+// a failure (Forbidden, NotFound, ...) is recorded in its Fetched and the
+// other reads go on, so one missing permission costs only its own checks.
+class CheckInputsReader {
+ public:
+  struct Options {
+    std::string namespace_name = "dra-system";  // the controller's Deployment and Lease
+    std::string lease_name = "dra-controller";
+  };
+
+  static CheckInputs Read(kube::RestClient& client, const Options& options);
+
+ private:
+  using ItemFn = std::function<void(const nlohmann::json&)>;
+
+  // Every page of `type` across namespaces; items that are not objects are skipped.
+  static kube::Status ListItems(kube::RestClient& client, const kube::ResourceType& type,
+                                const ItemFn& each);
+  static void ReadApi(kube::RestClient& client, CheckInputs& in);
+  static void ReadHealth(kube::RestClient& client, CheckInputs& in);
+  static void ReadClaimConditions(kube::RestClient& client, CheckInputs& in);
+  static void ReadController(kube::RestClient& client, CheckInputs& in);
+  static void ReadAccess(kube::RestClient& client, CheckInputs& in);
+  static void ReadControllerAccess(kube::RestClient& client, CheckInputs& in);
+  // A SelfSubjectAccessReview, or with `user` a SubjectAccessReview for that
+  // service account user of `user_namespace`.
+  static AccessCheck Review(kube::RestClient& client, AccessCheck check,
+                            const std::string& user = "", const std::string& user_namespace = "");
+};
+
+}  // namespace dra::check

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <vector>
+
+#include "controller/check/CheckInputs.h"
+#include "controller/check/CheckResult.h"
+#include "controller/extended/MappingFinding.h"
+
+namespace dra::check {
+
+// Drivers, pools, DeviceClasses and the state of devices, judged from the
+// snapshot (and the MappingAudit findings computed from it).
+class DeviceChecks {
+ public:
+  using Findings = std::vector<extended::MappingFinding>;
+
+  // DRA drivers seen in ResourceSlices; fail when a pool misses slices.
+  static CheckResult DriversAndPools(const extended::ClusterSnapshot& s);
+  // Classes with and without spec.extendedResourceName (informational).
+  static CheckResult Classes(const extended::ClusterSnapshot& s);
+  // Two classes naming the same extended resource: fail.
+  static CheckResult Duplicates(const Findings& findings);
+  // Classes whose selectors match no published device: warn.
+  static CheckResult NoDevices(const Findings& findings);
+  // Nodes serving a mapped name by device plugin and by DRA: fail.
+  static CheckResult DevicePluginOverlap(const Findings& findings);
+  // Devices with a NoSchedule/NoExecute taint: fail; effect None: warn.
+  static CheckResult Taints(const extended::ClusterSnapshot& s);
+  // DeviceHealth objects whose spec.state is not Healthy: fail; CRD absent: warn.
+  static CheckResult Health(const CheckInputs& in);
+
+ private:
+  static std::vector<std::string> Describe(const Findings& findings,
+                                           extended::MappingFinding::Kind kind,
+                                           const std::string& object_kind = "");
+};
+
+}  // namespace dra::check

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include "controller/check/DeviceChecks.h"
+#include "controller/extended/ExtendedResourceMapping.h"
+#include "controller/extended/MappingAudit.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::check {
+namespace {
+
+using dra::testing::Gpu;
+using dra::testing::Slice;
+using Outcome = CheckResult::Outcome;
+
+std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
+                                              std::optional<std::string> resource) {
+  auto c = std::make_shared<api::DeviceClass>();
+  c->meta.name = std::move(name);
+  c->meta.creation_timestamp = created;
+  c->extended_resource_name = std::move(resource);
+  return c;
+}
+
+class DeviceChecksTest : public ::testing::Test {
+ protected:
+  void AddClass(std::shared_ptr<const api::DeviceClass> c) {
+    s_.classes.push_back(c);
+    s_.inventory->ApplyClass(std::move(c));
+  }
+  DeviceChecks::Findings Findings() const {
+    return extended::MappingAudit::Run(
+        s_.classes, s_.nodes, extended::ExtendedResourceMapping::Build(s_.classes), *s_.inventory);
+  }
+
+  extended::ClusterSnapshot s_;
+};
+
+TEST_F(DeviceChecksTest, CompletePoolsPassAndNameTheDriver) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
+  auto r = DeviceChecks::DriversAndPools(s_);
+  EXPECT_EQ(r.outcome, Outcome::kPass);
+  EXPECT_EQ(r.detail, "gpu.example.com (1 pools), all complete");
+}
+
+TEST_F(DeviceChecksTest, IncompletePoolFails) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}, 1, 2));
+  auto r = DeviceChecks::DriversAndPools(s_);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_EQ(r.detail, "incomplete: pool gpu.example.com/node-a has 1 of 2 slices");
+}
+
+TEST_F(DeviceChecksTest, NoSlicesWarns) {
+  EXPECT_EQ(DeviceChecks::DriversAndPools(s_).outcome, Outcome::kWarn);
+}
+
+TEST_F(DeviceChecksTest, ClassesCountedWithAndWithoutExtendedName) {
+  AddClass(Class("gpu", 1, "example.com/gpu"));
+  AddClass(Class("plain", 1, std::nullopt));
+  auto r = DeviceChecks::Classes(s_);
+  EXPECT_EQ(r.outcome, Outcome::kPass);
+  EXPECT_EQ(r.detail, "1 with extendedResourceName (gpu -> example.com/gpu), 1 without");
+}
+
+TEST_F(DeviceChecksTest, DuplicateNameFailsNamingTheLoser) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
+  AddClass(Class("old", 1, "example.com/gpu"));
+  AddClass(Class("new", 2, "example.com/gpu"));
+  auto findings = Findings();
+  auto r = DeviceChecks::Duplicates(findings);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_NE(r.detail.find("old"), std::string::npos) << r.detail;
+  EXPECT_EQ(DeviceChecks::NoDevices(findings).outcome, Outcome::kPass);
+}
+
+TEST_F(DeviceChecksTest, ClassMatchingNoDeviceWarns) {
+  AddClass(Class("lonely", 1, "example.com/none"));
+  auto r = DeviceChecks::NoDevices(Findings());
+  EXPECT_EQ(r.outcome, Outcome::kWarn);
+  EXPECT_EQ(r.detail, "no device matches lonely");
+}
+
+TEST_F(DeviceChecksTest, DevicePluginNodeFails) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
+  AddClass(Class("gpu", 1, "example.com/gpu"));
+  auto node = std::make_shared<api::NodeView>();
+  node->meta.name = "node-a";
+  node->allocatable_extended.emplace_back("example.com/gpu", kube::Quantity::FromInt64(2));
+  s_.nodes.push_back(node);
+  auto r = DeviceChecks::DevicePluginOverlap(Findings());
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_NE(r.detail.find("node-a"), std::string::npos) << r.detail;
+}
+
+TEST_F(DeviceChecksTest, TaintsByEffect) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a"), Gpu("gpu-1", 24, "a")}));
+  EXPECT_EQ(DeviceChecks::Taints(s_).outcome, Outcome::kPass);
+  s_.inventory->ApplyTaintRule(
+      dra::testing::TaintRule("r1", "node-a", "gpu-0", api::TaintEffect::kNone));
+  EXPECT_EQ(DeviceChecks::Taints(s_).outcome, Outcome::kWarn);
+  s_.inventory->ApplyTaintRule(
+      dra::testing::TaintRule("r2", "node-a", "gpu-1", api::TaintEffect::kNoSchedule));
+  auto r = DeviceChecks::Taints(s_);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_NE(r.detail.find("gpu-1 dra-controller.dev/unhealthy:NoSchedule"), std::string::npos)
+      << r.detail;
+}
+
+TEST(DeviceHealthCheckTest, MissingCrdWarnsAndUnhealthyFails) {
+  CheckInputs in;
+  in.health.not_found = true;
+  EXPECT_EQ(DeviceChecks::Health(in).outcome, Outcome::kWarn);
+  api::DeviceHealth ok;
+  ok.meta.name = "fine";
+  ok.state = api::HealthState::kHealthy;
+  api::DeviceHealth bad;
+  bad.meta.name = "xid";
+  bad.driver = "gpu.example.com";
+  bad.pool = "node-a";
+  bad.device = "gpu-0";
+  bad.state = api::HealthState::kUnhealthy;
+  bad.state_text = "Unhealthy";
+  in = {};
+  in.health.Set({ok});
+  EXPECT_EQ(DeviceChecks::Health(in).outcome, Outcome::kPass);
+  in.health.Set({ok, bad});
+  auto r = DeviceChecks::Health(in);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_EQ(r.detail, "not Healthy: xid (gpu.example.com/node-a/gpu-0) Unhealthy");
+}
+
+}  // namespace
+}  // namespace dra::check
