@@ -33,6 +33,7 @@ try_this_next() {
    kubectl get pod gpu-pod -o jsonpath='{.spec.nodeName} {.status.extendedResourceClaimStatus}'
    kubectl get resourceclaims -o wide                 # the claim the scheduler made for it
    ${BUILD_DIR}/dra-controller explain pod default/gpu-pod   # which GPU it got (also: devices, mapping)
+   ${BUILD_DIR}/dra-controller check                  # is this cluster ready for DRA GPUs?
    kubectl apply -f manifests/examples/devicehealth-unhealthy.yaml
    kubectl get devicehealths                          # printer columns of the CRD
    # device health walk-through (take a GPU out, bring it back): README "## Device health"
