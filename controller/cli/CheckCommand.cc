@@ -9,15 +9,6 @@
 #include "src/base/Duration.h"
 
 namespace dra::cli {
-namespace {
-
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller check --help'.\n";
-  return kExitUsage;
-}
-
-}  // namespace
-
 CheckCommand::CheckCommand() {
   ClusterConnection::DeclareFlags(flags_);
   flags_.String("namespace", "dra-system", "namespace of dra-controller's Deployment and Lease");

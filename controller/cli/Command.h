@@ -28,6 +28,13 @@ class Command {
   // Full help text printed for `dra-controller NAME --help`.
   virtual std::string Help() const = 0;
   virtual int Run(std::span<const std::string> args, CommandIo io) = 0;
+
+ protected:
+  // Prints "error: MESSAGE" and the --help hint; returns kExitUsage.
+  int UsageError(CommandIo io, const std::string& message) const {
+    io.err << "error: " << message << "\nSee 'dra-controller " << Name() << " --help'.\n";
+    return kExitUsage;
+  }
 };
 
 }  // namespace dra::cli

@@ -5,15 +5,6 @@
 #include "controller/extended/DeviceTable.h"
 
 namespace dra::cli {
-namespace {
-
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller devices --help'.\n";
-  return kExitUsage;
-}
-
-}  // namespace
-
 DevicesCommand::DevicesCommand() {
   ClusterConnection::DeclareFlags(flags_);
   flags_.String("node", "", "only devices on this node (and those every node reaches)");

@@ -12,11 +12,6 @@
 namespace dra::cli {
 namespace {
 
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller explain --help'.\n";
-  return kExitUsage;
-}
-
 kube::Result<api::PodView> GetPod(kube::RestClient& client, const std::string& ns,
                                   const std::string& name) {
   auto json = client.Get(extended::ExtendedResourceTypes::kPods.ItemPath(ns, name));

@@ -6,15 +6,6 @@
 #include "controller/extended/MappingReport.h"
 
 namespace dra::cli {
-namespace {
-
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller mapping --help'.\n";
-  return kExitUsage;
-}
-
-}  // namespace
-
 MappingCommand::MappingCommand() {
   ClusterConnection::DeclareFlags(flags_);
   flags_.String("output", "", "output format: empty for a table, or json");

@@ -9,11 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller migration-report --help'.\n";
-  return kExitUsage;
-}
-
 kube::Status ListInto(kube::RestClient& client, const kube::ResourceType& type,
                       const std::string& ns, std::vector<json>& out) {
   kube::ListOptions options;

@@ -34,11 +34,6 @@ void BlockShutdownSignals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller run --help'.\n";
-  return kExitUsage;
-}
-
 }  // namespace
 
 RunCommand::RunCommand() : RunCommand(WaitForShutdownSignal) {}

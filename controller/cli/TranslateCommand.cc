@@ -13,11 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int UsageError(CommandIo io, const std::string& message) {
-  io.err << "error: " << message << "\nSee 'dra-controller translate --help'.\n";
-  return kExitUsage;
-}
-
 std::string Shown(const std::string& path) { return path.empty() ? "<stdin>" : path; }
 
 kube::Status WriteFile(const fs::path& path, const std::string& content) {
