@@ -43,17 +43,10 @@ std::string CheckCommand::Help() const {
 
 int CheckCommand::Run(std::span<const std::string> args, CommandIo io) {
   FlagSet flags = flags_;
-  if (kube::Status parsed = flags.Parse(args); !parsed.ok())
-    return UsageError(io, parsed.message());
-  if (!flags.positional().empty())
-    return UsageError(io, "unexpected argument " + flags.positional()[0]);
+  if (int usage = ParseTableCommandFlags(flags, args, io); usage != kExitOk) return usage;
   const std::string& output = flags.Get("output");
-  if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
-  auto connection = ClusterConnection::Open(flags);
-  if (!connection.ok()) {
-    io.err << "error: " << connection.status().message() << "\n";
-    return kExitFailure;
-  }
+  auto connection = ClusterConnection::OpenOrReport(flags, io.err);
+  if (!connection) return kExitFailure;
   check::CheckInputsReader::Options options;
   options.namespace_name = flags.Get("namespace");
   options.lease_name = flags.Get("leader-election-id");

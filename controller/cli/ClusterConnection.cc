@@ -23,4 +23,14 @@ kube::Result<ClusterConnection> ClusterConnection::Open(const FlagSet& flags) {
   return ClusterConnection(std::move(*config), std::move(client));
 }
 
+std::optional<ClusterConnection> ClusterConnection::OpenOrReport(const FlagSet& flags,
+                                                                 std::ostream& err) {
+  auto connection = Open(flags);
+  if (!connection.ok()) {
+    err << "error: " << connection.status().message() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*connection);
+}
+
 }  // namespace dra::cli

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <string>
 
 #include "controller/cli/FlagSet.h"
@@ -22,6 +24,8 @@ class ClusterConnection {
   // Loads the configuration the flags select and builds a client for it.
   // Errors say which file or setting was wrong.
   static kube::Result<ClusterConnection> Open(const FlagSet& flags);
+  // Open(), printing "error: ..." to `err` on failure.
+  static std::optional<ClusterConnection> OpenOrReport(const FlagSet& flags, std::ostream& err);
 
   kube::RestClient& client() { return *client_; }
   std::shared_ptr<kube::RestClient> shared_client() const { return client_; }

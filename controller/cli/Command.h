@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "controller/cli/FlagSet.h"
+
 namespace dra::cli {
 
 // Process exit codes shared by every command (documented in the README).
@@ -30,6 +32,22 @@ class Command {
   virtual int Run(std::span<const std::string> args, CommandIo io) = 0;
 
  protected:
+  // Parses `args` for a command that takes no positional argument and an
+  // `--output` of "" or "json". Returns kExitOk, or kExitUsage after printing
+  // the usage error.
+  int ParseTableCommandFlags(FlagSet& flags, std::span<const std::string> args,
+                             CommandIo io) const {
+    if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
+      return UsageError(io, parsed.message());
+    }
+    if (!flags.positional().empty()) {
+      return UsageError(io, "unexpected argument " + flags.positional()[0]);
+    }
+    const std::string& output = flags.Get("output");
+    if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
+    return kExitOk;
+  }
+
   // Prints "error: MESSAGE" and the --help hint; returns kExitUsage.
   int UsageError(CommandIo io, const std::string& message) const {
     io.err << "error: " << message << "\nSee 'dra-controller " << Name() << " --help'.\n";

@@ -27,22 +27,15 @@ std::string DevicesCommand::Help() const {
 
 int DevicesCommand::Run(std::span<const std::string> args, CommandIo io) {
   FlagSet flags = flags_;
-  if (kube::Status parsed = flags.Parse(args); !parsed.ok())
-    return UsageError(io, parsed.message());
-  if (!flags.positional().empty())
-    return UsageError(io, "unexpected argument " + flags.positional()[0]);
+  if (int usage = ParseTableCommandFlags(flags, args, io); usage != kExitOk) return usage;
   extended::DeviceTable::Filter filter{flags.Get("node"), flags.Get("class"), flags.Get("driver"),
                                        flags.Get("state")};
   if (auto error = extended::DeviceTable::ValidateState(filter.state); !error.empty()) {
     return UsageError(io, error);
   }
   const std::string& output = flags.Get("output");
-  if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
-  auto connection = ClusterConnection::Open(flags);
-  if (!connection.ok()) {
-    io.err << "error: " << connection.status().message() << "\n";
-    return kExitFailure;
-  }
+  auto connection = ClusterConnection::OpenOrReport(flags, io.err);
+  if (!connection) return kExitFailure;
   auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
   if (!snapshot.ok()) {
     io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";

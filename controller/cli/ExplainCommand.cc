@@ -61,11 +61,8 @@ int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
   if (name.empty() || name.find('/') != std::string::npos) return UsageError(io, "bad Pod name");
   const std::string& output = flags.Get("output");
   if (!output.empty() && output != "json") return UsageError(io, "-o must be json");
-  auto connection = ClusterConnection::Open(flags);
-  if (!connection.ok()) {
-    io.err << "error: " << connection.status().message() << "\n";
-    return kExitFailure;
-  }
+  auto connection = ClusterConnection::OpenOrReport(flags, io.err);
+  if (!connection) return kExitFailure;
   auto pod = GetPod(connection->client(), ns, name);
   if (!pod.ok()) {
     io.err << "error: Pod " << ns << "/" << name << ": " << pod.status().message() << "\n";
