@@ -12,6 +12,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -30,18 +31,10 @@ const std::vector<std::string> kFleet{"ext-a:2:40Gi:gpu-ext-40g"};
 std::string Binary() { return std::string(DRA_BINARY_DIR) + "/dra-controller"; }
 
 std::string ClassManifest(const std::string& name) {
-  json cls = {{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "DeviceClass"},
-              {"metadata", {{"name", name}}},
-              {"spec",
-               {{"extendedResourceName", kResource},
-                {"selectors",
-                 json::array({{{"cel",
-                                {{"expression",
-                                  "device.driver == \"gpu.example.com\" && "
-                                  "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-"
-                                  "ext-\")"}}}}})}}}};
-  return cls.dump();
+  return DeviceClassManifest(
+      name, kResource,
+      "device.driver == \"gpu.example.com\" && "
+      "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-ext-\")");
 }
 
 json Container(const std::string& name, json limits) {
@@ -63,10 +56,8 @@ class ExtendedResourceTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     if (Skipped()) return;
-    std::vector<std::string> apply{"apply"};
-    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
-    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
-    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     // Events about cluster-scoped objects land in "default" and outlive the
     // objects: drop those of an earlier run so every wait below sees new ones.
     for (const char* name : {kClass, kDupClass, kNode}) {
@@ -86,9 +77,7 @@ class ExtendedResourceTest : public ClusterTest {
     for (const char* c : {kClass, kDupClass}) {
       (void)cluster_->Kubectl({"delete", "deviceclass", c, "--ignore-not-found"});
     }
-    std::vector<std::string> remove{"delete"};
-    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
-    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+    RemoveFakeFleet(*cluster_, kFleet);
   }
 
   void StartController() {

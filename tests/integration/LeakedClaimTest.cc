@@ -12,6 +12,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -30,31 +31,14 @@ const std::vector<std::string> kFleet{"leak-a:2:40Gi:gpu-leak-40g"};
 std::string Binary() { return std::string(DRA_BINARY_DIR) + "/dra-controller"; }
 
 std::string ClassManifest() {
-  json cls = {{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "DeviceClass"},
-              {"metadata", {{"name", kClass}}},
-              {"spec",
-               {{"extendedResourceName", kResource},
-                {"selectors",
-                 json::array({{{"cel",
-                                {{"expression",
-                                  "device.driver == \"gpu.example.com\" && "
-                                  "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-"
-                                  "leak-\")"}}}}})}}}};
-  return cls.dump();
+  return DeviceClassManifest(
+      kClass, kResource,
+      "device.driver == \"gpu.example.com\" && "
+      "device.attributes[\"gpu.example.com\"].model.startsWith(\"gpu-leak-\")");
 }
 
 std::string GpuPod(const std::string& name, const std::string& ns) {
-  json container = {{"name", "main"},
-                    {"image", "registry.k8s.io/pause:3.10"},
-                    {"resources", {{"limits", {{kResource, "1"}}}}}};
-  json pod = {
-      {"apiVersion", "v1"},
-      {"kind", "Pod"},
-      {"metadata", {{"name", name}, {"namespace", ns}}},
-      {"spec",
-       {{"automountServiceAccountToken", false}, {"containers", json::array({container})}}}};
-  return pod.dump();
+  return ExtendedResourcePodManifest(name, ns, kResource);
 }
 
 class LeakedClaimTest : public ClusterTest {
@@ -65,10 +49,8 @@ class LeakedClaimTest : public ClusterTest {
     const char* dir = std::getenv("DRA_CLUSTER_DIR");
     if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "needs DRA_CLUSTER_DIR to stop " << kKcm;
     cluster_dir_ = dir;
-    std::vector<std::string> apply{"apply"};
-    apply.insert(apply.end(), kFleet.begin(), kFleet.end());
-    auto fleet = cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", apply);
-    ASSERT_TRUE(fleet.ok()) << fleet.status().ToString();
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
     auto ns = cluster_->CreateTestNamespace("leak");  // needs the SA controller: before the stop
     ASSERT_TRUE(ns.ok()) << ns.status().ToString();
@@ -84,9 +66,7 @@ class LeakedClaimTest : public ClusterTest {
     }
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    std::vector<std::string> remove{"delete"};
-    remove.insert(remove.end(), kFleet.begin(), kFleet.end());
-    (void)cluster_->RunRepoScript("hack/fake-gpu-fleet.sh", remove);
+    RemoveFakeFleet(*cluster_, kFleet);
   }
 
   // cluster.sh stop|start kube-controller-manager.

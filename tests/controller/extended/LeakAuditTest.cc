@@ -3,31 +3,13 @@
 #include <memory>
 
 #include "controller/extended/LeakAudit.h"
+#include "tests/controller/extended/LeakTestObjects.h"
 
 namespace dra::extended {
 namespace {
 
-std::shared_ptr<const api::ResourceClaim> ImplicitClaim(const std::string& owner,
-                                                        const std::string& uid,
-                                                        bool allocated = true) {
-  auto claim = std::make_shared<api::ResourceClaim>();
-  claim->meta.namespace_name = "team";
-  claim->meta.name = owner + "-extended-resources-x";
-  claim->extended_resource_claim = true;
-  claim->allocated = allocated;
-  claim->controller = api::ResourceClaim::OwnerReference{"Pod", owner, uid};
-  return claim;
-}
-
-std::shared_ptr<const api::PodView> PodOf(const std::string& name, const std::string& uid,
-                                          const std::string& phase = "Running") {
-  auto pod = std::make_shared<api::PodView>();
-  pod->meta.namespace_name = "team";
-  pod->meta.name = name;
-  pod->meta.uid = uid;
-  pod->phase = phase;
-  return pod;
-}
+using leak_test::ImplicitClaim;
+using leak_test::PodOf;
 
 TEST(LeakAuditTest, JudgesLikeTheClaimController) {
   auto claim = ImplicitClaim("p", "u1");
