@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# dra-controller next to client-go on the same fleet, in the same run.
+#
+#   compare-client-go.sh            (needs KUBECONFIG: source $CLUSTER_DIR/env)
+#
+# Creates SLICES ResourceSlices x DEVICES GPUs, CLAIMS ResourceClaims and PODS
+# Pods (defaults: 5000 x 8, 30000, 0), then ROUNDS times runs, one after the
+# other against the same API server:
+#   - informer-compare (hack/control-plane/k8s/cmd/informer-compare): client-go
+#     v0.37.2 shared informers for the resources `dra-controller run` watches;
+#   - `dra-controller run` (features at their defaults);
+#   - `dra-controller run` with MALLOC_ARENA_MAX=2 (what the Deployment sets).
+# For each it records the time from exec to synced (informer-compare's
+# "synced" line; dra-controller's /readyz answering 200, i.e. every informer
+# cache synced), VmRSS SETTLE seconds after sync, VmHWM, threads, CPU seconds
+# used until then, and CPU seconds used in the IDLE seconds after that.
+# Prints a Markdown table and the ratios dra-controller / client-go (medians).
+# KEEP_FLEET=1 leaves the fleet in place (and reuses one already there).
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+source "$(dirname "$0")/fleet-gen.sh"
+
+KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
+BINARY="${DRA_CONTROLLER:-${REPO_ROOT}/build/dra-controller}"
+COMPARE_BIN="${K8S_BIN_DIR}/informer-compare"
+SLICES="${SLICES:-5000}" DEVICES="${DEVICES:-8}" CLAIMS="${CLAIMS:-30000}" PODS="${PODS:-0}"
+ROUNDS="${ROUNDS:-2}" SETTLE="${SETTLE:-5}" IDLE="${IDLE:-10}" SYNC_TIMEOUT="${SYNC_TIMEOUT:-300}"
+NAMESPACE="bench-compare"
+LABEL="bench.dra.example.com/compare"
+WORK="$(mktemp -d)"
+PID=""
+CLK_TCK="$(getconf CLK_TCK)"
+
+k() { "$KUBECTL" "$@"; }
+
+cleanup() {
+  if [[ -n "$PID" ]] && kill -0 "$PID" 2>/dev/null; then
+    kill -TERM "$PID" 2>/dev/null || true
+    wait "$PID" 2>/dev/null || true
+  fi
+  if [[ -z "${KEEP_FLEET:-}" ]]; then
+    k delete namespace "$NAMESPACE" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+    k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+build_compare() {
+  local module="${REPO_ROOT}/hack/control-plane/k8s" stamp="${COMPARE_BIN}.pins" pins
+  pins="$(cat "$module/go.mod" "$module/go.sum" "$module/cmd/informer-compare/main.go" | sha256sum)"
+  [[ -x "$COMPARE_BIN" && -f "$stamp" && "$(cat "$stamp")" == "$pins" ]] && return 0
+  log "building informer-compare (client-go v0.37.2, pinned by hack/control-plane/k8s/go.sum)"
+  (cd "$module" && GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0 \
+    go build -trimpath -o "$COMPARE_BIN" ./cmd/informer-compare) || die "go build failed"
+  echo "$pins" >"$stamp"
+}
+
+create_fleet() {
+  local have
+  have="$(k get resourceslices -l "$LABEL=true" -o name 2>/dev/null | wc -l)"
+  if [[ -n "${KEEP_FLEET:-}" && "$have" -eq "$SLICES" ]]; then
+    log "reusing the fleet already in place ($have slices)"
+    return 0
+  fi
+  log "creating $SLICES slices x $DEVICES devices, $CLAIMS claims, $PODS pods"
+  k create namespace "$NAMESPACE" >/dev/null 2>&1 || true
+  gen_slices "$SLICES" "$DEVICES" "$WORK/slices" "$LABEL"
+  gen_claims "$CLAIMS" "$NAMESPACE" "$WORK/claims" "$LABEL"
+  gen_pods "$PODS" "$NAMESPACE" "$((SLICES > 0 ? SLICES : 1))" "$WORK/pods" "$LABEL"
+  shopt -s nullglob
+  create_all "$KUBECTL" "$WORK"/slices-*.json "$WORK"/claims-*.json "$WORK"/pods-*.json
+  shopt -u nullglob
+  rm -f "$WORK"/*.json
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+status_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
+# utime + stime of PID in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# measure NAME SYNC_TEST COMMAND...: prints one row "name sync_ms rss_kb hwm_kb threads cpu_s idle_cpu_s".
+measure() {
+  local name="$1" sync_test="$2"
+  shift 2
+  local log="$WORK/$name.log" t0 t1
+  t0="$(now_ms)"
+  "$@" >"$log" 2>&1 &
+  PID=$!
+  until "$sync_test"; do
+    kill -0 "$PID" 2>/dev/null || die "$name exited: $(tail -n 5 "$log")"
+    (($(now_ms) - t0 < SYNC_TIMEOUT * 1000)) || die "$name did not sync within ${SYNC_TIMEOUT}s"
+    sleep 0.02
+  done
+  t1="$(now_ms)"
+  sleep "$SETTLE"
+  local rss hwm threads cpu idle_from
+  rss="$(status_kb VmRSS "$PID")" hwm="$(status_kb VmHWM "$PID")" threads="$(status_kb Threads "$PID")"
+  cpu="$(cpu_ticks "$PID")"
+  sleep "$IDLE"
+  idle_from="$cpu"
+  cpu="$(cpu_ticks "$PID")"
+  kill -TERM "$PID"
+  wait "$PID" 2>/dev/null || true
+  PID=""
+  awk -v n="$name" -v s="$((t1 - t0))" -v r="$rss" -v h="$hwm" -v t="$threads" -v c="$idle_from" \
+    -v i="$((cpu - idle_from))" -v hz="$CLK_TCK" \
+    'BEGIN { printf "%s %d %d %d %d %.2f %.2f\n", n, s, r, h, t, c / hz, i / hz }'
+}
+
+client_go_synced() { grep -q '^synced ' "$WORK/client-go.log"; }
+PROBE_PORT=""
+controller_synced() { curl -fs -o /dev/null "http://127.0.0.1:${PROBE_PORT}/readyz"; }
+
+run_controller() {
+  local name="$1"
+  shift
+  PROBE_PORT="$(free_port)"
+  measure "$name" controller_synced env "$@" "$BINARY" run --metrics-bind-address=0 \
+    --health-probe-bind-address="127.0.0.1:${PROBE_PORT}"
+}
+
+report() {
+  awk '
+    { sync[$1] = sync[$1] " " $2; rss[$1] = rss[$1] " " $3; hwm[$1] = hwm[$1] " " $4
+      thr[$1] = $5; cpu[$1] = cpu[$1] " " $6; idle[$1] = idle[$1] " " $7; names[$1] = 1 }
+    function median(list,   a, n, i, j, t) {
+      n = split(list, a, " ")
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    END {
+      print "| process | sync (ms) | RSS after sync (MiB) | peak RSS (MiB) | threads | CPU to sync (s) | CPU idle (s) |"
+      print "|---|---|---|---|---|---|---|"
+      for (n in names) {
+        ms[n] = median(sync[n]); mr[n] = median(rss[n]) / 1024; mh[n] = median(hwm[n]) / 1024
+        mc[n] = median(cpu[n]); mi[n] = median(idle[n])
+        printf "| %s | %d | %.0f | %.0f | %d | %.2f | %.2f |\n", n, ms[n], mr[n], mh[n], thr[n], mc[n], mi[n]
+      }
+      print ""
+      for (n in names) if (n != "client-go" && mr["client-go"] > 0) {
+        printf "%s / client-go: RSS %.2fx, sync time %.2fx, CPU to sync %.2fx\n", n,
+          mr[n] / mr["client-go"], ms[n] / ms["client-go"], (mc["client-go"] > 0 ? mc[n] / mc["client-go"] : 0)
+      }
+    }' "$WORK/rows"
+}
+
+main() {
+  [[ -x "$BINARY" ]] || die "no controller binary at $BINARY (build first)"
+  [[ -n "${KUBECONFIG:-}" ]] || die "KUBECONFIG is not set (source \$CLUSTER_DIR/env)"
+  command -v go >/dev/null || die "go is needed to build informer-compare (hack/install-deps.sh)"
+  build_compare
+  create_fleet
+  local round
+  for ((round = 1; round <= ROUNDS; round++)); do
+    log "round $round of $ROUNDS"
+    measure client-go client_go_synced "$COMPARE_BIN" --kubeconfig "$KUBECONFIG" | tee -a "$WORK/rows" >&2
+    run_controller dra-controller | tee -a "$WORK/rows" >&2
+    run_controller dra-controller-arena2 MALLOC_ARENA_MAX=2 | tee -a "$WORK/rows" >&2
+  done
+  report
+}
+
+main "$@"

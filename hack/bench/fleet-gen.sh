@@ -1,0 +1,82 @@
+# Generators for benchmark fleets, shared by the hack/bench scripts. Source it.
+# Each writes v1 List files of 100 objects, PREFIX-NNNN.json, labelled
+# LABEL=true so a script can delete exactly what it created.
+
+# gen_slices SLICES DEVICES PREFIX LABEL: one single-slice pool per fake node,
+# DEVICES GPUs each, shaped like hack/fake-gpu-fleet.sh's devices.
+gen_slices() {
+  awk -v slices="$1" -v devices="$2" -v prefix="$3" -v label="$4" '
+    BEGIN {
+      for (s = 0; s < slices; s++) {
+        if (s % 100 == 0) {
+          if (s > 0) { print "]}" > file; close(file) }
+          file = sprintf("%s-%04d.json", prefix, s / 100)
+          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
+        } else printf "," > file
+        node = sprintf("bench-node-%05d", s)
+        printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\"," > file
+        printf "\"metadata\":{\"name\":\"%s-gpu.example.com\",\"labels\":{\"%s\":\"true\"}},", node, label > file
+        printf "\"spec\":{\"driver\":\"gpu.example.com\",\"nodeName\":\"%s\",", node > file
+        printf "\"pool\":{\"name\":\"%s\",\"generation\":1,\"resourceSliceCount\":1},\"devices\":[", node > file
+        for (d = 0; d < devices; d++) {
+          if (d > 0) printf "," > file
+          printf "{\"name\":\"gpu-%d\",\"attributes\":{\"type\":{\"string\":\"gpu\"},", d > file
+          printf "\"model\":{\"string\":\"gpu-80g\"},\"index\":{\"int\":%d},", d > file
+          printf "\"driverVersion\":{\"version\":\"1.0.0\"}},\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}" > file
+        }
+        printf "]}}" > file
+      }
+      if (slices > 0) { print "]}" > file; close(file) }
+    }'
+}
+
+# gen_claims CLAIMS NAMESPACE PREFIX LABEL: unallocated one-GPU ResourceClaims.
+gen_claims() {
+  awk -v claims="$1" -v ns="$2" -v prefix="$3" -v label="$4" '
+    BEGIN {
+      for (c = 0; c < claims; c++) {
+        if (c % 100 == 0) {
+          if (c > 0) { print "]}" > file; close(file) }
+          file = sprintf("%s-%05d.json", prefix, c / 100)
+          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
+        } else printf "," > file
+        printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\"," > file
+        printf "\"metadata\":{\"name\":\"bench-claim-%06d\",\"namespace\":\"%s\",", c, ns > file
+        printf "\"labels\":{\"%s\":\"true\"}},", label > file
+        printf "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"gpu\",\"exactly\":" > file
+        printf "{\"deviceClassName\":\"gpu.example.com\"}}]}}}" > file
+      }
+      if (claims > 0) { print "]}" > file; close(file) }
+    }'
+}
+
+# gen_pods PODS NAMESPACE NODES PREFIX LABEL: Pods already bound (spec.nodeName)
+# to the fake nodes, one GPU each by extended-resource limit; no kubelet runs
+# them, so they stay Pending but are cached like any other Pod.
+gen_pods() {
+  awk -v pods="$1" -v ns="$2" -v nodes="$3" -v prefix="$4" -v label="$5" '
+    BEGIN {
+      for (p = 0; p < pods; p++) {
+        if (p % 100 == 0) {
+          if (p > 0) { print "]}" > file; close(file) }
+          file = sprintf("%s-%05d.json", prefix, p / 100)
+          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
+        } else printf "," > file
+        printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"," > file
+        printf "\"metadata\":{\"name\":\"bench-pod-%06d\",\"namespace\":\"%s\",", p, ns > file
+        printf "\"labels\":{\"%s\":\"true\",\"app\":\"bench-%d\"}},", label, p % 50 > file
+        printf "\"spec\":{\"nodeName\":\"bench-node-%05d\",\"containers\":[{\"name\":\"main\",", p % nodes > file
+        printf "\"image\":\"registry.example.com/cuda-app:1.0\",\"resources\":{\"limits\":" > file
+        printf "{\"example.com/gpu\":\"1\"}}}]}}" > file
+      }
+      if (pods > 0) { print "]}" > file; close(file) }
+    }'
+}
+
+# create_all KUBECTL FILES...: creates the list files, four at a time.
+create_all() {
+  local kubectl="$1"
+  shift
+  (($#)) || return 0
+  printf '%s\n' "$@" | xargs -P 4 -I{} "$kubectl" create -f {} -o name >/dev/null
+}
