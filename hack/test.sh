@@ -17,6 +17,9 @@ run_unit() {
   (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS") || die "unit tests failed"
   log "fuzz targets (bounded time each)"
   (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS") || die "fuzz targets failed"
+  log "memory regression gate (heap per cached object vs tests/gate/memory-baseline.json)"
+  (cd "$BUILD_DIR" && ctest -L gate --output-on-failure -V | grep -E '^[0-9]+: ' | cut -d' ' -f2-) \
+    || die "memory regression gate failed"
   run_alert_rules
 }
 

@@ -39,6 +39,7 @@ cleanup() {
     wait "$PID" 2>/dev/null || true
   fi
   if [[ -z "${KEEP_FLEET:-}" ]]; then
+    k delete pods --all -n "$NAMESPACE" --force --grace-period=0 >/dev/null 2>&1 || true
     k delete namespace "$NAMESPACE" --ignore-not-found --wait=false >/dev/null 2>&1 || true
     k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   fi
@@ -63,13 +64,19 @@ create_fleet() {
     log "reusing the fleet already in place ($have slices)"
     return 0
   fi
-  log "creating $SLICES slices x $DEVICES devices, $CLAIMS claims, $PODS pods"
-  k create namespace "$NAMESPACE" >/dev/null 2>&1 || true
+  log "removing what an earlier run left, then creating $SLICES slices x $DEVICES devices, $CLAIMS claims, $PODS pods"
+  # A namespace still terminating refuses new objects: wait until it is gone
+  # (bound Pods without a kubelet never confirm a graceful deletion).
+  k delete pods --all -n "$NAMESPACE" --force --grace-period=0 >/dev/null 2>&1 || true
+  k delete namespace "$NAMESPACE" --ignore-not-found --wait=true --timeout=600s >/dev/null
+  k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=true >/dev/null
+  k create namespace "$NAMESPACE" >/dev/null
   gen_slices "$SLICES" "$DEVICES" "$WORK/slices" "$LABEL"
   gen_claims "$CLAIMS" "$NAMESPACE" "$WORK/claims" "$LABEL"
   gen_pods "$PODS" "$NAMESPACE" "$((SLICES > 0 ? SLICES : 1))" "$WORK/pods" "$LABEL"
   shopt -s nullglob
-  create_all "$KUBECTL" "$WORK"/slices-*.json "$WORK"/claims-*.json "$WORK"/pods-*.json
+  create_all "$KUBECTL" "$WORK"/slices-*.json "$WORK"/claims-*.json "$WORK"/pods-*.json \
+    || die "creating the fleet failed (see kubectl's errors above)"
   shopt -u nullglob
   rm -f "$WORK"/*.json
 }

@@ -41,6 +41,23 @@ std::string FakeSliceJson(int index, int devices) {
          R"(","devices":[)" + list + "]}}";
 }
 
+std::string FakeAllocatedClaimJson(int index, const std::string& ns) {
+  std::string i = std::to_string(index);
+  std::string node = "node-" + std::to_string(index / 8);
+  std::string uid = std::string(12 - std::min<size_t>(12, i.size()), '0') + i;
+  return R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"trainer-)" +
+         i + R"(-extended-resources-x7k2d","namespace":")" + ns +
+         R"(","uid":"5c4d3e2f-1234-4f00-8e00-)" + uid + R"(","resourceVersion":")" +
+         std::to_string(300000 + index) +
+         R"(","creationTimestamp":"2026-07-24T10:00:01Z","annotations":{"resource.kubernetes.io/extended-resource-claim":"true"},"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"trainer-)" +
+         i + R"(","uid":"9a8b7c6d-1234-4f00-8e00-)" + uid +
+         R"(","controller":true,"blockOwnerDeletion":true}]},"spec":{"devices":{"requests":[{"name":"container-1-request-1","exactly":{"deviceClassName":"gpu.example.com","allocationMode":"ExactCount","count":1}}]}},"status":{"allocation":{"devices":{"results":[{"request":"container-1-request-1","driver":"gpu.example.com","pool":")" +
+         node + R"(","device":"gpu-)" + std::to_string(index % 8) +
+         R"("}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":[")" +
+         node + R"("]}]}]}},"reservedFor":[{"resource":"pods","name":"trainer-)" + i +
+         R"(","uid":"9a8b7c6d-1234-4f00-8e00-)" + uid + R"("}]}})";
+}
+
 std::string WatchLine(const std::string& type, const std::string& object) {
   return R"({"type":")" + type + R"(","object":)" + object + "}";
 }

@@ -9,6 +9,10 @@ namespace dra::testing {
 // with resources, conditions) and a ResourceSlice with `devices` GPUs.
 std::string FakePodJson(int index, const std::string& ns = "ml");
 std::string FakeSliceJson(int index, int devices);
+// An implicit extended-resource claim as the scheduler writes it: one
+// request, allocated to gpu-(index % 8) on node-(index / 8), reserved for
+// its Pod.
+std::string FakeAllocatedClaimJson(int index, const std::string& ns = "ml");
 // "{"type":"ADDED","object":<object>}" as one watch line (no newline).
 std::string WatchLine(const std::string& type, const std::string& object);
 // A list body {"kind":...List,"metadata":{...},"items":[...]}.

@@ -135,11 +135,12 @@ kube::Status TestCluster::WaitForControllersToCatchUp() const {
 }
 
 kube::Result<ProcessOutput> TestCluster::RunRepoScript(const std::string& relative_path,
-                                                       const std::vector<std::string>& args) const {
+                                                       const std::vector<std::string>& args,
+                                                       std::chrono::seconds timeout) const {
   std::vector<std::string> argv{"env", "KUBECONFIG=" + kubeconfig_, "DRA_KUBECTL=" + kubectl_,
                                 std::string(DRA_REPO_ROOT) + "/" + relative_path};
   argv.insert(argv.end(), args.begin(), args.end());
-  auto result = Subprocess::Run(argv);
+  auto result = Subprocess::Run(argv, "", timeout);
   if (!result.ok()) return result.status();
   if (result->exit_code != 0) {
     return kube::Status(

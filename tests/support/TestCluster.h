@@ -48,8 +48,9 @@ class TestCluster {
   kube::Status WaitForControllersToCatchUp() const;
 
   // Runs a script from the repository with KUBECONFIG pointing at this cluster.
-  kube::Result<ProcessOutput> RunRepoScript(const std::string& relative_path,
-                                            const std::vector<std::string>& args) const;
+  kube::Result<ProcessOutput> RunRepoScript(
+      const std::string& relative_path, const std::vector<std::string>& args,
+      std::chrono::seconds timeout = std::chrono::seconds(60)) const;
 
  private:
   TestCluster(std::string kubeconfig, std::string kubectl, std::string cluster_dir)
