@@ -42,7 +42,7 @@ class DeploymentManifestsTest : public ClusterTest {
 
   static constexpr const char* kScraperBinding = "dra-controller-manifest-test-scraper";
 
-  static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests/base"; }
+  static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests"; }
 
   // A kubeconfig for the same API server that authenticates as `token`.
   kube::Result<std::string> ServiceAccountKubeconfig(const std::string& token) {
