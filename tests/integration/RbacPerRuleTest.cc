@@ -3,7 +3,8 @@
 // and the namespace mounted at the in-cluster path in a private mount
 // namespace, KUBERNETES_SERVICE_HOST/PORT set) with every feature on: leader
 // election, secure metrics, device health, extended-resource findings and
-// repair, and the leak audit with deletion. First with manifests/base/rbac.yaml
+// repair, and the leak audit with deletion (kube-controller-manager is stopped
+// so that a hand-made leaked implicit claim stays leaked). First with manifests/base/rbac.yaml
 // as shipped (no "forbidden" at all), then once per rule of its ClusterRole
 // and Role with that rule alone removed: the feature needing the rule logs
 // the apiserver's denial naming verb, resource and API group, every
@@ -32,6 +33,8 @@ constexpr const char* kNamespace = "dra-system";
 constexpr const char* kUser = "system:serviceaccount:dra-system:dra-controller";
 constexpr const char* kScraperBinding = "dra-controller-rbac-test-scraper";
 constexpr const char* kSurvivorClass = "rbac-z-survivor.example.com";
+constexpr const char* kKcm = "kube-controller-manager";
+constexpr const char* kLeakPod = "rbac-leak-owner";  // in "default", phase Succeeded
 
 // What removing one rule must break: each line is the apiserver's denial as
 // the controller logs it; `leads`, `syncs`, `metrics` say what keeps working.
@@ -82,11 +85,14 @@ const std::vector<Expectation>& Expectations() {
        "extended resources (--repair-extended-resource-mapping)",
        {Denial("patch", "deviceclasses", "resource.k8s.io")}},
       {"resource.k8s.io/resourceclaims:delete,update",
-       "leak audit (--delete-leaked-claims), not exercised: needs a leaked claim",
-       {}},
+       "leak audit (--delete-leaked-claims): deleting the leaked claim",
+       {Denial("delete", "resourceclaims", "resource.k8s.io")}},
       {"resource.k8s.io/resourceclaims/status:update",
-       "leak audit (--delete-leaked-claims), not exercised: needs a leaked claim",
-       {}},
+       "leak audit (--delete-leaked-claims): releasing the deleted claim's allocation",
+       {Denial("update", "resourceclaims/status", "resource.k8s.io")}},
+      {"resource.k8s.io/resourceclaims/binding:update",
+       "leak audit (--delete-leaked-claims): clearing the allocation in that status update",
+       {Denial("update", "resourceclaims/binding", "resource.k8s.io")}},
       {"authentication.k8s.io/tokenreviews:create",
        "secure metrics (authentication)",
        {Denial("create", "tokenreviews", "authentication.k8s.io")},
@@ -131,6 +137,9 @@ class RbacPerRuleTest : public ClusterTest {
       GTEST_SKIP() << "unshare --mount is not permitted here: cannot mount the service account "
                       "at the in-cluster path";
     }
+    const char* dir = std::getenv("DRA_CLUSTER_DIR");
+    if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "needs DRA_CLUSTER_DIR to stop " << kKcm;
+    cluster_dir_ = dir;
     auto applied = cluster_->Kubectl({"apply", "-k", Repo("manifests")});
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     applied_ = true;
@@ -143,6 +152,14 @@ class RbacPerRuleTest : public ClusterTest {
   void TearDown() override {
     controller_.reset();
     if (!cluster_) return;
+    if (kcm_stopped_) {
+      EXPECT_TRUE(ClusterScript("start").ok());
+      EXPECT_TRUE(cluster_->WaitForControllersToCatchUp().ok());
+    }
+    (void)cluster_->Kubectl(
+        {"delete", "resourceclaim", "-n", "default", "-l", "rbac-test=true", "--wait=false"});
+    (void)cluster_->Kubectl({"delete", "pod", kLeakPod, "-n", "default", "--force",
+                             "--grace-period=0", "--ignore-not-found"});
     (void)cluster_->Kubectl(
         {"delete", "clusterrolebinding", kScraperBinding, "--ignore-not-found"});
     (void)cluster_->Kubectl({"delete", "deviceclass", kSurvivorClass, "--ignore-not-found"});
@@ -213,6 +230,69 @@ class RbacPerRuleTest : public ClusterTest {
     scraper_token_ = token->out.substr(0, token->out.find_last_not_of('\n') + 1);
   }
 
+  // cluster.sh stop|start kube-controller-manager.
+  kube::Status ClusterScript(const std::string& verb) {
+    auto out = Subprocess::Run(
+        {"env", "CLUSTER_DIR=" + cluster_dir_, Repo("hack/control-plane/cluster.sh"), verb, kKcm},
+        "", 120s);
+    if (!out.ok()) return out.status();
+    if (out->exit_code != 0) return kube::Status(kube::StatusCode::kInternal, out->err);
+    kcm_stopped_ = verb == "stop";
+    return kube::Status::Ok();
+  }
+
+  // With kube-controller-manager stopped (it would delete them): a finished
+  // owner Pod, whose UID the leaked claims name.
+  void StopKcmAndCreateLeakOwner() {
+    ASSERT_TRUE(ClusterScript("stop").ok());
+    auto pod = cluster_->Kubectl({"run", kLeakPod, "-n", "default",
+                                  "--image=registry.k8s.io/pause:3.10", "--restart=Never"});
+    ASSERT_TRUE(pod.ok()) << pod.status().ToString();
+    auto done =
+        cluster_->GetJson({"patch", "pod", kLeakPod, "-n", "default", "--subresource=status",
+                           "--type=merge", "-p", R"({"status": {"phase": "Succeeded"}})"});
+    ASSERT_TRUE(done.ok()) << done.status().ToString();
+    leak_owner_uid_ = (*done)["metadata"].value("uid", "");
+  }
+
+  // An allocated implicit claim of the finished owner, not reserved: leaked.
+  void CreateLeakedClaim(const std::string& name) {
+    json claim = {
+        {"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "ResourceClaim"},
+        {"metadata",
+         {{"name", name},
+          {"namespace", "default"},
+          {"labels", {{"rbac-test", "true"}}},
+          {"annotations", {{"resource.kubernetes.io/extended-resource-claim", "true"}}},
+          {"finalizers", {"resource.kubernetes.io/delete-protection"}},
+          {"ownerReferences",
+           {{{"apiVersion", "v1"},
+             {"kind", "Pod"},
+             {"name", kLeakPod},
+             {"uid", leak_owner_uid_},
+             {"controller", true}}}}}},
+        {"spec",
+         {{"devices",
+           {{"requests",
+             {{{"name", "gpu"}, {"exactly", {{"deviceClassName", kSurvivorClass}}}}}}}}}}};
+    ASSERT_TRUE(cluster_->Create(claim.dump()).ok());
+    auto allocated =
+        cluster_->Kubectl({"patch", "resourceclaim", name, "-n", "default", "--subresource=status",
+                           "--type=merge", "-p",
+                           R"({"status": {"allocation": {"devices": {"results": [{"request": "gpu",
+             "driver": "gpu.example.com", "pool": "rbac-leak", "device": "gpu-0"}]}}}})"});
+    ASSERT_TRUE(allocated.ok()) << allocated.status().ToString();
+  }
+
+  // Removes what a run left of a leaked claim (its finalizer, then the claim).
+  void ForgetClaim(const std::string& name) {
+    (void)cluster_->Kubectl({"patch", "resourceclaim", name, "-n", "default", "--type=merge", "-p",
+                             R"({"metadata": {"finalizers": null}})"});
+    (void)cluster_->Kubectl(
+        {"delete", "resourceclaim", name, "-n", "default", "--ignore-not-found", "--wait=false"});
+  }
+
   static std::string ClassManifest(const std::string& name) {
     return json({{"apiVersion", "resource.k8s.io/v1"},
                  {"kind", "DeviceClass"},
@@ -252,6 +332,8 @@ class RbacPerRuleTest : public ClusterTest {
     }
     for (json role : {cluster_role_, role_}) {
       for (const auto& rule : role["rules"]) {
+        // Only the rule removed now and the one removed last time changed.
+        if (RuleKey(rule) != removed && RuleKey(rule) != last_removed_) continue;
         bool want = RuleKey(rule) != removed;
         std::string group = rule["apiGroups"][0];
         std::string resource = rule["resources"][0];
@@ -265,6 +347,7 @@ class RbacPerRuleTest : public ClusterTest {
         ASSERT_TRUE(agreed.ok()) << agreed.ToString();
       }
     }
+    last_removed_ = removed;
   }
 
   bool CanI(const std::string& verb, const std::string& what, const std::string& subresource) {
@@ -359,6 +442,8 @@ class RbacPerRuleTest : public ClusterTest {
     std::string winner = "rbac-a-" + run + ".example.com";  // newer: wins the contested name
     ASSERT_TRUE(cluster_->Apply(HealthManifest(health)).ok());
     ASSERT_TRUE(cluster_->Apply(ClassManifest(winner)).ok());
+    std::string claim = "rbac-leak-" + run;
+    ASSERT_NO_FATAL_FAILURE(CreateLeakedClaim(claim));
     ASSERT_NO_FATAL_FAILURE(StartInCluster());
     auto dump = [&] { return controller_->Output(); };
     auto up = WaitFor(
@@ -382,7 +467,7 @@ class RbacPerRuleTest : public ClusterTest {
           "a log line: " + denial, 30s, [&] { return Logged(denial); }, dump);
       EXPECT_TRUE(logged.ok()) << logged.ToString();
     }
-    if (e.rule.empty()) ExpectEveryFeatureWorked(health);
+    if (e.rule.empty()) ExpectEveryFeatureWorked(health, claim);
     EXPECT_EQ(UnexpectedDenials(e.denials), std::vector<std::string>()) << e.feature;
     if (e.leads) {
       EXPECT_FALSE(Logged("lost lease")) << dump();
@@ -394,10 +479,12 @@ class RbacPerRuleTest : public ClusterTest {
     (void)cluster_->Kubectl({"delete", "devicehealth", health});
     (void)cluster_->Kubectl(
         {"delete", "devicetaintrule", "devicehealth-" + health, "--ignore-not-found"});
+    ForgetClaim(claim);
   }
 
-  // With every rule: status and Event on the DeviceHealth, and the repair.
-  void ExpectEveryFeatureWorked(const std::string& health) {
+  // With every rule: status and Event on the DeviceHealth, the repair, and
+  // the leaked claim removed.
+  void ExpectEveryFeatureWorked(const std::string& health, const std::string& claim) {
     auto dump = [&] { return controller_->Output(); };
     auto status = WaitFor(
         "DeviceHealth " + health + " status.ruleName", 30s,
@@ -417,6 +504,15 @@ class RbacPerRuleTest : public ClusterTest {
       return events.ok() && !events->out.empty();
     });
     EXPECT_TRUE(event.ok()) << event.ToString();
+    auto removed = WaitFor(
+        "leaked claim " + claim + " removed", 30s,
+        [&] {
+          auto got = cluster_->Kubectl(
+              {"get", "resourceclaim", claim, "-n", "default", "--ignore-not-found", "-o", "name"});
+          return got.ok() && got->out.empty();
+        },
+        dump);
+    EXPECT_TRUE(removed.ok()) << removed.ToString();
   }
 
   // The evidence for README "Deploying": the first denial logged, shortened.
@@ -445,9 +541,16 @@ class RbacPerRuleTest : public ClusterTest {
   std::string scraper_token_;
   std::unique_ptr<BackgroundProcess> controller_;
   bool applied_ = false;
+  std::string cluster_dir_;
+  bool kcm_stopped_ = false;
+  std::string leak_owner_uid_;
+  std::string last_removed_;  // the rule ApplyRolesWithout left out last
 };
 
-TEST_F(RbacPerRuleTest, RbacHasNoWildcardsAndNoSecrets) {
+// One test (setup, a stopped kube-controller-manager and cleanup are costly):
+// rbac.yaml has no wildcards and no Secrets; then the runs.
+TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
+  auto started = std::chrono::steady_clock::now();
   for (const json& role : {cluster_role_, role_}) {
     for (const auto& rule : role["rules"]) {
       for (const char* field : {"verbs", "resources", "apiGroups"}) {
@@ -460,10 +563,7 @@ TEST_F(RbacPerRuleTest, RbacHasNoWildcardsAndNoSecrets) {
       }
     }
   }
-}
 
-TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
-  auto started = std::chrono::steady_clock::now();
   // Every rule of rbac.yaml has an expectation and every expectation a rule.
   std::vector<std::string> keys;
   for (const json& role : {cluster_role_, role_}) {
@@ -477,6 +577,7 @@ TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
                              [&](const Expectation& e) { return e.rule == key; });
     EXPECT_TRUE(known) << "rule without an expectation: " << key;
   }
+  ASSERT_NO_FATAL_FAILURE(StopKcmAndCreateLeakOwner());
   ASSERT_NO_FATAL_FAILURE(RunAndJudge({"", "all features", {}}, "all"));
   int run = 0;
   for (const auto& e : Expectations()) {
