@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "controller/api/DeviceHealth.h"
+#include "controller/check/MetricsProbe.h"
 #include "controller/extended/ClusterSnapshot.h"
 
 namespace dra::check {
@@ -71,6 +72,7 @@ struct CheckInputs {
   std::string lease_name = "dra-controller";
   Fetched<DeploymentInfo> deployment;
   Fetched<LeaseInfo> lease;
+  MetricsProbe metrics;                        // the metrics Service, probed in-cluster only
   std::vector<AccessCheck> access;             // the caller's (SelfSubjectAccessReview)
   std::string controller_user;                 // the Deployment's service account user
   std::vector<AccessCheck> controller_access;  // its permissions (SubjectAccessReview)

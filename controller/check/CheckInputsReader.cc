@@ -4,6 +4,7 @@
 
 #include <ctime>
 
+#include "controller/check/MetricsReachability.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/cache/JsonFields.h"
@@ -259,6 +260,7 @@ CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& opt
   ReadHealth(client, in);
   ReadClaimConditions(client, in);
   ReadController(client, in);
+  in.metrics = MetricsReachability::Probe(client, options.namespace_name);
   ReadAccess(client, in);
   ReadControllerAccess(client, in);
   return in;

@@ -4,6 +4,7 @@
 #include "controller/check/ClaimChecks.h"
 #include "controller/check/ControllerChecks.h"
 #include "controller/check/DeviceChecks.h"
+#include "controller/check/MetricsReachability.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/MappingAudit.h"
 
@@ -34,6 +35,7 @@ std::vector<CheckResult> Checklist::Run(const CheckInputs& in) {
   out.push_back(DeviceChecks::Health(in));
   out.push_back(ControllerChecks::Deployment(in));
   out.push_back(ControllerChecks::Lease(in));
+  out.push_back(MetricsReachability::Judge(in.metrics));
   out.push_back(ControllerChecks::Access(in));
   out.push_back(ControllerChecks::ControllerAccess(in));
   out.push_back(ClaimChecks::DeviceConditions(in));

@@ -4,15 +4,18 @@
 // without a single "forbidden". With --metrics-secure, as the Deployment
 // runs it, /metrics answers 200 to an account bound to the
 // dra-controller-metrics-reader ClusterRole, 403 to another and 401 without
-// a token.
+// a token. `dra-controller check` run as in a Pod reaches /metrics through
+// the metrics Service's endpoints.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <algorithm>
+#include <iostream>
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
 
@@ -32,6 +35,8 @@ class DeploymentManifestsTest : public ClusterTest {
     if (cluster_) {
       (void)cluster_->Kubectl(
           {"delete", "clusterrolebinding", kScraperBinding, "--ignore-not-found"});
+      (void)cluster_->Kubectl(
+          {"delete", "clusterrolebinding", kCheckerBinding, "--ignore-not-found"});
     }
     if (applied_ && cluster_) {
       // Waits, so that a rerun does not meet a namespace still terminating.
@@ -41,8 +46,9 @@ class DeploymentManifestsTest : public ClusterTest {
   }
 
   static constexpr const char* kScraperBinding = "dra-controller-manifest-test-scraper";
+  static constexpr const char* kCheckerBinding = "dra-controller-manifest-test-checker";
 
-  static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests/base"; }
+  static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests"; }
 
   // A kubeconfig for the same API server that authenticates as `token`.
   kube::Result<std::string> ServiceAccountKubeconfig(const std::string& token) {
@@ -110,6 +116,54 @@ class DeploymentManifestsTest : public ClusterTest {
                                     "--clusterrole", "dra-controller-metrics-reader",
                                     "--serviceaccount", "dra-system:metrics-scraper"});
     ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  }
+
+  // The first non-loopback address of this machine ("" if none): Endpoint
+  // addresses may not be loopback.
+  static std::string HostAddress() {
+    auto out = Subprocess::Run({"hostname", "-I"}, "", std::chrono::seconds(10));
+    if (!out.ok() || out->exit_code != 0) return "";
+    std::string first = out->out.substr(0, out->out.find_first_of(" \n"));
+    return first.find(':') == std::string::npos ? first : "";
+  }
+
+  // A service account directory (token, ca.crt, namespace) for `account`.
+  std::string MountableServiceAccount(const std::string& account) {
+    auto ca = cluster_->Kubectl({"config", "view", "--raw", "--minify", "-o",
+                                 "jsonpath={.clusters[0].cluster.certificate-authority-data}"});
+    EXPECT_TRUE(ca.ok());
+    auto pem = Subprocess::Run({"base64", "-d"}, ca.ok() ? ca->out : "", std::chrono::seconds(10));
+    EXPECT_TRUE(pem.ok());
+    dir_->Write("token", Token(account));
+    dir_->Write("ca.crt", pem.ok() ? pem->out : "");
+    dir_->Write("namespace", "dra-system");
+    return dir_->path().string();
+  }
+
+  // `dra-controller check -o json` as in a Pod (the service account at the
+  // in-cluster path in a private mount namespace, KUBERNETES_SERVICE_*):
+  // the controller-metrics row, or {} when check printed no JSON.
+  json InClusterCheckRow(const std::string& sa_dir) {
+    auto server = cluster_->Kubectl(
+        {"config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}"});
+    if (!server.ok()) return json::object();
+    std::string hostport = server->out.substr(server->out.find("//") + 2);
+    std::string script =
+        "mount -t tmpfs tmpfs /run && mkdir -p /run/secrets/kubernetes.io/serviceaccount && "
+        "mount --bind \"$0\" /run/secrets/kubernetes.io/serviceaccount && exec \"$@\"";
+    auto out = Subprocess::Run(
+        {"unshare", "--mount", "--propagation", "private", "env", "-u", "KUBECONFIG",
+         "KUBERNETES_SERVICE_HOST=" + hostport.substr(0, hostport.rfind(':')),
+         "KUBERNETES_SERVICE_PORT=" + hostport.substr(hostport.rfind(':') + 1), "sh", "-c", script,
+         sa_dir, std::string(DRA_BINARY_DIR) + "/dra-controller", "check", "-o", "json"},
+        "", std::chrono::seconds(60));
+    last_body_ = out.ok() ? out->out + out->err : out.status().ToString();
+    json doc = json::parse(out.ok() ? out->out : "", nullptr, false);
+    if (doc.is_discarded()) return json::object();
+    for (const auto& row : doc.value("results", json::array())) {
+      if (row.value("name", "") == "controller-metrics") return row;
+    }
+    return json::object();
   }
 
   std::string last_body_;
@@ -212,6 +266,84 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   });
   EXPECT_TRUE(gone.ok()) << gone.ToString();
   EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
+}
+
+TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
+  auto probe = Subprocess::Run({"unshare", "--mount", "true"}, "", 10s);
+  if (!probe.ok() || probe->exit_code != 0) GTEST_SKIP() << "unshare --mount is not permitted";
+  std::string address = HostAddress();
+  if (address.empty()) GTEST_SKIP() << "no non-loopback IPv4 address for an EndpointSlice";
+  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  applied_ = true;
+  dir_ = std::make_unique<TempDir>();
+
+  // The controller (as admin: its own RBAC is another test's business)
+  // serving /metrics on this machine's address, which the Service's
+  // EndpointSlice names as a kubelet-less stand-in for a Pod IP.
+  auto process = BackgroundProcess::Start(
+      {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
+       cluster_->kubeconfig(), "--metrics-secure", "--metrics-bind-address", address + ":0",
+       "--health-probe-bind-address", "127.0.0.1:0"});
+  ASSERT_TRUE(process.ok()) << process.status().ToString();
+  controller_ = std::move(*process);
+  auto serving = WaitFor(
+      "the metrics port", 30s, [&] { return MetricsPort() > 0; },
+      [&] { return controller_->Output(); });
+  ASSERT_TRUE(serving.ok()) << serving.ToString();
+  json slice = {{"apiVersion", "discovery.k8s.io/v1"},
+                {"kind", "EndpointSlice"},
+                {"metadata",
+                 {{"name", "dra-controller-manifest-test"},
+                  {"namespace", "dra-system"},
+                  {"labels", {{"kubernetes.io/service-name", "dra-controller"}}}}},
+                {"addressType", "IPv4"},
+                {"ports", {{{"name", "https-metrics"}, {"port", MetricsPort()}}}},
+                {"endpoints", {{{"addresses", {address}}, {"conditions", {{"ready", true}}}}}}};
+  ASSERT_TRUE(cluster_->Apply(slice.dump()).ok());
+
+  // `check` runs as "checker": it may list the EndpointSlices and get /metrics.
+  ASSERT_TRUE(cluster_->Kubectl({"create", "serviceaccount", "checker", "-n", "dra-system"}).ok());
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"create", "role", "checker", "-n", "dra-system", "--verb=list",
+                             "--resource=endpointslices.discovery.k8s.io"})
+                  .ok());
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"create", "rolebinding", "checker", "-n", "dra-system", "--role",
+                             "checker", "--serviceaccount", "dra-system:checker"})
+                  .ok());
+  ASSERT_TRUE(
+      cluster_
+          ->Kubectl({"create", "clusterrolebinding", kCheckerBinding, "--clusterrole",
+                     "dra-controller-metrics-reader", "--serviceaccount", "dra-system:checker"})
+          .ok());
+  std::string sa_dir = MountableServiceAccount("checker");
+  json row;
+  auto passed = WaitFor(
+      "check's controller-metrics row to pass in-cluster", 60s,
+      [&] {
+        row = InClusterCheckRow(sa_dir);
+        return row.value("result", "") == "pass";
+      },
+      [&] { return row.dump() + "\n" + last_body_; });
+  ASSERT_TRUE(passed.ok()) << passed.ToString();
+  std::string endpoint = address + ":" + std::to_string(MetricsPort());
+  EXPECT_EQ(row.value("detail", ""),
+            "1/1 endpoints of dra-system/dra-controller served /metrics: " + endpoint + " 200");
+  std::cout << "in-cluster check: " << row.dump() << "\n";
+
+  // Outside a cluster the row is skipped; with the controller gone it fails.
+  auto outside = Subprocess::Run({std::string(DRA_BINARY_DIR) + "/dra-controller", "check",
+                                  "--kubeconfig", cluster_->kubeconfig(), "-o", "json"},
+                                 "", 60s);
+  ASSERT_TRUE(outside.ok());
+  EXPECT_NE(outside->out.find("skipped (not in-cluster)"), std::string::npos) << outside->out;
+  controller_->Signal(SIGTERM);
+  ASSERT_TRUE(controller_->Wait(15s).has_value());
+  controller_.reset();
+  row = InClusterCheckRow(sa_dir);
+  EXPECT_EQ(row.value("result", ""), "fail") << row.dump() << "\n" << last_body_;
+  EXPECT_NE(row.value("detail", "").find(endpoint + " unreachable"), std::string::npos) << row;
 }
 
 }  // namespace

@@ -1,0 +1,157 @@
+// The production install, `kubectl apply -k manifests/`, against the real
+// API server: the server-side dry run accepts every object; what it installs
+// is the complete set (restricted Pod Security namespace, metrics Service,
+// NetworkPolicy for the metrics and probe ports only, PodDisruptionBudget,
+// grace period longer than the drain); and the real Pod Security admission
+// admits a Pod made from the Deployment's template without a warning while
+// it refuses a privileged one. (The test control plane runs no Deployment
+// controller, so the Pod is created from the template directly.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kNamespace = "dra-system";
+
+class InstallManifestsTest : public ClusterTest {
+ protected:
+  void TearDown() override {
+    if (cluster_ && touched_) {
+      (void)cluster_->Kubectl(
+          {"delete", "-k", Manifests(), "--ignore-not-found", "--wait=true", "--timeout=90s"});
+    }
+  }
+
+  static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests"; }
+
+  // kubectl create -f - of `pod`, with its stderr (Pod Security warnings).
+  kube::Result<ProcessOutput> CreatePod(const json& pod) {
+    return cluster_->Kubectl({"create", "-f", "-", "-o", "name"}, pod.dump());
+  }
+
+  json TemplatePod(const std::string& name) {
+    auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", kNamespace});
+    EXPECT_TRUE(deployment.ok()) << deployment.status().ToString();
+    if (!deployment.ok()) return json();
+    const json& tmpl = (*deployment)["spec"]["template"];
+    return {{"apiVersion", "v1"},
+            {"kind", "Pod"},
+            {"metadata",
+             {{"name", name}, {"namespace", kNamespace}, {"labels", tmpl["metadata"]["labels"]}}},
+            {"spec", tmpl["spec"]}};
+  }
+
+  bool touched_ = false;
+};
+
+TEST_F(InstallManifestsTest, ServerSideDryRunAcceptsTheWholeInstall) {
+  // Namespaced objects need their namespace to exist even in a dry run.
+  touched_ = true;
+  auto ns = cluster_->Kubectl(
+      {"apply", "-f", std::string(DRA_REPO_ROOT) + "/manifests/base/namespace.yaml"});
+  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+  auto dry = cluster_->Kubectl({"apply", "-k", Manifests(), "--dry-run=server"});
+  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  for (const char* object :
+       {"customresourcedefinition.apiextensions.k8s.io/devicehealths.dra-controller.dev",
+        "serviceaccount/dra-controller", "clusterrole.rbac.authorization.k8s.io/dra-controller",
+        "clusterrole.rbac.authorization.k8s.io/dra-controller-metrics-reader",
+        "clusterrolebinding.rbac.authorization.k8s.io/dra-controller",
+        "role.rbac.authorization.k8s.io/dra-controller-leader-election",
+        "rolebinding.rbac.authorization.k8s.io/dra-controller-leader-election",
+        "service/dra-controller", "deployment.apps/dra-controller",
+        "networkpolicy.networking.k8s.io/dra-controller",
+        "poddisruptionbudget.policy/dra-controller"}) {
+    EXPECT_NE(dry->out.find(std::string(object) + " created (server dry run)"), std::string::npos)
+        << object << " in:\n"
+        << dry->out;
+  }
+  EXPECT_EQ(dry->err.find("Warning"), std::string::npos) << dry->err;
+}
+
+TEST_F(InstallManifestsTest, InstallsTheProductionSet) {
+  touched_ = true;
+  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  auto ns = cluster_->GetJson({"get", "namespace", kNamespace});
+  ASSERT_TRUE(ns.ok());
+  for (const char* mode : {"enforce", "audit", "warn"}) {
+    EXPECT_EQ(
+        (*ns)["metadata"]["labels"].value(std::string("pod-security.kubernetes.io/") + mode, ""),
+        "restricted")
+        << mode;
+  }
+  auto policy = cluster_->GetJson({"get", "networkpolicy", "dra-controller", "-n", kNamespace});
+  ASSERT_TRUE(policy.ok());
+  EXPECT_EQ((*policy)["spec"]["policyTypes"], json({"Ingress"}));
+  ASSERT_EQ((*policy)["spec"]["ingress"].size(), 1u);
+  EXPECT_EQ((*policy)["spec"]["ingress"][0]["ports"],
+            json({{{"port", 8443}, {"protocol", "TCP"}}, {{"port", 8081}, {"protocol", "TCP"}}}));
+  EXPECT_FALSE((*policy)["spec"]["ingress"][0].contains("from"));  // any source, these ports only
+  auto pdb = cluster_->GetJson({"get", "pdb", "dra-controller", "-n", kNamespace});
+  ASSERT_TRUE(pdb.ok());
+  EXPECT_EQ((*pdb)["spec"]["maxUnavailable"], 1);
+  auto service = cluster_->GetJson({"get", "service", "dra-controller", "-n", kNamespace});
+  ASSERT_TRUE(service.ok());
+  EXPECT_EQ((*service)["spec"]["ports"][0]["port"], 8443);
+  EXPECT_EQ((*service)["spec"]["ports"][0]["targetPort"], "https-metrics");
+  auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", kNamespace});
+  ASSERT_TRUE(deployment.ok());
+  const json& spec = (*deployment)["spec"]["template"]["spec"];
+  json args = spec["containers"][0]["args"];
+  EXPECT_NE(std::find(args.begin(), args.end(), "--graceful-shutdown-timeout=30s"), args.end());
+  EXPECT_GT(spec["terminationGracePeriodSeconds"].get<int>(), 30);
+  EXPECT_EQ((*deployment)["spec"]["replicas"], 2);
+  const json& resources = spec["containers"][0]["resources"];
+  EXPECT_EQ(resources["requests"]["memory"], "256Mi");
+  EXPECT_EQ(resources["limits"]["memory"], "768Mi");
+  EXPECT_TRUE(spec["containers"][0].contains("livenessProbe"));
+  EXPECT_TRUE(spec["containers"][0].contains("readinessProbe"));
+  // The monitoring component no longer brings a second metrics Service.
+  auto component = cluster_->Kubectl({"kustomize", Manifests() + "/monitoring"});
+  ASSERT_TRUE(component.ok()) << component.status().ToString();
+  EXPECT_EQ(component->out.find("kind: Service\n"), std::string::npos);
+}
+
+TEST_F(InstallManifestsTest, RestrictedPodSecurityAdmitsTheTemplateAndRefusesPrivileged) {
+  touched_ = true;
+  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  json pod = TemplatePod("dra-controller-psa-test");
+  ASSERT_FALSE(pod.is_null());
+  auto created = CreatePod(pod);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(created->out, "pod/dra-controller-psa-test\n");
+  EXPECT_EQ(created->err.find("violate"), std::string::npos) << created->err;
+  EXPECT_EQ(created->err.find("Warning"), std::string::npos) << created->err;
+
+  json privileged = TemplatePod("dra-controller-psa-privileged");
+  privileged["spec"]["containers"][0]["securityContext"] = {{"privileged", true}};
+  auto refused = CreatePod(privileged);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("violates PodSecurity \"restricted:latest\""),
+            std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("privileged"), std::string::npos);
+
+  json root = TemplatePod("dra-controller-psa-root");
+  root["spec"]["securityContext"] = {{"runAsUser", 0}};
+  root["spec"]["containers"][0].erase("securityContext");
+  auto root_refused = CreatePod(root);
+  ASSERT_FALSE(root_refused.ok());
+  EXPECT_NE(root_refused.status().message().find("violates PodSecurity"), std::string::npos)
+      << root_refused.status().message();
+  (void)cluster_->Kubectl({"delete", "pod", "dra-controller-psa-test", "-n", kNamespace,
+                           "--grace-period=0", "--force"});
+}
+
+}  // namespace
+}  // namespace dra::testing

@@ -1,0 +1,597 @@
+// Least privilege, proven one rule at a time. dra-controller runs as its
+// service account exactly as in a Pod (a TokenRequest token, the cluster CA
+// and the namespace mounted at the in-cluster path in a private mount
+// namespace, KUBERNETES_SERVICE_HOST/PORT set) with every feature on: leader
+// election, secure metrics, device health, extended-resource findings and
+// repair, and the leak audit with deletion (kube-controller-manager is stopped
+// so that a hand-made leaked implicit claim stays leaked). First with manifests/base/rbac.yaml
+// as shipped (no "forbidden" at all), then once per rule of its ClusterRole
+// and Role with that rule alone removed: the feature needing the rule logs
+// the apiserver's denial naming verb, resource and API group, every
+// "forbidden" line in the log is one of those, and the rest keeps working
+// (the leader is elected, the inventory syncs, /metrics answers 200). It also
+// asserts that rbac.yaml has no wildcard and no Secrets, and that every rule
+// has an expectation here.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "src/http/HttpTransport.h"
+#include "tests/support/BackgroundProcess.h"
+#include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/TempDir.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kNamespace = "dra-system";
+constexpr const char* kUser = "system:serviceaccount:dra-system:dra-controller";
+constexpr const char* kScraperBinding = "dra-controller-rbac-test-scraper";
+constexpr const char* kSurvivorClass = "rbac-z-survivor.example.com";
+constexpr const char* kKcm = "kube-controller-manager";
+constexpr const char* kLeakPod = "rbac-leak-owner";  // in "default", phase Succeeded
+
+// What removing one rule must break: each line is the apiserver's denial as
+// the controller logs it; `leads`, `syncs`, `metrics` say what keeps working.
+struct Expectation {
+  std::string rule;  // "group/resource,resource:verb,verb" (RuleKey)
+  std::string feature;
+  std::vector<std::string> denials;
+  bool leads = true;
+  bool syncs = true;
+  bool metrics = true;
+};
+
+std::string Denial(const std::string& verb, const std::string& resource, const std::string& group) {
+  return "cannot " + verb + " resource \"" + resource + "\" in API group \"" + group + "\"";
+}
+
+const std::vector<Expectation>& Expectations() {
+  static const std::vector<Expectation> kAll = {
+      {"resource.k8s.io/deviceclasses,resourceslices,resourceclaims,devicetaintrules:get,list,"
+       "watch",
+       "device inventory",
+       {Denial("list", "deviceclasses", "resource.k8s.io"),
+        Denial("list", "resourceslices", "resource.k8s.io"),
+        Denial("list", "resourceclaims", "resource.k8s.io"),
+        Denial("list", "devicetaintrules", "resource.k8s.io")},
+       true,
+       false},
+      {"dra-controller.dev/devicehealths:get,list,watch",
+       "device health (reading DeviceHealths); all informers start together, so the "
+       "inventory does not report synced either",
+       {Denial("list", "devicehealths", "dra-controller.dev")},
+       true,
+       false},
+      {"dra-controller.dev/devicehealths/status:patch",
+       "device health (DeviceHealth status)",
+       {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
+      {"resource.k8s.io/devicetaintrules:create,patch,delete",
+       "device health (DeviceTaintRule writes)",
+       {Denial("patch", "devicetaintrules", "resource.k8s.io")}},
+      {"/events:create,patch", "Events", {Denial("create", "events", "")}},
+      {"/pods,nodes:get,list,watch",
+       "extended resources (Pods, Nodes); all informers start together, so the inventory "
+       "does not report synced either",
+       {Denial("list", "pods", ""), Denial("list", "nodes", "")},
+       true,
+       false},
+      {"resource.k8s.io/deviceclasses:patch",
+       "extended resources (--repair-extended-resource-mapping)",
+       {Denial("patch", "deviceclasses", "resource.k8s.io")}},
+      {"resource.k8s.io/resourceclaims:delete,update",
+       "leak audit (--delete-leaked-claims): deleting the leaked claim",
+       {Denial("delete", "resourceclaims", "resource.k8s.io")}},
+      {"resource.k8s.io/resourceclaims/status:update",
+       "leak audit (--delete-leaked-claims): releasing the deleted claim's allocation",
+       {Denial("update", "resourceclaims/status", "resource.k8s.io")}},
+      {"resource.k8s.io/resourceclaims/binding:update",
+       "leak audit (--delete-leaked-claims): clearing the allocation in that status update",
+       {Denial("update", "resourceclaims/binding", "resource.k8s.io")}},
+      {"authentication.k8s.io/tokenreviews:create",
+       "secure metrics (authentication)",
+       {Denial("create", "tokenreviews", "authentication.k8s.io")},
+       true,
+       true,
+       false},
+      {"authorization.k8s.io/subjectaccessreviews:create",
+       "secure metrics (authorization)",
+       {Denial("create", "subjectaccessreviews", "authorization.k8s.io")},
+       true,
+       true,
+       false},
+      {"coordination.k8s.io/leases:get,create,update",
+       "leader election",
+       {Denial("get", "leases", "coordination.k8s.io")},
+       false},
+  };
+  return kAll;
+}
+
+std::string Join(const json& strings) {
+  std::string out;
+  for (const auto& s : strings) out += (out.empty() ? "" : ",") + s.get<std::string>();
+  return out;
+}
+
+// "group/resource,resource:verb,verb" of a PolicyRule.
+std::string RuleKey(const json& rule) {
+  std::string group =
+      rule.value("apiGroups", json::array()).empty() ? "" : rule["apiGroups"][0].get<std::string>();
+  return group + "/" + Join(rule.value("resources", json::array())) + ":" +
+         Join(rule.value("verbs", json::array()));
+}
+
+class RbacPerRuleTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    auto probe = Subprocess::Run({"unshare", "--mount", "true"}, "", 10s);
+    if (!probe.ok() || probe->exit_code != 0) {
+      GTEST_SKIP() << "unshare --mount is not permitted here: cannot mount the service account "
+                      "at the in-cluster path";
+    }
+    const char* dir = std::getenv("DRA_CLUSTER_DIR");
+    if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "needs DRA_CLUSTER_DIR to stop " << kKcm;
+    cluster_dir_ = dir;
+    auto applied = cluster_->Kubectl({"apply", "-k", Repo("manifests")});
+    ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+    applied_ = true;
+    ASSERT_NO_FATAL_FAILURE(ReadRoles());
+    ASSERT_NO_FATAL_FAILURE(MountableServiceAccount());
+    ASSERT_NO_FATAL_FAILURE(CreateScraper());
+    ASSERT_TRUE(cluster_->Apply(ClassManifest(kSurvivorClass)).ok());
+  }
+
+  void TearDown() override {
+    controller_.reset();
+    if (!cluster_) return;
+    if (kcm_stopped_) {
+      EXPECT_TRUE(ClusterScript("start").ok());
+      EXPECT_TRUE(cluster_->WaitForControllersToCatchUp().ok());
+    }
+    (void)cluster_->Kubectl(
+        {"delete", "resourceclaim", "-n", "default", "-l", "rbac-test=true", "--wait=false"});
+    (void)cluster_->Kubectl({"delete", "pod", kLeakPod, "-n", "default", "--force",
+                             "--grace-period=0", "--ignore-not-found"});
+    (void)cluster_->Kubectl(
+        {"delete", "clusterrolebinding", kScraperBinding, "--ignore-not-found"});
+    (void)cluster_->Kubectl({"delete", "deviceclass", kSurvivorClass, "--ignore-not-found"});
+    (void)cluster_->Kubectl(
+        {"delete", "devicehealth", "-l", "rbac-test=true", "--ignore-not-found"});
+    if (applied_) {
+      (void)cluster_->Kubectl({"delete", "-k", Repo("manifests"), "--ignore-not-found",
+                               "--wait=true", "--timeout=90s"});
+    }
+  }
+
+  static std::string Repo(const std::string& path) {
+    return std::string(DRA_REPO_ROOT) + "/" + path;
+  }
+
+  // The ClusterRole and Role of rbac.yaml, as kubectl parses the file (one
+  // JSON object per document, each ending with a "}" line).
+  void ReadRoles() {
+    auto parsed = cluster_->Kubectl(
+        {"create", "--dry-run=client", "-f", Repo("manifests/base/rbac.yaml"), "-o", "json"});
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    const std::string& out = parsed->out;
+    for (size_t start = 0, end; (end = out.find("\n}\n", start)) != std::string::npos;
+         start = end + 3) {
+      json item = json::parse(out.substr(start, end + 2 - start), nullptr, false);
+      ASSERT_FALSE(item.is_discarded()) << out;
+      std::string name = item["metadata"].value("name", "");
+      if (item.value("kind", "") == "ClusterRole" && name == "dra-controller") cluster_role_ = item;
+      if (item.value("kind", "") == "Role") role_ = item;
+    }
+    ASSERT_FALSE(cluster_role_.is_null());
+    ASSERT_FALSE(role_.is_null());
+    role_["metadata"]["namespace"] = kNamespace;
+  }
+
+  // token, ca.crt and namespace, as the kubelet mounts them.
+  void MountableServiceAccount() {
+    dir_ = std::make_unique<TempDir>();
+    auto token = cluster_->Kubectl({"create", "token", "dra-controller", "-n", kNamespace});
+    ASSERT_TRUE(token.ok()) << token.status().ToString();
+    auto ca = cluster_->Kubectl({"config", "view", "--raw", "--minify", "-o",
+                                 "jsonpath={.clusters[0].cluster.certificate-authority-data}"});
+    ASSERT_TRUE(ca.ok()) << ca.status().ToString();
+    auto pem = Subprocess::Run({"base64", "-d"}, ca->out, 10s);
+    ASSERT_TRUE(pem.ok() && pem->exit_code == 0);
+    sa_dir_ = dir_->path().string();
+    dir_->Write("token", token->out);
+    dir_->Write("ca.crt", pem->out);
+    dir_->Write("namespace", kNamespace);
+    auto server = cluster_->Kubectl(
+        {"config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}"});
+    ASSERT_TRUE(server.ok());
+    std::string hostport = server->out.substr(server->out.find("//") + 2);
+    host_ = hostport.substr(0, hostport.rfind(':'));
+    port_ = hostport.substr(hostport.rfind(':') + 1);
+  }
+
+  void CreateScraper() {
+    ASSERT_TRUE(
+        cluster_->Kubectl({"create", "serviceaccount", "metrics-scraper", "-n", kNamespace}).ok());
+    ASSERT_TRUE(cluster_
+                    ->Kubectl({"create", "clusterrolebinding", kScraperBinding, "--clusterrole",
+                               "dra-controller-metrics-reader", "--serviceaccount",
+                               "dra-system:metrics-scraper"})
+                    .ok());
+    auto token = cluster_->Kubectl({"create", "token", "metrics-scraper", "-n", kNamespace});
+    ASSERT_TRUE(token.ok());
+    scraper_token_ = token->out.substr(0, token->out.find_last_not_of('\n') + 1);
+  }
+
+  // cluster.sh stop|start kube-controller-manager.
+  kube::Status ClusterScript(const std::string& verb) {
+    auto out = Subprocess::Run(
+        {"env", "CLUSTER_DIR=" + cluster_dir_, Repo("hack/control-plane/cluster.sh"), verb, kKcm},
+        "", 120s);
+    if (!out.ok()) return out.status();
+    if (out->exit_code != 0) return kube::Status(kube::StatusCode::kInternal, out->err);
+    kcm_stopped_ = verb == "stop";
+    return kube::Status::Ok();
+  }
+
+  // With kube-controller-manager stopped (it would delete them): a finished
+  // owner Pod, whose UID the leaked claims name.
+  void StopKcmAndCreateLeakOwner() {
+    ASSERT_TRUE(ClusterScript("stop").ok());
+    auto pod = cluster_->Kubectl({"run", kLeakPod, "-n", "default",
+                                  "--image=registry.k8s.io/pause:3.10", "--restart=Never"});
+    ASSERT_TRUE(pod.ok()) << pod.status().ToString();
+    auto done =
+        cluster_->GetJson({"patch", "pod", kLeakPod, "-n", "default", "--subresource=status",
+                           "--type=merge", "-p", R"({"status": {"phase": "Succeeded"}})"});
+    ASSERT_TRUE(done.ok()) << done.status().ToString();
+    leak_owner_uid_ = (*done)["metadata"].value("uid", "");
+  }
+
+  // An allocated implicit claim of the finished owner, not reserved: leaked.
+  void CreateLeakedClaim(const std::string& name) {
+    json claim = {
+        {"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "ResourceClaim"},
+        {"metadata",
+         {{"name", name},
+          {"namespace", "default"},
+          {"labels", {{"rbac-test", "true"}}},
+          {"annotations", {{"resource.kubernetes.io/extended-resource-claim", "true"}}},
+          {"finalizers", {"resource.kubernetes.io/delete-protection"}},
+          {"ownerReferences",
+           {{{"apiVersion", "v1"},
+             {"kind", "Pod"},
+             {"name", kLeakPod},
+             {"uid", leak_owner_uid_},
+             {"controller", true}}}}}},
+        {"spec",
+         {{"devices",
+           {{"requests",
+             {{{"name", "gpu"}, {"exactly", {{"deviceClassName", kSurvivorClass}}}}}}}}}}};
+    ASSERT_TRUE(cluster_->Create(claim.dump()).ok());
+    auto allocated =
+        cluster_->Kubectl({"patch", "resourceclaim", name, "-n", "default", "--subresource=status",
+                           "--type=merge", "-p",
+                           R"({"status": {"allocation": {"devices": {"results": [{"request": "gpu",
+             "driver": "gpu.example.com", "pool": "rbac-leak", "device": "gpu-0"}]}}}})"});
+    ASSERT_TRUE(allocated.ok()) << allocated.status().ToString();
+  }
+
+  // Removes what a run left of a leaked claim (its finalizer, then the claim).
+  void ForgetClaim(const std::string& name) {
+    (void)cluster_->Kubectl({"patch", "resourceclaim", name, "-n", "default", "--type=merge", "-p",
+                             R"({"metadata": {"finalizers": null}})"});
+    (void)cluster_->Kubectl(
+        {"delete", "resourceclaim", name, "-n", "default", "--ignore-not-found", "--wait=false"});
+  }
+
+  static std::string ClassManifest(const std::string& name) {
+    return json({{"apiVersion", "resource.k8s.io/v1"},
+                 {"kind", "DeviceClass"},
+                 {"metadata", {{"name", name}}},
+                 {"spec",
+                  {{"extendedResourceName", "example.com/rbac-test"},
+                   {"selectors",
+                    json::array(
+                        {{{"cel",
+                           {{"expression", "device.driver == \"rbac-test.example.com\""}}}}})}}}})
+        .dump();
+  }
+
+  static std::string HealthManifest(const std::string& name) {
+    return json({{"apiVersion", "dra-controller.dev/v1alpha1"},
+                 {"kind", "DeviceHealth"},
+                 {"metadata", {{"name", name}, {"labels", {{"rbac-test", "true"}}}}},
+                 {"spec",
+                  {{"driver", "gpu.example.com"},
+                   {"pool", name},
+                   {"device", "gpu-0"},
+                   {"state", "Degraded"},
+                   {"reason", "RbacTest"}}}})
+        .dump();
+  }
+
+  // Applies the ClusterRole and Role with rule `removed` (a RuleKey) left
+  // out, or both whole for "", and waits until the authorizer agrees.
+  void ApplyRolesWithout(const std::string& removed) {
+    for (json role : {cluster_role_, role_}) {
+      json kept = json::array();
+      for (const auto& rule : role["rules"]) {
+        if (RuleKey(rule) != removed) kept.push_back(rule);
+      }
+      role["rules"] = kept;
+      ASSERT_TRUE(cluster_->Apply(role.dump()).ok());
+    }
+    for (json role : {cluster_role_, role_}) {
+      for (const auto& rule : role["rules"]) {
+        // Only the rule removed now and the one removed last time changed.
+        if (RuleKey(rule) != removed && RuleKey(rule) != last_removed_) continue;
+        bool want = RuleKey(rule) != removed;
+        std::string group = rule["apiGroups"][0];
+        std::string resource = rule["resources"][0];
+        std::string sub =
+            resource.find('/') == std::string::npos ? "" : resource.substr(resource.find('/') + 1);
+        std::string what =
+            resource.substr(0, resource.find('/')) + (group.empty() ? "" : "." + group);
+        auto agreed = WaitFor("RBAC to " + std::string(want ? "allow " : "deny ") + what, 30s, [&] {
+          return CanI(rule["verbs"][0].get<std::string>(), what, sub) == want;
+        });
+        ASSERT_TRUE(agreed.ok()) << agreed.ToString();
+      }
+    }
+    last_removed_ = removed;
+  }
+
+  bool CanI(const std::string& verb, const std::string& what, const std::string& subresource) {
+    auto out = cluster_->Kubectl({"auth", "can-i", verb, what, "--subresource=" + subresource,
+                                  "--as", kUser, "-n", kNamespace});
+    return out.ok() && out->out.rfind("yes", 0) == 0;
+  }
+
+  // dra-controller as in a Pod: the service account at the in-cluster path
+  // in a private mount namespace, KUBERNETES_SERVICE_HOST/PORT, no kubeconfig.
+  void StartInCluster() {
+    std::string script =
+        "mount -t tmpfs tmpfs /run && mkdir -p /run/secrets/kubernetes.io/serviceaccount && "
+        "mount --bind \"$0\" /run/secrets/kubernetes.io/serviceaccount && exec \"$@\"";
+    std::vector<std::string> argv{"unshare",
+                                  "--mount",
+                                  "--propagation",
+                                  "private",
+                                  "env",
+                                  "-u",
+                                  "KUBECONFIG",
+                                  "KUBERNETES_SERVICE_HOST=" + host_,
+                                  "KUBERNETES_SERVICE_PORT=" + port_,
+                                  "sh",
+                                  "-c",
+                                  script,
+                                  sa_dir_,
+                                  std::string(DRA_BINARY_DIR) + "/dra-controller",
+                                  "run",
+                                  "--leader-elect",
+                                  "--leader-election-namespace",
+                                  kNamespace,
+                                  "--leader-elect-lease-duration=4s",
+                                  "--leader-elect-renew-deadline=3s",
+                                  "--leader-elect-retry-period=1s",
+                                  "--metrics-secure",
+                                  "--metrics-bind-address",
+                                  "127.0.0.1:0",
+                                  "--health-probe-bind-address",
+                                  "127.0.0.1:0",
+                                  "--repair-extended-resource-mapping",
+                                  "--delete-leaked-claims",
+                                  "--extended-resource-leak-grace-period=1s"};
+    auto process = BackgroundProcess::Start(argv);
+    ASSERT_TRUE(process.ok()) << process.status().ToString();
+    controller_ = std::move(*process);
+  }
+
+  bool Logged(const std::string& text) const {
+    return controller_->Output().find(text) != std::string::npos;
+  }
+
+  // HTTP status of GET /metrics with the scraper's token; 0 on failure.
+  int Scrape() {
+    std::string out = controller_->Output();
+    auto line = out.find("serving metrics on");
+    auto at = line == std::string::npos ? line : out.find("port=", line);
+    if (at == std::string::npos) return 0;
+    kube::RestConfig config;
+    config.server = "https://127.0.0.1:" + std::to_string(std::atoi(out.c_str() + at + 5));
+    config.insecure_skip_tls_verify = true;
+    config.request_timeout = 10s;
+    auto transport = kube::HttpTransport::Create(config);
+    if (!transport.ok()) return 0;
+    kube::HttpRequest request;
+    request.path = "/metrics";
+    request.headers.emplace_back("Authorization", "Bearer " + scraper_token_);
+    auto reply = (*transport)->Send(request);
+    return reply.ok() ? reply->status : 0;
+  }
+
+  // Lines of the controller's log that mention "forbidden" and none of `expected`.
+  std::vector<std::string> UnexpectedDenials(const std::vector<std::string>& expected) const {
+    std::vector<std::string> unexpected;
+    std::string out = controller_->Output();
+    for (size_t start = 0, end; start < out.size(); start = end + 1) {
+      end = out.find('\n', start);
+      if (end == std::string::npos) end = out.size();
+      std::string line = out.substr(start, end - start);
+      if (line.find("orbidden") == std::string::npos) continue;
+      bool known = std::any_of(expected.begin(), expected.end(), [&](const std::string& denial) {
+        return line.find(denial) != std::string::npos;
+      });
+      if (!known) unexpected.push_back(line);
+    }
+    return unexpected;
+  }
+
+  // One controller run with the roles as applied; `run` names the triggers.
+  void RunAndJudge(const Expectation& e, const std::string& run) {
+    std::string health = "rbac-" + run;
+    std::string winner = "rbac-a-" + run + ".example.com";  // newer: wins the contested name
+    ASSERT_TRUE(cluster_->Apply(HealthManifest(health)).ok());
+    ASSERT_TRUE(cluster_->Apply(ClassManifest(winner)).ok());
+    std::string claim = "rbac-leak-" + run;
+    ASSERT_NO_FATAL_FAILURE(CreateLeakedClaim(claim));
+    ASSERT_NO_FATAL_FAILURE(StartInCluster());
+    auto dump = [&] { return controller_->Output(); };
+    auto up = WaitFor(
+        "leader " + std::to_string(e.leads) + ", synced " + std::to_string(e.syncs), 30s,
+        [&] {
+          return (!e.leads || Logged("became leader")) && (!e.syncs || Logged("inventory synced"));
+        },
+        dump);
+    ASSERT_TRUE(up.ok()) << up.ToString();
+    // The winner leaves: an order hazard the repair annotates the survivor for.
+    ASSERT_TRUE(cluster_->Kubectl({"delete", "deviceclass", winner}).ok());
+    if (e.metrics) {
+      auto served = WaitFor(
+          "/metrics 200", 30s, [&] { return Scrape() == 200; }, dump);
+      EXPECT_TRUE(served.ok()) << served.ToString();
+    } else {
+      EXPECT_NE(Scrape(), 200);
+    }
+    for (const auto& denial : e.denials) {
+      auto logged = WaitFor(
+          "a log line: " + denial, 30s, [&] { return Logged(denial); }, dump);
+      EXPECT_TRUE(logged.ok()) << logged.ToString();
+    }
+    if (e.rule.empty()) ExpectEveryFeatureWorked(health, claim);
+    EXPECT_EQ(UnexpectedDenials(e.denials), std::vector<std::string>()) << e.feature;
+    if (e.leads) {
+      EXPECT_FALSE(Logged("lost lease")) << dump();
+    }
+    PrintFirstDenial(e);
+    controller_->Signal(SIGTERM);
+    EXPECT_TRUE(controller_->Wait(20s).has_value());
+    controller_.reset();
+    (void)cluster_->Kubectl({"delete", "devicehealth", health});
+    (void)cluster_->Kubectl(
+        {"delete", "devicetaintrule", "devicehealth-" + health, "--ignore-not-found"});
+    ForgetClaim(claim);
+  }
+
+  // With every rule: status and Event on the DeviceHealth, the repair, and
+  // the leaked claim removed.
+  void ExpectEveryFeatureWorked(const std::string& health, const std::string& claim) {
+    auto dump = [&] { return controller_->Output(); };
+    auto status = WaitFor(
+        "DeviceHealth " + health + " status.ruleName", 30s,
+        [&] {
+          auto got = cluster_->GetJson({"get", "devicehealth", health});
+          return got.ok() && got->value("status", json::object()).value("ruleName", "") != "";
+        },
+        dump);
+    EXPECT_TRUE(status.ok()) << status.ToString();
+    auto repaired = WaitFor(
+        "the repair", 30s,
+        [&] { return Logged(std::string("annotated DeviceClass ") + kSurvivorClass); }, dump);
+    EXPECT_TRUE(repaired.ok()) << repaired.ToString();
+    auto event = WaitFor("an Event on " + health, 30s, [&] {
+      auto events = cluster_->Kubectl({"get", "events", "-A", "--field-selector",
+                                       "involvedObject.name=" + health, "-o", "name"});
+      return events.ok() && !events->out.empty();
+    });
+    EXPECT_TRUE(event.ok()) << event.ToString();
+    auto removed = WaitFor(
+        "leaked claim " + claim + " removed", 30s,
+        [&] {
+          auto got = cluster_->Kubectl(
+              {"get", "resourceclaim", claim, "-n", "default", "--ignore-not-found", "-o", "name"});
+          return got.ok() && got->out.empty();
+        },
+        dump);
+    EXPECT_TRUE(removed.ok()) << removed.ToString();
+  }
+
+  // The evidence for README "Deploying": the first denial logged, shortened.
+  void PrintFirstDenial(const Expectation& e) const {
+    std::string out = controller_->Output();
+    std::string first = "(none)";
+    if (!e.denials.empty()) {
+      auto at = out.find(e.denials[0]);
+      auto start = out.rfind('\n', at);
+      start = start == std::string::npos ? 0 : start + 1;
+      first = out.substr(start, out.find('\n', at) - start);
+    }
+    std::cout << "[rule] " << (e.rule.empty() ? "(all rules)" : e.rule)
+              << "\n  feature: " << e.feature << "\n  leader "
+              << (Logged("became leader") ? "elected" : "NOT elected") << ", inventory "
+              << (Logged("inventory synced") ? "synced" : "NOT synced") << "\n  log: " << first
+              << "\n";
+  }
+
+  json cluster_role_;
+  json role_;
+  std::unique_ptr<TempDir> dir_;
+  std::string sa_dir_;
+  std::string host_;
+  std::string port_;
+  std::string scraper_token_;
+  std::unique_ptr<BackgroundProcess> controller_;
+  bool applied_ = false;
+  std::string cluster_dir_;
+  bool kcm_stopped_ = false;
+  std::string leak_owner_uid_;
+  std::string last_removed_;  // the rule ApplyRolesWithout left out last
+};
+
+// One test (setup, a stopped kube-controller-manager and cleanup are costly):
+// rbac.yaml has no wildcards and no Secrets; then the runs.
+TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
+  auto started = std::chrono::steady_clock::now();
+  for (const json& role : {cluster_role_, role_}) {
+    for (const auto& rule : role["rules"]) {
+      for (const char* field : {"verbs", "resources", "apiGroups"}) {
+        for (const auto& value : rule.value(field, json::array())) {
+          EXPECT_NE(value, "*") << field << " of " << rule;
+        }
+      }
+      for (const auto& resource : rule.value("resources", json::array())) {
+        EXPECT_NE(resource, "secrets") << rule;
+      }
+    }
+  }
+
+  // Every rule of rbac.yaml has an expectation and every expectation a rule.
+  std::vector<std::string> keys;
+  for (const json& role : {cluster_role_, role_}) {
+    for (const auto& rule : role["rules"]) keys.push_back(RuleKey(rule));
+  }
+  for (const auto& e : Expectations()) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), e.rule), keys.end()) << e.rule;
+  }
+  for (const auto& key : keys) {
+    bool known = std::any_of(Expectations().begin(), Expectations().end(),
+                             [&](const Expectation& e) { return e.rule == key; });
+    EXPECT_TRUE(known) << "rule without an expectation: " << key;
+  }
+  ASSERT_NO_FATAL_FAILURE(StopKcmAndCreateLeakOwner());
+  ASSERT_NO_FATAL_FAILURE(RunAndJudge({"", "all features", {}}, "all"));
+  int run = 0;
+  for (const auto& e : Expectations()) {
+    SCOPED_TRACE(e.rule);
+    ASSERT_NO_FATAL_FAILURE(ApplyRolesWithout(e.rule));
+    ASSERT_NO_FATAL_FAILURE(RunAndJudge(e, std::to_string(run++)));
+  }
+  ASSERT_NO_FATAL_FAILURE(ApplyRolesWithout(""));
+  auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
+  std::cout << "per-rule RBAC: " << run << " rules + 1 full run in " << seconds.count() << " s\n";
+}
+
+}  // namespace
+}  // namespace dra::testing
