@@ -172,7 +172,7 @@ void Reflector::Run() {
     auto delay = backoff_.Next();
     spdlog::warn("{}: {}; {} in {} ms", resource_,
                  status.ok() ? "relist needed" : status.ToString(),
-                 need_list_ ? "listing" : "watching", delay.count());
+                 need_list_ ? "syncing" : "watching", delay.count());
     if (!thread_.SleepFor(delay)) return;
   }
 }
@@ -448,6 +448,9 @@ Status Reflector::WatchList(bool& no_bookmark) {
     }
     return status;
   }
+  // The deadline fired just as the bookmark came: the sync stands, but the
+  // stream was cut (its Cancelled must not read as the reflector stopping).
+  if (fired) return Status(StatusCode::kUnavailable, "watch-list cut at its bookmark; resuming");
   if (!status.ok()) return status;
   Succeeded();  // the server ended the watch normally
   return Status::Ok();
