@@ -59,6 +59,7 @@ metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
 }
 
 kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
+  manager.informers().SetWatchListMode(features_.watch_list);  // before any informer exists
   for (const char* resource : kInventoryResources) {
     if (!discovery.Serves(kResourceApi, resource)) {
       spdlog::warn("{} does not serve {}; features using it stay off", kResourceApi, resource);

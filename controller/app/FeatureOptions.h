@@ -5,6 +5,7 @@
 
 #include "controller/extended/ExtendedOptions.h"
 #include "controller/health/HealthOptions.h"
+#include "src/cache/WatchListMode.h"
 
 namespace dra::app {
 
@@ -13,7 +14,8 @@ namespace dra::app {
 struct FeatureOptions {
   health::HealthOptions health;        // --health-*
   extended::ExtendedOptions extended;  // --repair-extended-resource-mapping, leak grace
-  std::vector<std::string> metrics_device_attributes;  // --metrics-device-attributes
+  std::vector<std::string> metrics_device_attributes;           // --metrics-device-attributes
+  kube::WatchListMode watch_list = kube::WatchListMode::kAuto;  // --watch-list
 };
 
 }  // namespace dra::app

@@ -69,9 +69,9 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   }
   spdlog::info("using {} (server {})", config->source, config->server);
   options->manager.on_leadership_lost = [] { kill(getpid(), SIGUSR1); };
-  app::Controller controller(
-      *config, options->manager,
-      {options->health, options->extended, options->metrics_device_attributes});
+  app::Controller controller(*config, options->manager,
+                             {options->health, options->extended,
+                              options->metrics_device_attributes, options->watch_list});
   if (kube::Status started = controller.Start(); !started.ok()) {
     spdlog::error("cannot start: {}", started.ToString());
     return kExitFailure;

@@ -110,6 +110,9 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.Bool("delete-leaked-claims", false,
              "Delete reported leaked implicit claims (with UID and resourceVersion "
              "preconditions) and release their devices, when kube-controller-manager does not");
+  flags.String("watch-list", "auto",
+               "How informers fill their caches: auto (a streamed watch-list where the API "
+               "server serves it, else paged LIST), on (watch-list only) or off (paged LIST)");
   // Allocation metrics (#10)
   flags.String("metrics-device-attributes", "",
                "Device attributes to copy as labels onto dra_controller_device_info, comma "
@@ -162,6 +165,9 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--metrics-device-attributes: " + attributes.status().message());
   }
   options.metrics_device_attributes = std::move(*attributes);
+  auto watch_list = kube::ParseWatchListMode(flags.Get("watch-list"));
+  if (!watch_list.ok()) return Usage("--watch-list " + watch_list.status().message());
+  options.watch_list = *watch_list;
   return options;
 }
 

@@ -7,6 +7,7 @@
 #include "controller/extended/ExtendedOptions.h"
 #include "controller/health/HealthOptions.h"
 #include "src/base/Result.h"
+#include "src/cache/WatchListMode.h"
 #include "src/manager/ManagerOptions.h"
 
 namespace dra::cli {
@@ -23,6 +24,8 @@ struct RunOptions {
   // Allocation metrics (#10): attribute names copied onto
   // dra_controller_device_info (--metrics-device-attributes).
   std::vector<std::string> metrics_device_attributes;
+  // How informers fill their caches (--watch-list=auto|on|off).
+  kube::WatchListMode watch_list = kube::WatchListMode::kAuto;
 
   // Declares run's flags on `flags`.
   static void Declare(FlagSet& flags);

@@ -35,6 +35,7 @@ class InformerRegistry {
       ReflectorOptions with_metrics = options;
       if (!with_metrics.metrics) with_metrics.metrics = metrics_;
       if (!with_metrics.clock) with_metrics.clock = clock_;
+      if (with_metrics.watch_list == WatchListMode::kAuto) with_metrics.watch_list = watch_list_;
       auto informer =
           std::make_shared<Informer<T>>(client_, type, std::move(transform), with_metrics);
       Entry entry{informer,
@@ -47,6 +48,13 @@ class InformerRegistry {
       it = entries_.emplace(key, std::move(entry)).first;
     }
     return *std::static_pointer_cast<Informer<T>>(it->second.informer);
+  }
+
+  // How informers asked for later with the default (auto) watch-list mode
+  // make their full syncs (the controller's --watch-list flag).
+  void SetWatchListMode(WatchListMode mode) {
+    std::lock_guard lock(mu_);
+    watch_list_ = mode;
   }
 
   // Starts every informer, and any requested later.
@@ -117,6 +125,7 @@ class InformerRegistry {
   std::shared_ptr<Clock> clock_;
   mutable std::mutex mu_;
   bool started_ = false;
+  WatchListMode watch_list_ = WatchListMode::kAuto;
   std::map<std::string, Entry> entries_;
 };
 

@@ -45,6 +45,11 @@ class ListerWatcher {
 
   // Names the collection in logs and metric labels, e.g. "pods".
   virtual std::string Describe() const = 0;
+
+  // Whether Watch() passes sendInitialEvents and resourceVersionMatch on to a
+  // server that can answer them with a streamed list (watch-list). Fakes that
+  // script plain watches say no, as client-go's do.
+  virtual bool SupportsWatchList() const { return false; }
 };
 
 }  // namespace kube

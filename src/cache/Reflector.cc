@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "src/base/Jitter.h"
+#include "src/cache/InitialEventsDeadline.h"
 #include "src/cache/JsonFields.h"
 #include "src/cache/JsonSpans.h"
 #include "src/cache/ObjectMeta.h"
@@ -48,6 +49,21 @@ prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
   return &(*family)->Add({{"resource", resource}});
 }
 
+prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::string& resource,
+                                 const std::string& method) {
+  if (!options.metrics) return nullptr;
+  auto family = MetricFamilyCache::Counter(
+      options.metrics, "reflector_syncs_total",
+      "Full syncs of reflector caches, by how the collection was read: a paged LIST or a "
+      "streamed watch-list.");
+  if (!family.ok()) return nullptr;
+  return &(*family)->Add({{"resource", resource}, {"method", method}});
+}
+
+void Count(prometheus::Counter* counter) {
+  if (counter != nullptr) counter->Increment();
+}
+
 Clock::TimePoint FromRep(Clock::Duration::rep rep) {
   return Clock::TimePoint(Clock::Duration(rep));
 }
@@ -72,7 +88,10 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       thread_(options_.clock),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
       splitter_(options_.max_watch_line_bytes),
-      decode_error_counter_(DecodeErrorCounter(options_, resource_)) {}
+      watch_list_(options_.watch_list, options_.watch_list_retry_after),
+      decode_error_counter_(DecodeErrorCounter(options_, resource_)),
+      list_sync_counter_(SyncCounter(options_, resource_, "list")),
+      watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {}
 
 Reflector::~Reflector() { Stop(); }
 
@@ -86,6 +105,10 @@ void Reflector::Stop() {
   running_ = false;
   thread_.RequestStop();
   cancel_.Cancel();
+  {
+    std::lock_guard lock(stream_mu_);
+    if (active_stream_ != nullptr) active_stream_->Cancel();
+  }
   thread_.Stop();
 }
 
@@ -135,25 +158,42 @@ void Reflector::SetResourceVersion(std::string_view rv) {
 }
 
 void Reflector::Run() {
-  bool need_list = true;
+  need_list_ = true;
   while (!thread_.stopping()) {
     Beat();
-    Status status = need_list ? ListAll() : WatchOnce();
+    Status status = need_list_ ? Sync() : WatchOnce();
     if (status.code() == StatusCode::kCancelled || thread_.stopping()) return;
-    if (status.ok() && !relist_requested_) {
-      need_list = false;
-      continue;
-    }
-    need_list = need_list || relist_requested_ || NeedsRelist(status);
+    if (status.ok() && !relist_requested_) continue;
+    if (NeedsRelist(status)) rv_unavailable_ = true;
+    need_list_ = need_list_ || relist_requested_ || NeedsRelist(status);
     relist_requested_ = false;
     // Relists go through the backoff too: a server that keeps answering 410
     // must not get a full LIST per round trip.
     auto delay = backoff_.Next();
     spdlog::warn("{}: {}; {} in {} ms", resource_,
                  status.ok() ? "relist needed" : status.ToString(),
-                 need_list ? "listing" : "watching", delay.count());
+                 need_list_ ? "syncing" : "watching", delay.count());
     if (!thread_.SleepFor(delay)) return;
   }
+}
+
+// A full sync: a watch-list where the policy allows one, else (or when the
+// server turns out not to serve it) a paged LIST.
+Status Reflector::Sync() {
+  auto now = thread_.clock().Now();
+  if (!watch_list_.ShouldTry(lister_watcher_->SupportsWatchList(), now)) return ListAll();
+  bool no_bookmark = false;
+  Status status = WatchList(no_bookmark);
+  if (status.ok() || status.code() == StatusCode::kCancelled || !need_list_ ||
+      !watch_list_.ShouldFallBack(status, no_bookmark)) {
+    return status;
+  }
+  watch_list_.FellBack(now);
+  ++watch_list_fallbacks_;
+  spdlog::warn(
+      "{}: watch-list not served ({}); falling back to paged LIST, watch-list again in {} s",
+      resource_, status.ToString(), Seconds(watch_list_.retry_after()));
+  return ListAll();
 }
 
 Status Reflector::ListAll() {
@@ -187,8 +227,11 @@ Status Reflector::ListPages() {
     if (options.continue_token.empty()) break;
   }
   ++lists_;
+  Count(list_sync_counter_);
   sink_.EndReplace(resource_version);
   SetResourceVersion(resource_version);
+  need_list_ = false;
+  rv_unavailable_ = false;
   Succeeded();
   return Status::Ok();
 }
@@ -260,6 +303,7 @@ void Reflector::TrimDecoder() {
 Status Reflector::HandleLine(std::string_view line) {
   auto event = decoder_.Decode(line);
   if (!event.ok()) return SkipUndecodableLine(line, event.status());
+  if (initial_events_ && event->type != WatchEventType::kError) return HandleInitialEvent(*event);
   switch (event->type) {
     case WatchEventType::kError:
       stream_error_ = WatchDecoder::ErrorEventStatus(event->object);
@@ -283,9 +327,14 @@ Status Reflector::SkipUndecodableLine(std::string_view line, const Status& error
   if (salvaged.ok() && !salvaged->resource_version.empty() &&
       salvaged->type != WatchEventType::kError) {
     ReportDecodeError(salvaged->Key(), error);
+    bool names_object = salvaged->type != WatchEventType::kBookmark && !salvaged->name.empty();
+    if (initial_events_) {
+      // Only the bookmark sets the resourceVersion of a watch-list.
+      if (names_object) sink_.ForgetItem(salvaged->Key());
+      return Status::Ok();
+    }
     // Whatever the cache held for it is no longer what the server has.
-    if (salvaged->type != WatchEventType::kBookmark && !salvaged->name.empty())
-      sink_.Remove(salvaged->Key());
+    if (names_object) sink_.Remove(salvaged->Key());
     SetResourceVersion(salvaged->resource_version);
     return Status::Ok();
   }
@@ -301,27 +350,128 @@ Status Reflector::SkipUndecodableLine(std::string_view line, const Status& error
   return stream_error_;
 }
 
-Status Reflector::WatchOnce() {
+// Gathers a watch-list's initial events into the sink's replace; their
+// resourceVersions are not in order, so none is kept before the bookmark.
+Status Reflector::HandleInitialEvent(const RawWatchEvent& event) {
+  switch (event.type) {
+    case WatchEventType::kBookmark:
+      // Without the annotation it is an ordinary bookmark: keep gathering.
+      if (event.initial_events_end) EndInitialEvents(event.resource_version);
+      return Status::Ok();
+    case WatchEventType::kDeleted: {
+      auto meta = ObjectMeta::FromObject(event.object);
+      if (meta.ok()) sink_.ForgetItem(meta->Key());
+      return Status::Ok();
+    }
+    default:
+      ReplaceItem(event.object);
+      return Status::Ok();
+  }
+}
+
+void Reflector::EndInitialEvents(std::string_view resource_version) {
+  if (deadline_ != nullptr) deadline_->Disarm();
+  initial_events_ = false;
+  SetResourceVersion(resource_version);  // known once WaitForSync() returns
+  sink_.EndReplace(std::string(resource_version));
+  need_list_ = false;
+  rv_unavailable_ = false;
+  ++watch_lists_;
+  Count(watch_list_sync_counter_);
+  Succeeded();
+}
+
+ListOptions Reflector::WatchOptions() {
   ListOptions options;
   options.watch = true;
   options.allow_watch_bookmarks = true;
-  options.resource_version = last_resource_version();
   options.label_selector = options_.label_selector;
   options.field_selector = options_.field_selector;
   auto timeout =
       std::chrono::duration_cast<std::chrono::seconds>(Jitter(options_.min_watch_timeout, 1.0));
   options.timeout_seconds = timeout.count();
+  return options;
+}
 
+// Publishes the flag of the watch-list under way so Stop() can cancel it;
+// false when the reflector is already stopping.
+bool Reflector::SetActiveStream(CancelFlag* stream) {
+  std::lock_guard lock(stream_mu_);
+  active_stream_ = stream;
+  return stream == nullptr || !cancel_.cancelled();
+}
+
+// One watch with sendInitialEvents=true (client-go's watchList): the initial
+// ADDED events go into a replace that the initial-events-end bookmark
+// completes; then the stream goes on as an ordinary watch. `no_bookmark` is
+// set when it ended, cleanly or by going quiet, before that bookmark.
+Status Reflector::WatchList(bool& no_bookmark) {
+  ListOptions options = WatchOptions();
+  options.send_initial_events = true;
+  options.resource_version_match = "NotOlderThan";
+  options.resource_version = rv_unavailable_ ? "" : last_resource_version();
+  CancelFlag stream_cancel;  // its own, so that the deadline can end it alone
+  if (!SetActiveStream(&stream_cancel)) {
+    SetActiveStream(nullptr);
+    return Status(StatusCode::kCancelled, "watch-list cancelled");
+  }
+  sink_.BeginReplace();
+  initial_events_ = true;
+  bool saw_data = false;
+  bool fired = false;
+  Status status;
+  {
+    InitialEventsDeadline deadline(options_.initial_events_idle_timeout, stream_cancel);
+    deadline_ = &deadline;
+    status = StreamWatch(options, stream_cancel, saw_data);
+    deadline_ = nullptr;
+    fired = deadline.fired();
+  }
+  SetActiveStream(nullptr);
+  TrimDecoder();
+  if (cancel_.cancelled()) return Status(StatusCode::kCancelled, "watch-list cancelled");
+  if (initial_events_) {  // no bookmark: nothing of it reaches the cache
+    initial_events_ = false;
+    sink_.AbortReplace();
+    if (fired) {
+      no_bookmark = true;
+      return Status(StatusCode::kTimeout,
+                    "no initial-events-end bookmark after " +
+                        std::to_string(options_.initial_events_idle_timeout.count()) +
+                        " ms of silence");
+    }
+    if (status.ok()) {
+      no_bookmark = true;
+      return Status(StatusCode::kUnavailable,
+                    std::string("watch-list ended before its initial-events-end bookmark") +
+                        (saw_data ? "" : " (no data)"));
+    }
+    return status;
+  }
+  // The deadline fired just as the bookmark came: the sync stands, but the
+  // stream was cut (its Cancelled must not read as the reflector stopping).
+  if (fired) return Status(StatusCode::kUnavailable, "watch-list cut at its bookmark; resuming");
+  if (!status.ok()) return status;
+  Succeeded();  // the server ended the watch normally
+  return Status::Ok();
+}
+
+// Streams one watch through HandleLine until it ends.
+Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data) {
   splitter_.Reset();
   stream_error_ = Status::Ok();
-  bool saw_data = false;
   uint64_t oversized_before = splitter_.oversized_lines();
   ++watches_;
-  auto started = thread_.clock().Now();
   Status status = lister_watcher_->Watch(
       options,
       [&](std::string_view chunk) {
-        Succeeded();
+        // Before its bookmark a watch-list is progress, not yet a fresh cache.
+        if (initial_events_) {
+          Beat();
+        } else {
+          Succeeded();
+        }
+        if (deadline_ != nullptr) deadline_->Touch();
         if (chunk.empty()) return true;  // the server accepted the watch
         saw_data = true;
         bool go_on = splitter_.Feed(chunk, [this](std::string_view line) {
@@ -337,9 +487,18 @@ Status Reflector::WatchOnce() {
         }
         return go_on;
       },
-      cancel_);
+      cancel);
   splitter_.Reset();
   if (!stream_error_.ok()) return stream_error_;
+  return status;
+}
+
+Status Reflector::WatchOnce() {
+  ListOptions options = WatchOptions();
+  options.resource_version = last_resource_version();
+  bool saw_data = false;
+  auto started = thread_.clock().Now();
+  Status status = StreamWatch(options, cancel_, saw_data);
   if (!status.ok()) return status;
   if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");

@@ -13,6 +13,8 @@
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/WatchDecoder.h"
+#include "src/cache/WatchListMode.h"
+#include "src/cache/WatchListPolicy.h"
 
 namespace prometheus {
 class Registry;
@@ -20,6 +22,8 @@ class Counter;
 }  // namespace prometheus
 
 namespace kube {
+
+class InitialEventsDeadline;
 
 struct ReflectorOptions {
   int64_t page_size = 500;
@@ -37,13 +41,27 @@ struct ReflectorOptions {
   // without a heartbeat before CheckProgress() calls it stalled.
   std::chrono::seconds stall_margin{60};
   std::shared_ptr<Clock> clock;  // null: the real clock
-  // Registers reflector_decode_errors_total{resource} here when set.
+  // How full syncs are made: a streamed watch-list where the server serves
+  // it (auto), always (on), or a paged LIST (off).
+  WatchListMode watch_list = WatchListMode::kAuto;
+  // A watch-list silent this long before its initial-events-end bookmark is
+  // taken for a server that ignores sendInitialEvents (real time).
+  std::chrono::milliseconds initial_events_idle_timeout{10000};
+  // After a fallback to LIST (auto), how long before watch-list is tried again.
+  std::chrono::seconds watch_list_retry_after{600};
+  // Registers reflector_decode_errors_total{resource} and
+  // reflector_syncs_total{resource,method} here when set.
   std::shared_ptr<prometheus::Registry> metrics;
 };
 
 // Keeps a ReflectorSink equal to the server's collection of one resource
 // type: a paged LIST, then a WATCH from the list's resourceVersion with
-// bookmarks. A watch that ends normally is resumed from the last seen
+// bookmarks; or, where the server serves it, a watch-list: one WATCH with
+// sendInitialEvents=true whose initial ADDED events are gathered as a replace
+// and applied at once at the "k8s.io/initial-events-end" bookmark, after
+// which the same stream goes on as the watch. A watch-list refused (400/422)
+// or without that bookmark falls back to the LIST (see WatchListPolicy).
+// A watch that ends normally is resumed from the last seen
 // resourceVersion without relisting. Every failure waits for the backoff
 // first; 410 Gone/Expired and "too large resource version" then relist, other
 // failures retry what failed.
@@ -67,6 +85,10 @@ class Reflector {
   std::string last_resource_version() const;
   uint64_t lists() const { return lists_; }
   uint64_t watches() const { return watches_; }
+  // Full syncs completed by a watch-list (at its initial-events-end bookmark).
+  uint64_t watch_lists() const { return watch_lists_; }
+  // Watch-lists given up for a paged LIST.
+  uint64_t watch_list_fallbacks() const { return watch_list_fallbacks_; }
   // Objects (or watch lines) skipped because they could not be decoded.
   uint64_t decode_errors() const { return decode_errors_; }
   // The decoder's buffer capacity after the last document it handled.
@@ -94,6 +116,13 @@ class Reflector {
 
  private:
   void Run();
+  Status Sync();
+  Status WatchList(bool& no_bookmark);
+  Status StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data);
+  Status HandleInitialEvent(const RawWatchEvent& event);
+  void EndInitialEvents(std::string_view resource_version);
+  ListOptions WatchOptions();
+  bool SetActiveStream(CancelFlag* stream);
   Status ListAll();
   Status ListPages();
   Status ApplyPage(const std::string& body, ListOptions& options, std::string& resource_version);
@@ -118,11 +147,14 @@ class Reflector {
   WatchDecoder decoder_;
   LineSplitter splitter_;
   CancelFlag cancel_;
+  WatchListPolicy watch_list_;
 
   mutable std::mutex mu_;
   std::string resource_version_;
   std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};
+  std::atomic<uint64_t> watch_lists_{0};
+  std::atomic<uint64_t> watch_list_fallbacks_{0};
   std::atomic<uint64_t> decode_errors_{0};
   std::atomic<size_t> decoder_capacity_{0};
   // Clock::TimePoint::time_since_epoch().count(); 0 until Start().
@@ -130,6 +162,14 @@ class Reflector {
   std::atomic<Clock::Duration::rep> last_success_{0};
   std::atomic<bool> running_{false};
   prometheus::Counter* decode_error_counter_ = nullptr;
+  prometheus::Counter* list_sync_counter_ = nullptr;
+  prometheus::Counter* watch_list_sync_counter_ = nullptr;
+  std::mutex stream_mu_;
+  CancelFlag* active_stream_ = nullptr;        // a watch-list's own flag, for Stop()
+  InitialEventsDeadline* deadline_ = nullptr;  // while initial events stream
+  bool need_list_ = true;                      // no complete sync since the last relist cause
+  bool initial_events_ = false;                // a watch-list is gathering its initial events
+  bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
   Clock::TimePoint last_decode_log_{};
   uint64_t unlogged_decode_errors_ = 0;
   bool relist_requested_ = false;  // set by HandleLine: resuming cannot help

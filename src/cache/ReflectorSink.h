@@ -20,6 +20,9 @@ class ReflectorSink {
   virtual Status ReplaceItem(simdjson::dom::element object) = 0;
   // The list is complete: make the cache equal to it, emitting the difference.
   virtual void EndReplace(const std::string& resource_version) = 0;
+  // A watch-list reported `key` deleted while its initial events were being
+  // gathered: leave it out of the replace under way.
+  virtual void ForgetItem(const std::string& key) = 0;
   // The list failed part-way; forget what BeginReplace started.
   virtual void AbortReplace() = 0;
   // An error means the object could not be taken; the sink must then not

@@ -19,6 +19,7 @@ class RestListerWatcher : public ListerWatcher {
   Status Watch(const ListOptions& options, const WatchChunkHandler& on_chunk,
                CancelFlag& cancel) override;
   std::string Describe() const override { return type_.Describe(); }
+  bool SupportsWatchList() const override { return true; }
 
   // How long a watch may deliver nothing before it is cut: a few bookmark
   // intervals when it asked for bookmarks, else its own timeout and a grace.

@@ -142,6 +142,8 @@ class StoreSink : public ReflectorSink {
     }
   }
 
+  void ForgetItem(const std::string& key) override { pending_.erase(key); }
+
   void AbortReplace() override { pending_.clear(); }
 
   Status Apply(WatchEventType type, simdjson::dom::element object) override {

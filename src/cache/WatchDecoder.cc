@@ -20,6 +20,8 @@ Result<WatchEventType> ParseType(std::string_view type) {
 StatusCode CodeForHttp(int64_t code, std::string_view reason) {
   if (code == 410 || reason == "Expired" || reason == "Gone") return StatusCode::kGone;
   if (code == 429) return StatusCode::kTooManyRequests;
+  if (code == 400) return StatusCode::kInvalidArgument;
+  if (code == 422) return StatusCode::kInvalid;
   if (code == 403) return StatusCode::kForbidden;
   if (code == 401) return StatusCode::kUnauthorized;
   if (code == 504 || reason == "Timeout") return StatusCode::kTimeout;

@@ -43,6 +43,7 @@ TEST(InformerRegistryTest, ReconcilersShareOneWatchPerResource) {
   ASSERT_NE(client, nullptr);
 
   kube::InformerRegistry registry(client);
+  registry.SetWatchListMode(kube::WatchListMode::kOff);  // the server scripts LIST + WATCH
   auto& first = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
   auto& second = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
   EXPECT_EQ(&first, &second);
@@ -77,6 +78,7 @@ TEST(InformerRegistryTest, InformersReportDecodeErrorsToTheRegistrysMetrics) {
   auto metrics = std::make_shared<prometheus::Registry>();
 
   kube::InformerRegistry registry(client, metrics);
+  registry.SetWatchListMode(kube::WatchListMode::kOff);
   auto& informer = registry.Get<MetaObject>(kSlices, MetaObject::FromJson);
   registry.StartAll();
   ASSERT_TRUE(registry.WaitForSync(10s));

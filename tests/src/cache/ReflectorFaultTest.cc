@@ -159,6 +159,7 @@ class ReflectorFaultTest : public ::testing::Test {
     kube::ReflectorOptions options;
     options.initial_backoff = 50ms;
     options.max_backoff = 400ms;
+    options.watch_list = kube::WatchListMode::kOff;  // these scripts serve LIST + WATCH
     return options;
   }();
   std::unique_ptr<ScriptedHttpServer> server_;

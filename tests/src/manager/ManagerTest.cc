@@ -20,7 +20,8 @@ using std::chrono::seconds;
 
 // A fake kube-apiserver behind the transport seam: /version, discovery of the
 // configured group-versions, an empty LIST of anything, and watches that
-// stay open until cancelled. `serve_group` can be switched on later.
+// stay open until cancelled; watch-lists are refused (422), so informers
+// list. `serve_group` can be switched on later.
 class FakeApiServer : public HttpTransport {
  public:
   Result<HttpResponse> Send(const HttpRequest& request) override {
@@ -42,8 +43,14 @@ class FakeApiServer : public HttpTransport {
                 R"({"kind":"List","metadata":{"resourceVersion":"7"},"items":[)" + items_ + "]}");
   }
 
-  Status Stream(const HttpRequest&, StreamHandler& handler, CancelFlag& cancel,
+  Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                 std::chrono::seconds) override {
+    if (request.path.find("sendInitialEvents=true") != std::string::npos) {
+      HttpResponse refused;  // as kube-apiserver with the WatchList feature gate off
+      refused.status = 422;
+      handler.OnHead(refused);
+      return Status::Ok();
+    }
     std::unique_lock lock(mu_);
     ++watches_;
     if (fail_watches_) return Status(StatusCode::kUnavailable, "connection refused");
