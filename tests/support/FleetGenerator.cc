@@ -107,6 +107,7 @@ void DescribeRequest(std::ostringstream& out, const FleetDeviceRequest& r) {
 
 Shapes Shapes::All() {
   Shapes shapes;
+  shapes.incomplete_pools = true;
   shapes.partitionable_devices = true;
   shapes.shared_devices = true;
   shapes.admin_access = true;

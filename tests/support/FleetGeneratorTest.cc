@@ -174,21 +174,23 @@ Seen Count(Shapes shapes) {
 
 TEST(FleetGeneratorTest, DefaultShapesLeaveTheUnmodelledOnesOut) {
   Seen seen = Count(Shapes::Default());
+  EXPECT_EQ(seen.incomplete, 0);
   EXPECT_EQ(seen.zone, 0);
   EXPECT_EQ(seen.counters, 0);
   EXPECT_EQ(seen.shared, 0);
   EXPECT_EQ(seen.admin, 0);
   EXPECT_EQ(seen.capacity, 0);
   for (int n :
-       {seen.stale, seen.incomplete, seen.all_nodes, seen.taints, seen.rules, seen.all_mode,
-        seen.first_available, seen.tolerations, seen.selectors, seen.extended, seen.claims}) {
+       {seen.stale, seen.all_nodes, seen.taints, seen.rules, seen.all_mode, seen.first_available,
+        seen.tolerations, seen.selectors, seen.extended, seen.claims}) {
     EXPECT_GT(n, 0);
   }
 }
 
 TEST(FleetGeneratorTest, AllShapesProduceEveryShape) {
   Seen seen = Count(Shapes::All());
-  for (int n : {seen.zone, seen.counters, seen.shared, seen.admin, seen.capacity}) {
+  for (int n :
+       {seen.incomplete, seen.zone, seen.counters, seen.shared, seen.admin, seen.capacity}) {
     EXPECT_GT(n, 0);
   }
 }
