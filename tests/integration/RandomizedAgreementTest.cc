@@ -5,16 +5,18 @@
 // after each placement the inventory's free counts must equal a model of the
 // fleet with the devices the scheduler allocated.
 //
-//   DRA_AGREEMENT_SEEDS=N        how many seeds (default 4), starting at
+//   DRA_AGREEMENT_SEEDS=N        how many seeds (default 8), starting at
 //   DRA_AGREEMENT_FIRST_SEED=S   the first (default 1)
 //   DRA_AGREEMENT_SEED=S         just this one (what a failure prints)
-//   DRA_AGREEMENT_SHAPES=all     also the shapes Shapes::Default() leaves off
+//   DRA_AGREEMENT_SHAPES=...     "all", or shapes to switch on/off, e.g.
+//                                "admin_access,-taint_rules" (Shapes::Parse)
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -40,9 +42,9 @@ using inventory::DraResourceTypes;
 
 struct SeedPlan {
   uint64_t first = 1;
-  int seeds = 4;
-  Shapes shapes = Shapes::Default();
-  bool all_shapes = false;
+  int seeds = 8;
+  std::string shape_spec = "default";
+  std::optional<Shapes> shapes = Shapes::Default();
 };
 
 SeedPlan PlanFromEnvironment() {
@@ -56,17 +58,30 @@ SeedPlan PlanFromEnvironment() {
       run.first = std::strtoull(f, nullptr, 10);
     }
   }
-  const char* shapes = std::getenv("DRA_AGREEMENT_SHAPES");
-  run.all_shapes = shapes != nullptr && std::string(shapes) == "all";
-  if (run.all_shapes) run.shapes = Shapes::All();
+  if (const char* shapes = std::getenv("DRA_AGREEMENT_SHAPES")) {
+    run.shape_spec = shapes;
+    run.shapes = Shapes::Parse(shapes);
+  }
   return run;
 }
 
-// Devices (driver/pool/device) in some claim's allocation.
-using Allocated = std::set<std::string>;
+// What the claims' allocations hold, by device (driver/pool/device).
+// Results with adminAccess do not make a device allocated (the allocator
+// skips them), so they are left out.
+struct Allocated {
+  std::map<std::string, int> uses;
+  std::map<std::string, int> consumed_gi;  // consumedCapacity.memory of shared devices
+
+  bool Used(const std::string& id) const { return uses.contains(id); }
+};
 
 std::string DeviceId(const std::string& driver, const std::string& pool, const std::string& name) {
   return driver + "/" + pool + "/" + name;
+}
+
+// "20Gi" -> 20; the generator only writes whole Gi.
+int GiOf(const std::string& quantity) {
+  return quantity.ends_with("Gi") ? std::atoi(quantity.c_str()) : 0;
 }
 
 bool Reaches(const Fleet& fleet, const FleetSlice& slice, const std::string& node) {
@@ -76,6 +91,43 @@ bool Reaches(const Fleet& fleet, const FleetSlice& slice, const std::string& nod
     if (n.name == node) return !slice.zone.empty() && n.zone == slice.zone;
   }
   return false;
+}
+
+// What is left of a counter set of a pool after its allocated devices.
+int CounterLeft(const Fleet& fleet, const Allocated& allocated, const FleetSlice& of_pool,
+                const std::string& counter_set) {
+  int left = 0;
+  for (const auto& slice : fleet.slices) {
+    if (slice.stale || slice.driver != of_pool.driver || slice.pool != of_pool.pool) continue;
+    for (const auto& c : slice.shared_counters) {
+      if (c.counter_set == counter_set) left += c.memory_gi;
+    }
+    for (const auto& device : slice.devices) {
+      if (!allocated.Used(DeviceId(slice.driver, slice.pool, device.name))) continue;
+      for (const auto& c : device.consumes) {
+        if (c.counter_set == counter_set) left -= c.memory_gi;
+      }
+    }
+  }
+  return left;
+}
+
+// Whether a device not blocked by taints could be given to one more
+// request: an unallocated device whose counters are still available, or a
+// shared device with the default request's 10Gi of memory left.
+bool Available(const Fleet& fleet, const Allocated& allocated, const FleetSlice& slice,
+               const FleetDevice& device) {
+  std::string id = DeviceId(slice.driver, slice.pool, device.name);
+  if (device.allow_multiple) {
+    auto consumed = allocated.consumed_gi.find(id);
+    return device.memory_gi - (consumed == allocated.consumed_gi.end() ? 0 : consumed->second) >=
+           10;
+  }
+  if (allocated.Used(id)) return false;
+  for (const auto& c : device.consumes) {
+    if (CounterLeft(fleet, allocated, slice, c.counter_set) < c.memory_gi) return false;
+  }
+  return true;
 }
 
 // The free/total/allocated figures the scheduler's rules give for a class
@@ -94,10 +146,12 @@ Expected Model(const Fleet& fleet, const Allocated& allocated, const FleetClass&
     for (const auto& device : slice.devices) {
       if (!Selects(device_class.filter, slice.driver, device)) continue;
       ++out.total;
-      bool used = allocated.contains(DeviceId(slice.driver, slice.pool, device.name));
-      out.allocated += used;
+      out.allocated += allocated.Used(DeviceId(slice.driver, slice.pool, device.name));
       out.incomplete += slice.incomplete;
-      if (!used && !slice.incomplete && !Blocked(fleet, slice, device)) ++out.free;
+      if (!slice.incomplete && !Blocked(fleet, slice, device) &&
+          Available(fleet, allocated, slice, device)) {
+        ++out.free;
+      }
     }
   }
   return out;
@@ -235,7 +289,11 @@ class RandomizedAgreementTest : public ClusterTest {
     for (const auto& claim : (*claims)["items"]) {
       auto results = claim.value("/status/allocation/devices/results"_json_pointer, json::array());
       for (const auto& r : results) {
-        out.insert(DeviceId(r.value("driver", ""), r.value("pool", ""), r.value("device", "")));
+        if (r.value("adminAccess", false)) continue;
+        auto id = DeviceId(r.value("driver", ""), r.value("pool", ""), r.value("device", ""));
+        ++out.uses[id];
+        out.consumed_gi[id] +=
+            GiOf(r.value("/consumedCapacity/memory"_json_pointer, std::string()));
       }
     }
     return out;
@@ -315,7 +373,7 @@ class RandomizedAgreementTest : public ClusterTest {
 
   std::string Reproduce(uint64_t seed) const {
     return "reproduce: DRA_AGREEMENT_SEED=" + std::to_string(seed) +
-           (run_.all_shapes ? " DRA_AGREEMENT_SHAPES=all" : "") +
+           (run_.shape_spec == "default" ? "" : " DRA_AGREEMENT_SHAPES=" + run_.shape_spec) +
            " build/tests/integration_tests --gtest_filter='RandomizedAgreement*'";
   }
 
@@ -385,7 +443,7 @@ bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& 
 
 bool RandomizedAgreementTest::RunSeed(uint64_t seed) {
   auto started = Clock::now();
-  Fleet fleet = FleetGenerator(seed, run_.shapes, "agr" + std::to_string(seed)).Generate();
+  Fleet fleet = FleetGenerator(seed, *run_.shapes, "agr" + std::to_string(seed)).Generate();
   std::cout << "[agreement] seed " << seed << ": " << fleet.nodes.size() << " nodes, "
             << fleet.slices.size() << " slices, " << fleet.classes.size() << " classes, "
             << fleet.rules.size() << " rules, " << fleet.requests.size() << " requests"
@@ -396,7 +454,7 @@ bool RandomizedAgreementTest::RunSeed(uint64_t seed) {
   EXPECT_TRUE(ns.ok()) << ns.status().ToString();
   if (!cleaned.ok() || !ns.ok()) return false;
   namespaces_.push_back(*ns);
-  if (run_.shapes.admin_access) {
+  if (run_.shapes->admin_access) {
     (void)cluster_->Kubectl(
         {"label", "namespace", *ns, "resource.kubernetes.io/admin-access=true", "--overwrite"});
   }
@@ -423,8 +481,13 @@ bool RandomizedAgreementTest::RunSeed(uint64_t seed) {
 }
 
 TEST_F(RandomizedAgreementTest, InventoryVerdictsAndFreeCountsMatchTheScheduler) {
+  ASSERT_TRUE(run_.shapes.has_value())
+      << "DRA_AGREEMENT_SHAPES=" << run_.shape_spec << ": unknown shape name";
+  std::string off;
+  for (const auto& name : run_.shapes->Off()) off += " " + name;
   std::cout << "[agreement] seeds " << run_.first << ".." << run_.first + run_.seeds - 1
-            << (run_.all_shapes ? " with all shapes" : " with the default shapes") << std::endl;
+            << ", shapes " << run_.shape_spec << " (off:" << (off.empty() ? " none" : off) << ")"
+            << std::endl;
   auto started = Clock::now();
   int failed = 0;
   for (int i = 0; i < run_.seeds; ++i) failed += !RunSeed(run_.first + static_cast<uint64_t>(i));

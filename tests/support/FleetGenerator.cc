@@ -103,7 +103,54 @@ void DescribeRequest(std::ostringstream& out, const FleetDeviceRequest& r) {
   if (r.capacity_memory_gi > 0) out << " capacity=" << r.capacity_memory_gi << "Gi";
 }
 
+const std::vector<std::pair<std::string, bool Shapes::*>>& ShapeNames() {
+  static const std::vector<std::pair<std::string, bool Shapes::*>> names{
+      {"several_drivers", &Shapes::several_drivers},
+      {"multi_slice_pools", &Shapes::multi_slice_pools},
+      {"stale_generations", &Shapes::stale_generations},
+      {"all_nodes_slices", &Shapes::all_nodes_slices},
+      {"slice_taints", &Shapes::slice_taints},
+      {"taint_rules", &Shapes::taint_rules},
+      {"tolerations", &Shapes::tolerations},
+      {"request_selectors", &Shapes::request_selectors},
+      {"allocation_mode_all", &Shapes::allocation_mode_all},
+      {"first_available", &Shapes::first_available},
+      {"extended_resource_pods", &Shapes::extended_resource_pods},
+      {"claim_pods", &Shapes::claim_pods},
+      {"incomplete_pools", &Shapes::incomplete_pools},
+      {"partitionable_devices", &Shapes::partitionable_devices},
+      {"shared_devices", &Shapes::shared_devices},
+      {"admin_access", &Shapes::admin_access},
+      {"node_selectors", &Shapes::node_selectors}};
+  return names;
+}
+
 }  // namespace
+
+std::optional<Shapes> Shapes::Parse(const std::string& spec) {
+  if (spec.empty() || spec == "default") return Default();
+  if (spec == "all") return All();
+  Shapes shapes;
+  std::istringstream in(spec);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    bool on = item.empty() || item.front() != '-';
+    if (!item.empty() && (item.front() == '-' || item.front() == '+')) item.erase(0, 1);
+    auto known = std::find_if(ShapeNames().begin(), ShapeNames().end(),
+                              [&](const auto& entry) { return entry.first == item; });
+    if (known == ShapeNames().end()) return std::nullopt;
+    shapes.*(known->second) = on;
+  }
+  return shapes;
+}
+
+std::vector<std::string> Shapes::Off() const {
+  std::vector<std::string> off;
+  for (const auto& [name, member] : ShapeNames()) {
+    if (!(this->*member)) off.push_back(name);
+  }
+  return off;
+}
 
 Shapes Shapes::All() {
   Shapes shapes;

@@ -38,6 +38,12 @@ struct Shapes {
 
   static Shapes Default() { return Shapes{}; }
   static Shapes All();
+  // "default", "all", or a comma list changing Default(): "name" or "+name"
+  // switches a shape on, "-name" off (names as the members above).
+  // nullopt for an unknown name.
+  static std::optional<Shapes> Parse(const std::string& spec);
+  // The names of the shapes that are off.
+  std::vector<std::string> Off() const;
 };
 
 struct FleetTaint {

@@ -210,6 +210,21 @@ TEST(FleetGeneratorTest, SwitchedOffShapesAreNotGenerated) {
   EXPECT_GT(seen.claims, 0);
 }
 
+TEST(FleetGeneratorTest, ShapesParseFromText) {
+  EXPECT_EQ(Shapes::Parse("default")->Off(), Shapes::Default().Off());
+  EXPECT_TRUE(Shapes::Parse("all")->Off().empty());
+  EXPECT_EQ(Shapes::Default().Off(),
+            (std::vector<std::string>{"incomplete_pools", "partitionable_devices", "shared_devices",
+                                      "admin_access", "node_selectors"}));
+  auto some = Shapes::Parse("admin_access,+node_selectors,-taint_rules");
+  ASSERT_TRUE(some.has_value());
+  EXPECT_TRUE(some->admin_access);
+  EXPECT_TRUE(some->node_selectors);
+  EXPECT_FALSE(some->taint_rules);
+  EXPECT_FALSE(some->shared_devices);
+  EXPECT_FALSE(Shapes::Parse("admin_acess").has_value());
+}
+
 TEST(FleetGeneratorTest, PartitionableGpuIsACounterSliceAndADeviceSlice) {
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     Fleet fleet = Make(seed, Shapes::All());
