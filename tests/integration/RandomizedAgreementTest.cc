@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -397,6 +398,12 @@ class RandomizedAgreementTest : public ClusterTest {
            " build/tests/integration_tests --gtest_filter='RandomizedAgreement*'";
   }
 
+  // "agr<seed>-<run>": the fleet's shape depends on the seed alone, and no
+  // run reuses the object names of an earlier one. Seed 6 was refused a free
+  // device twice in a row on a cluster that had run seed 6 three times
+  // before under the same names, and agreed on the next try.
+  std::string Prefix(uint64_t seed) const { return "agr" + std::to_string(seed) + "-" + run_id_; }
+
   // One fleet: publish, request, compare, clean up. False on a disagreement.
   bool RunSeed(uint64_t seed);
   bool RunRequest(const Fleet& fleet, const std::string& ns, size_t index,
@@ -410,6 +417,12 @@ class RandomizedAgreementTest : public ClusterTest {
   int placed_ = 0;
   int refusals_ = 0;
   int late_placements_ = 0;
+  std::string run_id_ = [] {
+    std::random_device random;
+    char id[8];
+    std::snprintf(id, sizeof(id), "%04x", random() & 0xffff);
+    return std::string(id);
+  }();
 };
 
 bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& ns, size_t index,
@@ -458,14 +471,22 @@ bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& 
                 << (decision->node.empty() ? "refused: " + decision->refusal
                                            : "placed it on " + decision->node)
                 << "\n"
-                << (counts.empty() ? "" : "free counts after it:\n" + counts) << Describe(fleet)
-                << Reproduce(fleet.seed);
+                << (counts.empty() ? "" : "free counts after it:\n" + counts)
+                << "  devices the claims hold:" <<
+      [&] {
+        std::string s;
+        if (allocated.ok()) {
+          for (const auto& [id, n] : allocated->uses) s += " " + id;
+        }
+        return s;
+      }() << "\n"
+                << Describe(fleet) << Reproduce(fleet.seed);
   return false;
 }
 
 bool RandomizedAgreementTest::RunSeed(uint64_t seed) {
   auto started = Clock::now();
-  Fleet fleet = FleetGenerator(seed, *run_.shapes, "agr" + std::to_string(seed)).Generate();
+  Fleet fleet = FleetGenerator(seed, *run_.shapes, Prefix(seed)).Generate();
   std::cout << "[agreement] seed " << seed << ": " << fleet.nodes.size() << " nodes, "
             << fleet.slices.size() << " slices, " << fleet.classes.size() << " classes, "
             << fleet.rules.size() << " rules, " << fleet.requests.size() << " requests"
