@@ -9,7 +9,8 @@ export CLUSTER_DIR
 CCACHE := $(shell command -v ccache 2>/dev/null)
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
-        cluster-up cluster-down cluster-status fleet fmt lint clean help
+        cluster-up cluster-down cluster-status fleet fmt lint clean help \
+        agreement-soak
 
 all: build
 
@@ -20,6 +21,7 @@ help:
 	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
+	@echo "make agreement-soak  inventory vs scheduler on 200 random fleets (fresh control plane)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -45,6 +47,10 @@ unit-test: build
 
 integration-test: build k8s-binaries
 	@hack/test.sh $(BUILD_DIR) integration
+
+# DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
+agreement-soak: build k8s-binaries
+	@hack/agreement-soak.sh $(BUILD_DIR)
 
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
