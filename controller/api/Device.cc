@@ -65,6 +65,10 @@ kube::Result<Device> Device::FromJson(simdjson::dom::element object) {
   device.allow_multiple_allocations = kube::json::BoolOr(object, "allowMultipleAllocations");
   device.node_name = kube::json::StringOr(object, "nodeName");
   device.all_nodes = kube::json::BoolOr(object, "allNodes");
+  simdjson::dom::element node_selector = kube::json::Field(object, "nodeSelector");
+  if (kube::json::IsObject(node_selector)) {
+    device.node_selector = std::make_shared<NodeSelector>(NodeSelector::FromJson(node_selector));
+  }
   return device;
 }
 

@@ -3,12 +3,14 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "controller/api/DeviceTaint.h"
+#include "controller/api/NodeSelector.h"
 #include "src/api/Quantity.h"
 #include "src/base/Result.h"
 
@@ -31,7 +33,9 @@ struct Device {
   std::vector<std::pair<std::string, AttributeValue>> attributes;
   std::vector<std::pair<std::string, kube::Quantity>> capacity;
   std::vector<DeviceTaint> taints;
-  std::string node_name;          // only with perDeviceNodeSelection
+  std::string node_name;  // only with perDeviceNodeSelection
+  // Only with perDeviceNodeSelection (parse errors kept); shared so copies stay cheap.
+  std::shared_ptr<const NodeSelector> node_selector;
   uint8_t consumes_counters = 0;  // number of consumesCounters entries (the sets are not kept)
   bool allow_multiple_allocations = false;
   // The alpha list forms (ints/bools/strings/versions) are not kept; this

@@ -32,6 +32,8 @@ kube::Result<ResourceSlice> ResourceSlice::FromJson(simdjson::dom::element objec
     slice.node_name = node_name;
   } else if (kube::json::IsObject(kube::json::Field(spec, "nodeSelector"))) {
     slice.node_selection = NodeSelection::kNodeSelector;
+    slice.node_selector = std::make_shared<NodeSelector>(
+        NodeSelector::FromJson(kube::json::Field(spec, "nodeSelector")));
   } else if (kube::json::BoolOr(spec, "allNodes")) {
     slice.node_selection = NodeSelection::kAllNodes;
   } else if (kube::json::BoolOr(spec, "perDeviceNodeSelection")) {

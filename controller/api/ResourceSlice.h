@@ -3,12 +3,14 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "controller/api/Device.h"
+#include "controller/api/NodeSelector.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
 
@@ -36,7 +38,8 @@ struct ResourceSlice {
   std::string driver;
   Pool pool;
   NodeSelection node_selection = NodeSelection::kUnspecified;
-  std::string node_name;  // with kNodeName
+  std::string node_name;                              // with kNodeName
+  std::shared_ptr<const NodeSelector> node_selector;  // with kNodeSelector (parse errors kept)
   std::vector<Device> devices;
 
   // (domain, name) of an attribute or capacity key: "gpu.example.com/model"

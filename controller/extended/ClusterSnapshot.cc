@@ -88,8 +88,10 @@ kube::Result<std::unique_ptr<ClusterSnapshot>> ClusterSnapshot::List(kube::RestC
               Decode<api::DeviceTaintRule>([inv](auto x) { inv->ApplyTaintRule(std::move(x)); }),
               s->decode_errors);
   if (!status.ok() && status.code() != kube::StatusCode::kNotFound) return status;
-  status = ListAll(client, ExtendedResourceTypes::kNodes,
-                   Decode<api::NodeView>([s](auto n) { s->nodes.push_back(std::move(n)); }),
+  status = ListAll(client, ExtendedResourceTypes::kNodes, Decode<api::NodeView>([s, inv](auto n) {
+                     inv->ApplyNode(n);
+                     s->nodes.push_back(std::move(n));
+                   }),
                    s->decode_errors);
   if (!status.ok()) return status;
   if (options.with_pods) {

@@ -118,7 +118,11 @@ Inventory::DeviceId Inventory::AddDevice(Entry entry) {
   }
   ++device_count_;
   entries_[id] = std::move(entry);
-  if (auto node = NodeKey(*entries_[id])) by_node_[std::string(*node)].push_back(id);
+  const Entry& added = *entries_[id];
+  if (auto node = NodeKey(added)) by_node_[std::string(*node)].push_back(id);
+  if (auto* selector = NodeLabels::SelectorOf(*added.slice, *added.device)) {
+    node_labels_.AddDevice(*selector, id);
+  }
   return id;
 }
 
@@ -128,6 +132,10 @@ void Inventory::RemoveDevice(DeviceId id) {
     auto it = by_node_.find(std::string(*node));
     std::erase(it->second, id);
     if (it->second.empty()) by_node_.erase(it);
+  }
+  const Entry& removed = *entries_[id];
+  if (auto* selector = NodeLabels::SelectorOf(*removed.slice, *removed.device)) {
+    node_labels_.RemoveDevice(*selector, id);
   }
   entries_[id].reset();
   for (auto& [name, cls] : classes_) {
@@ -263,6 +271,18 @@ void Inventory::RemoveTaintRule(const api::DeviceTaintRule& rule) {
   rules_.erase(rule.meta.name);
 }
 
+// ---- node labels: only selectors are re-checked, against the changed node --------
+
+void Inventory::ApplyNode(std::shared_ptr<const api::NodeView> node) {
+  std::unique_lock lock(mu_);
+  node_labels_.ApplyNode(node->meta.name, node->meta.labels);
+}
+
+void Inventory::RemoveNode(const api::NodeView& node) {
+  std::unique_lock lock(mu_);
+  node_labels_.RemoveNode(node.meta.name);
+}
+
 // ---- queries -------------------------------------------------------------------
 
 const Inventory::ClassEntry* Inventory::FindClass(std::string_view name) const {
@@ -312,7 +332,8 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
   if (selection == Selection::kPerDevice) info.node_name = entry.device->node_name;
   info.all_nodes = selection == Selection::kAllNodes ||
                    (selection == Selection::kPerDevice && entry.device->all_nodes);
-  info.node_selector = selection == Selection::kNodeSelector;
+  info.node_selector = selection == Selection::kNodeSelector ||
+                       NodeLabels::SelectorOf(*entry.slice, *entry.device) != nullptr;
   const PoolStatus* pool =
       pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
   info.pool_complete = pool != nullptr && pool->complete();
@@ -362,12 +383,16 @@ void Inventory::AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId
     for (const auto& other : device.slice->devices) {
       if (other.all_nodes || !other.node_name.empty()) {
         block(other.all_nodes ? std::string_view() : std::string_view(other.node_name));
+      } else if (other.node_selector) {
+        for (std::string_view node : node_labels_.NodesPicked(*other.node_selector)) block(node);
       }
     }
     return;
   }
-  auto node = NodeKey(device);
-  if (node) block(*node);  // none behind a slice node selector: which nodes is unknown
+  if (auto node = NodeKey(device)) return block(*node);
+  if (auto* selector = NodeLabels::SelectorOf(*device.slice, *device.device)) {
+    for (std::string_view node : node_labels_.NodesPicked(*selector)) block(node);
+  }
 }
 
 Inventory::Blockers Inventory::BlockersOf(const ClassEntry& entry) const {
@@ -437,8 +462,14 @@ std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view cla
   if (cls == nullptr) return counts;
   for (DeviceId id = 0; id < entries_.size(); ++id) {
     if (!Matches(*cls, id)) continue;
-    if (auto node = NodeKey(*entries_[id])) {
-      Tally(counts[std::string(*node)], Describe(*entries_[id]));
+    const Entry& entry = *entries_[id];
+    if (auto node = NodeKey(entry)) {
+      Tally(counts[std::string(*node)], Describe(entry));
+    } else if (auto* selector = NodeLabels::SelectorOf(*entry.slice, *entry.device)) {
+      DeviceInfo info = Describe(entry);
+      for (std::string_view node : node_labels_.NodesPicked(*selector)) {
+        Tally(counts[std::string(node)], info);
+      }
     }
   }
   Blockers blockers = BlockersOf(*cls);
@@ -479,6 +510,7 @@ std::vector<Inventory::DeviceId> Inventory::Candidates(std::string_view node) co
     auto it = by_node_.find(std::string(key));
     if (it != by_node_.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
   }
+  node_labels_.AppendDevicesOn(node, ids);
   return ids;
 }
 

@@ -13,12 +13,14 @@
 
 #include "controller/api/DeviceClass.h"
 #include "controller/api/DeviceTaintRule.h"
+#include "controller/api/NodeView.h"
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
 #include "controller/cel/ProgramCache.h"
 #include "controller/inventory/ClassSelector.h"
 #include "controller/inventory/ClassUnusable.h"
 #include "controller/inventory/DeviceKey.h"
+#include "controller/inventory/NodeLabels.h"
 #include "controller/inventory/PoolTracker.h"
 
 namespace prometheus {
@@ -50,7 +52,7 @@ struct DeviceInfo {
   std::string slice_name;
   std::string node_name;  // empty unless the device is local to one node
   bool all_nodes = false;
-  bool node_selector = false;  // reachable from the nodes a slice selector picks
+  bool node_selector = false;  // reachable from the nodes a slice or device selector picks
   bool pool_complete = true;
   bool allow_multiple_allocations = false;
   std::vector<api::DeviceTaint> taints;   // the slice's, then DeviceTaintRules'
@@ -89,7 +91,7 @@ struct DeviceVisit {
   const api::ResourceSlice& slice;
   const api::Device& device;
   // The node the device is local to; "" for a device every node reaches or
-  // one behind a slice node selector.
+  // one behind a node selector (which may pick several nodes).
   std::string_view node;
   bool pool_complete = true;
   bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
@@ -119,10 +121,13 @@ class Inventory {
   void RemoveClaim(const api::ResourceClaim& claim);
   void ApplyTaintRule(std::shared_ptr<const api::DeviceTaintRule> rule);
   void RemoveTaintRule(const api::DeviceTaintRule& rule);
+  // Node labels, for devices behind a node selector (see NodeLabels).
+  void ApplyNode(std::shared_ptr<const api::NodeView> node);
+  void RemoveNode(const api::NodeView& node);
 
-  // Matching devices of `class_name` local to `node` or reachable from every
-  // node; all devices when `node` is empty. Devices behind a slice node
-  // selector count only in the cluster-wide total (node labels are not kept).
+  // Matching devices of `class_name` local to `node`, reachable from every
+  // node, or behind a node selector (slice or per device) that picks `node`
+  // by its labels; all devices when `node` is empty.
   // A class unusable there (see Unusable) has free = 0 and selector_error set.
   DeviceCounts Count(std::string_view class_name, std::string_view node = "") const;
   // The devices that match; they still match when the class is unusable
@@ -131,15 +136,16 @@ class Inventory {
                                           std::string_view node = "") const;
   // Why the scheduler cannot allocate from `class_name` on `node` (anywhere
   // when empty): a selector of the class fails on a device it evaluates
-  // there, i.e. one not in use, in a complete pool, local to the node or
-  // reachable from every node. The smallest such device is named.
+  // there, i.e. one not in use, in a complete pool, local to the node,
+  // reachable from every node or behind a selector that picks it. The
+  // smallest such device is named.
   std::optional<ClassUnusable> Unusable(std::string_view class_name,
                                         std::string_view node = "") const;
   // Count() for every node in one pass: key "" holds the devices every node
-  // reaches (add them to a node's own figures); devices behind a slice node
-  // selector are left out. A node where the class is unusable has an entry
-  // (possibly with total 0) with free = 0 and selector_error set; a failure
-  // on a device every node reaches marks key "" and every node's entry.
+  // reaches (add them to a node's own figures); a device behind a node
+  // selector counts under every known node it picks. A node where the class is unusable has an
+  // entry (possibly with total 0) with free = 0 and selector_error set; a failure on a device every
+  // node reaches marks key "" and every node's entry.
   std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
   // For an `exactly` request or a firstAvailable subrequest; `free` counts
   // devices whose taints the request tolerates.
@@ -194,7 +200,8 @@ class Inventory {
     void RecordFailure(DeviceId id, ClassSelector::Failure failure);
   };
   // Where a class is unusable: on every node, on some nodes, or only
-  // cluster-wide (a failing device behind a slice node selector).
+  // cluster-wide (a failing device behind a node selector that picks no
+  // known node).
   struct Blockers {
     std::optional<ClassUnusable> anywhere;
     std::optional<ClassUnusable> every_node;
@@ -226,7 +233,7 @@ class Inventory {
   std::vector<DeviceId> Candidates(std::string_view node) const;
   bool Matches(const ClassEntry& entry, DeviceId id) const;
   // The node a device is local to, "" for a device every node reaches, and
-  // nullopt for devices behind a slice node selector.
+  // nullopt for devices behind a node selector (NodeLabels::SelectorOf).
   static std::optional<std::string_view> NodeKey(const Entry& entry);
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
   DeviceInfo Describe(const Entry& entry) const;
@@ -235,6 +242,7 @@ class Inventory {
   mutable std::shared_mutex mu_;
   mutable cel::ProgramCache programs_;
   PoolTracker pools_;
+  NodeLabels node_labels_;
   std::vector<std::optional<Entry>> entries_;  // by DeviceId
   std::vector<DeviceId> free_ids_;
   size_t device_count_ = 0;

@@ -12,6 +12,7 @@ const kube::ResourceType DraResourceTypes::kResourceClaims{"resource.k8s.io", "v
                                                            "resourceclaims", true, "ResourceClaim"};
 const kube::ResourceType DraResourceTypes::kDeviceTaintRules{
     "resource.k8s.io", "v1", "devicetaintrules", false, "DeviceTaintRule"};
+const kube::ResourceType DraResourceTypes::kNodes{"", "v1", "nodes", false, "Node"};
 
 InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
                                        bool with_taint_rules)
@@ -20,7 +21,8 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
       slices_(registry.Get<api::ResourceSlice>(DraResourceTypes::kResourceSlices,
                                                api::ResourceSlice::FromJson)),
       claims_(registry.Get<api::ResourceClaim>(DraResourceTypes::kResourceClaims,
-                                               api::ResourceClaim::FromJson)) {
+                                               api::ResourceClaim::FromJson)),
+      nodes_(registry.Get<api::NodeView>(DraResourceTypes::kNodes, api::NodeView::FromJson)) {
   Inventory* inv = &inventory;
   classes_.AddHandler(std::make_shared<InventoryFeed<api::DeviceClass>>(
       [inv](auto c) { inv->ApplyClass(std::move(c)); },
@@ -31,6 +33,9 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
   claims_.AddHandler(std::make_shared<InventoryFeed<api::ResourceClaim>>(
       [inv](auto c) { inv->ApplyClaim(std::move(c)); },
       [inv](const api::ResourceClaim& c) { inv->RemoveClaim(c); }));
+  nodes_.AddHandler(std::make_shared<InventoryFeed<api::NodeView>>(
+      [inv](auto n) { inv->ApplyNode(std::move(n)); },
+      [inv](const api::NodeView& n) { inv->RemoveNode(n); }));
   if (!with_taint_rules) return;
   rules_ = &registry.Get<api::DeviceTaintRule>(DraResourceTypes::kDeviceTaintRules,
                                                api::DeviceTaintRule::FromJson);
@@ -46,7 +51,8 @@ bool InventoryInformers::WaitForSync(std::chrono::milliseconds timeout) {
                                                                  std::chrono::steady_clock::now());
   };
   return classes_.WaitForSync(left()) && slices_.WaitForSync(left()) &&
-         claims_.WaitForSync(left()) && (rules_ == nullptr || rules_->WaitForSync(left()));
+         claims_.WaitForSync(left()) && nodes_.WaitForSync(left()) &&
+         (rules_ == nullptr || rules_->WaitForSync(left()));
 }
 
 }  // namespace dra::inventory

@@ -4,6 +4,7 @@
 
 #include "controller/api/DeviceClass.h"
 #include "controller/api/DeviceTaintRule.h"
+#include "controller/api/NodeView.h"
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
 #include "controller/inventory/Inventory.h"
@@ -18,6 +19,7 @@ struct DraResourceTypes {
   static const kube::ResourceType kResourceSlices;
   static const kube::ResourceType kResourceClaims;
   static const kube::ResourceType kDeviceTaintRules;
+  static const kube::ResourceType kNodes;  // core/v1, for the labels node selectors pick by
 };
 
 // Registers (or reuses) the informers an Inventory needs and feeds their
@@ -34,6 +36,7 @@ class InventoryInformers {
 
   kube::Informer<api::ResourceSlice>& slices() { return slices_; }
   kube::Informer<api::ResourceClaim>& claims() { return claims_; }
+  kube::Informer<api::NodeView>& nodes() { return nodes_; }
   kube::Informer<api::DeviceClass>& classes() { return classes_; }
   // nullptr without taint rules.
   kube::Informer<api::DeviceTaintRule>* rules() { return rules_; }
@@ -42,6 +45,7 @@ class InventoryInformers {
   kube::Informer<api::DeviceClass>& classes_;
   kube::Informer<api::ResourceSlice>& slices_;
   kube::Informer<api::ResourceClaim>& claims_;
+  kube::Informer<api::NodeView>& nodes_;
   kube::Informer<api::DeviceTaintRule>* rules_ = nullptr;
 };
 

@@ -23,7 +23,8 @@ struct ClassTotals {
 // it matches, and under device_class="" when it matches none. Every
 // (driver, pool, node, device_class) that has a device has all five families
 // (zeros included; tainted for both blocking effects). node is "" for devices
-// every node reaches or that sit behind a slice node selector.
+// every node reaches or that sit behind a node selector (which may pick
+// several nodes; a device is counted once).
 class DeviceCollector {
  public:
   // `unhealthy`: device keys "<driver>/<pool>/<device>".

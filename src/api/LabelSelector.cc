@@ -493,6 +493,31 @@ Status AppendMatchExpressions(const nlohmann::json& selector, std::vector<Requir
   return Status::Ok();
 }
 
+Status CheckRequirement(const std::string& path, const Requirement& requirement) {
+  KUBE_RETURN_IF_ERROR(CheckKey(path + ".key", requirement.key));
+  for (size_t i = 0; i < requirement.values.size(); ++i) {
+    KUBE_RETURN_IF_ERROR(
+        CheckValue(path + ".values[" + std::to_string(i) + "]", requirement.values[i]));
+  }
+  size_t count = requirement.values.size();
+  switch (requirement.op) {
+    case Operator::kIn:
+    case Operator::kNotIn:
+    case Operator::kExists:
+    case Operator::kDoesNotExist:
+      return CheckValueCount(path + ".values", requirement);
+    case Operator::kEquals:
+    case Operator::kNotEquals:
+      if (count == 1) return Status::Ok();
+      return JsonError(path + ".values", "exact-match compatibility requires one single value");
+    case Operator::kGreaterThan:
+    case Operator::kLessThan:
+      if (count == 1 && ParseInt64(requirement.values.front())) return Status::Ok();
+      return JsonError(path + ".values", "for 'Gt', 'Lt' operators, exactly one int64 is required");
+  }
+  return JsonError(path + ".operator", "unknown operator");
+}
+
 }  // namespace
 
 LabelSelector::LabelSelector(std::vector<Requirement> requirements)
@@ -504,6 +529,14 @@ Result<LabelSelector> LabelSelector::Parse(std::string_view text) {
   Cursor cursor{text, Tokenize(text)};
   std::vector<Requirement> requirements;
   KUBE_ASSIGN_OR_RETURN(requirements, ParseRequirements(cursor));
+  return LabelSelector(std::move(requirements));
+}
+
+Result<LabelSelector> LabelSelector::FromRequirements(std::vector<Requirement> requirements) {
+  for (size_t i = 0; i < requirements.size(); ++i) {
+    KUBE_RETURN_IF_ERROR(CheckRequirement("[" + std::to_string(i) + "]", requirements[i]));
+    SortUnique(requirements[i].values);
+  }
   return LabelSelector(std::move(requirements));
 }
 

@@ -53,6 +53,13 @@ class LabelSelector {
   // which an absent selector means "no objects" must check that themselves.
   static Result<LabelSelector> FromJson(const nlohmann::json& json);
 
+  // Requirements built by a caller (e.g. from a core/v1 NodeSelector), checked
+  // as Kubernetes' labels.NewRequirement checks them: a qualified-name key,
+  // label values, at least one value for (Not)In, none for (DoesNot)Exist,
+  // exactly one for (Not)Equals, and one int64 for the comparisons. Value
+  // sets are sorted and made unique.
+  static Result<LabelSelector> FromRequirements(std::vector<Requirement> requirements);
+
   bool Matches(const std::map<std::string, std::string>& labels) const;
 
   // Canonical string form: requirements sorted by key, then operator, then
