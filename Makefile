@@ -9,7 +9,8 @@ export CLUSTER_DIR
 CCACHE := $(shell command -v ccache 2>/dev/null)
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
-        cluster-up cluster-down cluster-status fleet fmt lint clean help
+        cluster-up cluster-down cluster-status fleet fmt lint clean help \
+        test-asan test-tsan fuzz
 
 all: build
 
@@ -20,6 +21,9 @@ help:
 	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
+	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
+	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
+	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -46,6 +50,20 @@ unit-test: build
 integration-test: build k8s-binaries
 	@hack/test.sh $(BUILD_DIR) integration
 
+# Sanitizer and fuzzing builds (hack/sanitize.sh; own build directories).
+SAN_SET ?= all
+FUZZ_SECONDS ?= 60
+export FUZZ_SECONDS
+
+test-asan: deps
+	@hack/sanitize.sh address $(SAN_SET)
+
+test-tsan: deps
+	@hack/sanitize.sh thread $(SAN_SET)
+
+fuzz: deps
+	@hack/sanitize.sh fuzz
+
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
 
@@ -68,7 +86,7 @@ lint: configure
 	@hack/lint.sh check
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
 
 # Installs build/dra-controller into $(DESTDIR)$(PREFIX)/bin with a kubectl-dra
 # link beside it, so `kubectl dra check` (kubectl's plugin convention) runs it.
