@@ -5,7 +5,6 @@
 // names and its mappings name only those. A broken promise traps.
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -26,13 +25,11 @@ void CheckContainers(const dra::api::PodView& pod) {
     Check(!c.is_sidecar || c.is_init);
     Check(!(c.is_init && seen_main));  // initContainers come first
     seen_main = seen_main || !c.is_init;
-    // A name repeats only where the document repeats a key; its index may not.
-    std::map<std::string, uint16_t> index_of;
-    std::map<uint16_t, std::string> name_of;
+    std::set<std::string> names;
+    std::set<uint16_t> indexes;
     for (const auto& r : c.resources) {
       Check(r.name.find('/') != std::string::npos);
-      Check(index_of.emplace(r.name, r.request_index).first->second == r.request_index);
-      Check(name_of.emplace(r.request_index, r.name).first->second == r.name);
+      Check(names.insert(r.name).second && indexes.insert(r.request_index).second);
       Check(r.has_request || r.has_limit);
       if (!r.has_limit) Check(r.limit.IsZero());
       if (!r.has_request) Check(r.request == r.limit);
