@@ -7,10 +7,15 @@ CLUSTER_DIR ?= $(CURDIR)/.cluster
 export CLUSTER_DIR
 # ccache speeds rebuilds where it is installed; it is optional.
 CCACHE := $(shell command -v ccache 2>/dev/null)
+# Paths relative to the checkout, so every clone (CI's included) shares one cache.
+ifneq ($(CCACHE),)
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet fmt lint clean help \
-        agreement-soak
+        agreement-soak test-asan test-tsan fuzz
 
 all: build
 
@@ -22,6 +27,9 @@ help:
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
 	@echo "make agreement-soak  inventory vs scheduler on 200 random fleets (fresh control plane)"
+	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
+	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
+	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -51,6 +59,19 @@ integration-test: build k8s-binaries
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
 agreement-soak: build k8s-binaries
 	@hack/agreement-soak.sh $(BUILD_DIR)
+# Sanitizer and fuzzing builds (hack/sanitize.sh; own build directories).
+SAN_SET ?= all
+FUZZ_SECONDS ?= 60
+export FUZZ_SECONDS
+
+test-asan: deps
+	@hack/sanitize.sh address $(SAN_SET)
+
+test-tsan: deps
+	@hack/sanitize.sh thread $(SAN_SET)
+
+fuzz: deps
+	@hack/sanitize.sh fuzz
 
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
@@ -74,7 +95,7 @@ lint: configure
 	@hack/lint.sh check
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
 
 # Installs build/dra-controller into $(DESTDIR)$(PREFIX)/bin with a kubectl-dra
 # link beside it, so `kubectl dra check` (kubectl's plugin convention) runs it.

@@ -9,6 +9,8 @@ source "$(dirname "$0")/lib/common.sh"
 PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config make clang-format clang-tidy
+  # make fuzz: clang with libFuzzer and the sanitizer runtimes (libclang-rt-14-dev)
+  clang libclang-rt-14-dev
   # libraries (see README "Dependencies")
   libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
   libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev

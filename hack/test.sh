@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `make test`: unit tests, then integration tests against a real control plane
-# started in a temporary directory (so a running `make demo` cluster is left
-# alone) and stopped again, by PID, whatever the outcome.
-#   test.sh BUILD_DIR [unit|integration|all]
+# `make test`: unit tests, the runtime's tests again under ASan+UBSan, then
+# integration tests against a real control plane started in a temporary
+# directory (so a running `make demo` cluster is left alone) and stopped
+# again, by PID, whatever the outcome.
+#   test.sh BUILD_DIR [unit|asan|integration|all]
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-BUILD_DIR="$(cd "${1:?usage: test.sh BUILD_DIR [unit|integration|all]}" && pwd)"
+BUILD_DIR="$(cd "${1:?usage: test.sh BUILD_DIR [unit|asan|integration|all]}" && pwd)"
 WHAT="${2:-all}"
 JOBS="${JOBS:-2}"
 
@@ -38,6 +39,14 @@ run_alert_rules() {
   rm -rf "$dir"
 }
 
+# The bounded ASan+UBSan set (README "Sanitizers and fuzzing"): the runtime's
+# unit and fault-injection tests and its fuzz targets' replay, in build-asan.
+# `make test-asan` runs every unit test and fuzz target.
+run_asan() {
+  log "ASan+UBSan: runtime unit, fault-injection and fuzz-replay tests"
+  "$REPO_ROOT/hack/sanitize.sh" address runtime || die "ASan+UBSan run failed"
+}
+
 dump_logs() {
   local f
   for f in "$CLUSTER_DIR"/logs/*.log; do
@@ -64,7 +73,8 @@ run_integration() {
 
 case "$WHAT" in
   unit) run_unit ;;
+  asan) run_asan ;;
   integration) run_integration ;;
-  all) run_unit; run_integration ;;
-  *) die "unknown test set '$WHAT' (unit|integration|all)" ;;
+  all) run_unit; run_asan; run_integration ;;
+  *) die "unknown test set '$WHAT' (unit|asan|integration|all)" ;;
 esac

@@ -10,11 +10,16 @@ using kube::json::Field;
 using kube::json::IntOr;
 using kube::json::StringOr;
 
+// The latest status.stateSince read as a time: later ones (RFC 3339 reaches
+// year 9999) would overflow the nanosecond clock the policy's timers run on.
+constexpr int64_t kLatestStateSince = 4102444800;  // 2100-01-01T00:00:00Z
+
 DeviceHealth::Status ReadStatus(simdjson::dom::element status) {
   DeviceHealth::Status out;
   out.observed_generation = IntOr(status, "observedGeneration");
   out.observed_state = std::string(StringOr(status, "observedState"));
   out.state_since = kube::json::ParseTimestamp(StringOr(status, "stateSince"));
+  if (out.state_since > kLatestStateSince) out.state_since = 0;
   out.rule_name = std::string(StringOr(status, "ruleName"));
   out.effect = std::string(StringOr(status, "effect"));
   out.matched_devices = IntOr(status, "matchedDevices");

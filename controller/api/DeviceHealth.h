@@ -38,7 +38,7 @@ struct DeviceHealth {
   struct Status {
     int64_t observed_generation = 0;
     std::string observed_state;  // the spec.state the timers below refer to
-    int64_t state_since = 0;     // seconds since the epoch, 0 if unset
+    int64_t state_since = 0;     // seconds since the epoch, 0 if unset or after 2100
     std::string rule_name;
     std::string effect;  // effect in force: "", None, NoSchedule, NoExecute
     int64_t matched_devices = 0;

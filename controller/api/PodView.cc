@@ -33,6 +33,15 @@ void AssignRequestIndexes(simdjson::dom::element requests, simdjson::dom::elemen
   }
 }
 
+PodView::ExtendedResource* FindResource(PodView::Container& container, std::string_view name) {
+  for (auto& resource : container.resources) {
+    if (resource.name == name) return &resource;
+  }
+  return nullptr;
+}
+
+// A key repeated in requests or limits: the last one counts, as in the Go
+// decoder, and the name stays one resource.
 PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
   PodView::Container container;
   container.name = StringOr(c, "name");
@@ -45,6 +54,10 @@ PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
     if (!json::ContainsSlash(name)) return;
     auto quantity = json::QuantityValue(value);
     if (!quantity.has_value()) return;
+    if (auto* seen = FindResource(container, name)) {
+      seen->request = *quantity;
+      return;
+    }
     PodView::ExtendedResource resource;
     resource.name = name;
     resource.request = *quantity;
@@ -55,12 +68,11 @@ PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
     if (!json::ContainsSlash(name)) return;
     auto quantity = json::QuantityValue(value);
     if (!quantity.has_value()) return;
-    for (auto& resource : container.resources) {
-      if (resource.name == name) {
-        resource.limit = *quantity;
-        resource.has_limit = true;
-        return;
-      }
+    if (auto* seen = FindResource(container, name)) {
+      seen->limit = *quantity;
+      seen->has_limit = true;
+      if (!seen->has_request) seen->request = *quantity;
+      return;
     }
     PodView::ExtendedResource resource;
     resource.name = name;

@@ -22,6 +22,15 @@ const api::PodView::ExtendedResource* FindResource(const Container& c, std::stri
 
 bool IsLongLived(const Container& c) { return !c.is_init || c.is_sidecar; }
 
+// int64 arithmetic that wraps like Go's, without C++'s undefined behaviour on
+// overflow, so absurd quantities still give what the scheduler computes.
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t WrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+
 // One container's share of `resource`: the requests it can reuse first, then
 // a request of its own for the rest.
 ContainerResult TranslateContainer(size_t index, const Container& c, const std::string& resource,
@@ -35,14 +44,14 @@ ContainerResult TranslateContainer(size_t index, const Container& c, const std::
   int64_t covered = 0;
   for (const ImplicitRequest* other : reusable) {
     if (other == nullptr) continue;
-    covered += other->count;
+    covered = WrapAdd(covered, other->count);
     result.mappings.push_back({c.name, resource, other->name});
     if (covered >= *wanted) return result;
   }
   std::string name =
       "container-" + std::to_string(index) + "-request-" + std::to_string(r->request_index);
   result.mappings.push_back({c.name, resource, name});
-  result.request = ImplicitRequest{std::move(name), device_class, *wanted - covered};
+  result.request = ImplicitRequest{std::move(name), device_class, WrapSub(*wanted, covered)};
   return result;
 }
 

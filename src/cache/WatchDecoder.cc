@@ -47,6 +47,12 @@ void WatchDecoder::TrimCapacity() {
 }
 
 Result<simdjson::dom::element> WatchDecoder::ParseDocument(std::string_view body) {
+  // An empty view may have no data pointer, and simdjson memcpy()s from it
+  // (undefined even for zero bytes, UBSan reports it); it is no document anyway.
+  if (body.empty()) {
+    return Status(StatusCode::kParseError,
+                  std::string("invalid JSON: ") + simdjson::error_message(simdjson::EMPTY));
+  }
   simdjson::dom::element doc;
   auto error = parser_.parse(body.data(), body.size(), /*realloc_if_needed=*/true).get(doc);
   if (error != simdjson::SUCCESS) {

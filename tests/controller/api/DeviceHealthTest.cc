@@ -63,6 +63,20 @@ TEST(DeviceHealthTest, WrongTypesReadAsEmptyAndMissingNameFails) {
   EXPECT_FALSE(Project<DeviceHealth>(R"({ "spec": {} })").ok());
 }
 
+// Regression (DeviceHealthFuzz corpus: state-since-year-9999.json): a
+// stateSince after 2262 overflowed the reconciler's system_clock time point
+// (nanoseconds), undefined behaviour that UBSan reports.
+TEST(DeviceHealthTest, StateSinceAfter2100ReadsAsUnset) {
+  auto far = Project<DeviceHealth>(R"({"metadata": {"name": "h"},
+    "status": {"observedState": "Unhealthy", "stateSince": "9999-12-31T23:59:59Z"}})");
+  ASSERT_TRUE(far.ok());
+  EXPECT_EQ(far->status.state_since, 0);
+  auto near = Project<DeviceHealth>(R"({"metadata": {"name": "h"},
+    "status": {"stateSince": "2099-12-31T23:59:59Z"}})");
+  ASSERT_TRUE(near.ok());
+  EXPECT_EQ(near->status.state_since, 4102444799);
+}
+
 TEST(DeviceHealthTest, StateNames) {
   for (auto state : {HealthState::kHealthy, HealthState::kDegraded, HealthState::kUnhealthy,
                      HealthState::kUnknown}) {

@@ -89,6 +89,24 @@ TEST(PodViewTest, SidecarsLimitsOnlyClaimsAndPendingReason) {
   EXPECT_EQ(pod->scheduled->message, "0/3 nodes are available: 3 cannot fit resource.");
 }
 
+// Regression (PodViewFuzz corpus: duplicate-keys.json): a repeated key under
+// limits kept the first value as the request and the last as the limit, and
+// one under requests made two resources of one name. The last one counts.
+TEST(PodViewTest, RepeatedResourceKeysKeepTheLastValue) {
+  auto pod = Project<PodView>(R"({"metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"a","resources":{"limits":{"example.com/gpu":"1","example.com/gpu":"3"}}},
+      {"name":"b","resources":{"requests":{"example.com/gpu":"1","example.com/gpu":"2"},
+                               "limits":{"example.com/gpu":"4"}}}]}})");
+  ASSERT_TRUE(pod.ok());
+  ASSERT_EQ(pod->containers.size(), 2u);
+  ASSERT_EQ(pod->containers[0].resources.size(), 1u);
+  EXPECT_EQ(pod->containers[0].resources[0].request, kube::Quantity::FromInt64(3));
+  EXPECT_EQ(pod->containers[0].resources[0].limit, kube::Quantity::FromInt64(3));
+  ASSERT_EQ(pod->containers[1].resources.size(), 1u);
+  EXPECT_EQ(pod->containers[1].resources[0].request, kube::Quantity::FromInt64(2));
+  EXPECT_EQ(pod->containers[1].resources[0].limit, kube::Quantity::FromInt64(4));
+}
+
 TEST(PodViewTest, NullsMissingAndWrongTypes) {
   auto pod = Project<PodView>(
       R"({"metadata":{"name":"p","labels":null,"ownerReferences":null},

@@ -99,5 +99,26 @@ TEST(ImplicitClaimTranslatorTest, NonIntegerQuantityIsSkippedAndReported) {
   EXPECT_EQ(claim.skipped[0].quantity, "500m");
 }
 
+// Regression (PodViewFuzz corpus: init-reuses-long-lived.json): the sum of
+// reused counts overflowed int64, undefined behaviour in C++. The scheduler's
+// Go sum wraps; so does ours now, and the result is the scheduler's.
+TEST(ImplicitClaimTranslatorTest, ReusedCountsThatOverflowWrapLikeTheScheduler) {
+  auto claim = Translate(R"({"metadata":{"name":"p"},"spec":{
+      "initContainers":[{"name":"init",
+                         "resources":{"requests":{"example.com/gpu":"9223372036854775807"}}}],
+      "containers":[
+        {"name":"a","resources":{"requests":{"example.com/gpu":"9000000000000000000"}}},
+        {"name":"b","resources":{"requests":{"example.com/gpu":"9000000000000000000"}}}]}})");
+  // 9e18 + 9e18 wraps to -446744073709551616, short of the init container's
+  // request, which then asks for the (wrapped) rest itself.
+  ASSERT_EQ(claim.requests.size(), 3u);
+  EXPECT_EQ(claim.requests[0],
+            (ImplicitRequest{"container-0-request-0", "gpu.example.com", -8776627963145224193}));
+  ASSERT_EQ(claim.mappings.size(), 5u);
+  EXPECT_EQ(claim.mappings[2].request_name, "container-1-request-0");
+  EXPECT_EQ(claim.mappings[3].request_name, "container-2-request-0");
+  EXPECT_EQ(claim.mappings[4].request_name, "container-0-request-0");
+}
+
 }  // namespace
 }  // namespace dra::extended

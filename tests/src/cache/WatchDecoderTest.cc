@@ -21,6 +21,17 @@ std::string Event(int depth) {
          Nested(depth) + "}}";
 }
 
+// Found by the ASan+UBSan run of ReflectorFaultTest: salvaging a line without
+// a "type" member parsed an empty view whose data() is null, which simdjson
+// passed to memcpy. Under UBSan this test fails without the guard.
+TEST(WatchDecoderTest, EmptyInputIsAParseErrorAndNothingElse) {
+  WatchDecoder decoder;
+  auto doc = decoder.ParseDocument(std::string_view());
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.status().code(), StatusCode::kParseError);
+  EXPECT_FALSE(decoder.SalvageEvent(R"({"object":{}})").ok());
+}
+
 TEST(WatchDecoderTest, DecodesObjectsAsDeepAsKubeApiserverAccepts) {
   WatchDecoder decoder;
   for (int depth : {1100, 9000, 10000}) {

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Sanitizer and coverage-guided fuzzing runs, each in a build directory of its
+# own next to build/ (ccache shared):
+#   sanitize.sh address [runtime|all]  ASan+UBSan (g++), build-asan   `make test-asan`
+#   sanitize.sh thread  [runtime|all]  TSan (g++), build-tsan         `make test-tsan`
+#   sanitize.sh fuzz                   libFuzzer+ASan+UBSan (clang), build-fuzz  `make fuzz`
+# runtime: the runtime's unit and fault-injection tests (tests/src, label
+# runtime) and the replay of the runtime's fuzz targets; all: every unit test
+# (tests/src and tests/controller) and every fuzz target's replay.
+# fuzz: each target runs FUZZ_SECONDS (default 60) from its committed corpus;
+# new inputs go to build-fuzz/corpus/<Target>, crashes to build-fuzz/artifacts/.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+MODE="${1:?usage: sanitize.sh address|thread|fuzz [runtime|all]}"
+SET="${2:-all}"
+JOBS="${JOBS:-2}"
+SUPP="$REPO_ROOT/tests/sanitizers"
+CCACHE="$(command -v ccache || true)"
+
+# Errors stop the test that hit them (the test fails); leaks are reported at exit.
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1:suppressions=$SUPP/asan.supp"
+export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$SUPP/ubsan.supp"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp"
+
+# -O1 -g1: fast enough to compile on a small CI machine, line numbers in reports.
+configure() {
+  local dir="$1"; shift
+  [[ -f "$dir/build.ninja" ]] && return
+  cmake -S "$REPO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DDRA_BUILD_BENCHMARKS=OFF \
+    ${CCACHE:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CCACHE} "$@" >/dev/null
+}
+
+fuzz_targets() {
+  local f
+  for f in "$REPO_ROOT"/tests/fuzz/*Fuzz.cc; do
+    if [[ "$1" == all ]] || ! grep -q '#include "controller/' "$f"; then basename "$f" .cc; fi
+  done
+}
+
+run_tests() {
+  local sanitizer="$1" dir="$REPO_ROOT/build-$2"
+  local label=runtime unit=runtime_tests
+  [[ "$SET" == all ]] && { label='unit|fuzz'; unit=unit_tests; }
+  configure "$dir" -DDRA_SANITIZE="$sanitizer" -DDRA_FUZZ_SECONDS="${DRA_FUZZ_SECONDS:-10}"
+  mapfile -t targets < <(fuzz_targets "$SET")
+  log "building $unit and ${#targets[@]} fuzz targets with -fsanitize=$sanitizer in $dir"
+  cmake --build "$dir" -j "$JOBS" --target "$unit" "${targets[@]}"
+  log "running the $SET set under $sanitizer"
+  (cd "$dir" && ctest -L "$label" --output-on-failure -j "$JOBS") \
+    || die "$sanitizer sanitizer run failed (reports above)"
+}
+
+run_fuzz() {
+  local dir="$REPO_ROOT/build-fuzz" seconds="${FUZZ_SECONDS:-60}" t
+  command -v clang++ >/dev/null || die "clang++ not found; hack/install-deps.sh installs it (Debian: clang)"
+  CXX=clang++ configure "$dir" -DCMAKE_CXX_COMPILER=clang++ -DDRA_SANITIZE=address \
+    -DDRA_LIBFUZZER=ON -DDRA_BUILD_TESTS=ON
+  mapfile -t targets < <(fuzz_targets all)
+  if [[ -n "${FUZZ_TARGETS:-}" ]]; then read -ra targets <<<"$FUZZ_TARGETS"; fi
+  log "building ${targets[*]} with clang -fsanitize=fuzzer,address,undefined in $dir"
+  cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"
+  mkdir -p "$dir/artifacts"
+  for t in "${targets[@]}"; do
+    mkdir -p "$dir/corpus/$t"
+    log "fuzzing $t for ${seconds}s"
+    "$dir/tests/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$dir/artifacts/$t-" "$dir/corpus/$t" "$REPO_ROOT/tests/fuzz/corpus/$t" \
+      2>"$dir/$t.log" || { tail -n 60 "$dir/$t.log" >&2; die "$t found a crash (see $dir/artifacts)"; }
+    grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' "$dir/$t.log" >&2 || true
+  done
+}
+
+case "$MODE" in
+  address) run_tests address asan ;;
+  thread) run_tests thread tsan ;;
+  fuzz) run_fuzz ;;
+  *) die "unknown mode '$MODE' (address|thread|fuzz)" ;;
+esac
