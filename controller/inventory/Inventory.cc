@@ -288,8 +288,8 @@ std::optional<DeviceInfo> Inventory::Find(const DeviceKey& key) const {
 std::vector<DeviceInfo> Inventory::Devices() const {
   std::shared_lock lock(mu_);
   std::vector<DeviceInfo> out;
-  for (const auto& entry : entries_) {
-    if (entry) out.push_back(Describe(*entry));
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (entries_[id]) out.push_back(Describe(*entries_[id]));
   }
   std::sort(out.begin(), out.end(),
             [](const DeviceInfo& a, const DeviceInfo& b) { return a.key < b.key; });
