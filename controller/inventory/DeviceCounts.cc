@@ -12,8 +12,8 @@ void DeviceCounts::Add(const DeviceInfo& device,
   no_schedule += HasEffect(device.taints, api::TaintEffect::kNoSchedule) ? 1 : 0;
   no_execute += HasEffect(device.taints, api::TaintEffect::kNoExecute) ? 1 : 0;
   incomplete_pool += device.pool_complete ? 0 : 1;
-  bool available = !allocated_now || device.allow_multiple_allocations;
-  if (available && device.pool_complete && UntoleratedTaints(device.taints, tolerations).empty()) {
+  invalid_pool += device.pool_valid ? 0 : 1;
+  if (device.available && UntoleratedTaints(device.taints, tolerations).empty()) {
     ++free;
   }
 }

@@ -4,18 +4,21 @@
 
 #include <algorithm>
 #include <mutex>
-#include <unordered_set>
 
 #include "controller/inventory/CelDeviceInput.h"
+#include "controller/inventory/DeviceAvailability.h"
 #include "controller/inventory/Tolerations.h"
 
 namespace dra::inventory {
 Inventory::Inventory(std::shared_ptr<prometheus::Registry> metrics)
-    : selector_errors_(std::move(metrics)) {}
+    : classes_(std::move(metrics), programs_) {}
 
 // ---- slices and pools ------------------------------------------------------
 
 void Inventory::ApplySlice(std::shared_ptr<const api::ResourceSlice> slice) {
+  for (const auto& warning : slice->warnings) {
+    spdlog::warn("ResourceSlice {}: {}", slice->meta.name, warning);
+  }
   std::unique_lock lock(mu_);
   for (const auto& pool_id : pools_.Apply(std::move(slice))) RebuildPool(pool_id);
 }
@@ -27,6 +30,7 @@ void Inventory::RemoveSlice(const api::ResourceSlice& slice) {
 
 // Devices of slices that did not change keep their entry and match results;
 // the devices of new or replaced slices are evaluated against every class.
+// A device name published twice keeps its first device, in an invalid pool.
 void Inventory::RebuildPool(const std::string& pool_id) {
   struct Source {
     std::shared_ptr<const api::ResourceSlice> slice;
@@ -34,12 +38,8 @@ void Inventory::RebuildPool(const std::string& pool_id) {
   };
   std::unordered_map<std::string_view, Source> wanted;  // by device name
   for (const auto& slice : pools_.CurrentSlices(pool_id)) {
-    for (const auto& device : slice->devices) {
-      if (!wanted.emplace(device.name, Source{slice, &device}).second) {
-        spdlog::warn("inventory: device {} is published twice in pool {}; keeping the first",
-                     device.name, pool_id);
-      }
-    }
+    if (!slice->shared_counters.empty()) continue;  // the allocator ignores its devices
+    for (const auto& device : slice->devices) wanted.emplace(device.name, Source{slice, &device});
   }
   std::vector<DeviceId> kept;
   for (DeviceId id : entries_.PoolIds(pool_id)) {
@@ -48,91 +48,63 @@ void Inventory::RebuildPool(const std::string& pool_id) {
       kept.push_back(id);
       wanted.erase(it);
     } else {
-      RemoveDevice(id);
+      classes_.Removed(id);
+      entries_.Remove(id);
     }
   }
   for (auto& [name, source] : wanted) {
-    DeviceId id = AddDevice(Entry{source.slice, source.device});
-    EvaluateAllClasses(id);
+    DeviceId id = entries_.Add(Entry{source.slice, source.device});
+    classes_.Added(id, entries_);
     kept.push_back(id);
   }
   entries_.SetPoolIds(pool_id, std::move(kept));
-}
-
-DeviceId Inventory::AddDevice(Entry entry) {
-  DeviceId id = entries_.Add(std::move(entry));
-  for (auto& [name, cls] : classes_) cls.matches.resize(entries_.size(), false);
-  return id;
-}
-
-void Inventory::RemoveDevice(DeviceId id) {
-  entries_.Remove(id);
-  for (auto& [name, cls] : classes_) {
-    cls.matches[id] = false;
-    if (!cls.failures.empty()) cls.failures.erase(id);
+  RecomputeCounters(pool_id);
+  const PoolStatus* pool = pools_.Find(pool_id);
+  if (pool != nullptr && !pool->valid()) {
+    spdlog::warn("inventory: pool {} is invalid, none of its devices is allocatable: {}", pool_id,
+                 pool->invalid_reason);
   }
+}
+
+void Inventory::RecomputeCounters(const std::string& pool_id) {
+  const PoolStatus* pool = pools_.Find(pool_id);
+  if (pool == nullptr || pool->counter_sets.empty()) return counters_.Forget(pool_id);
+  std::vector<const api::Device*> allocated;
+  for (DeviceId id : entries_.PoolIds(pool_id)) {
+    if (allocations_.Allocated(entries_[id]->Key().ToString())) {
+      allocated.push_back(entries_[id]->device);
+    }
+  }
+  counters_.Recompute(pool_id, pool->counter_sets, allocated);
 }
 
 // ---- classes and matching ----------------------------------------------------
 
 void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class) {
   std::unique_lock lock(mu_);
-  auto [it, inserted] = classes_.try_emplace(device_class->meta.name);
-  ClassState& entry = it->second;
-  bool same_selectors = !inserted && entry.object->selectors == device_class->selectors;
-  entry.object = std::move(device_class);
-  if (same_selectors) return;
-  entry.selector = ClassSelector::Compile(entry.object->selectors, programs_);
-  entry.matches.assign(entries_.size(), false);
-  entry.ForgetFailures();
-  for (DeviceId id = 0; id < entries_.size(); ++id) {
-    if (!entries_[id]) continue;
-    const Entry& device = *entries_[id];
-    EvaluateClass(entry, id, ToCelDevice(*device.device, device.slice->driver));
-  }
+  classes_.Apply(std::move(device_class), entries_);
 }
 
 void Inventory::RemoveClass(const api::DeviceClass& device_class) {
   std::unique_lock lock(mu_);
-  classes_.erase(device_class.meta.name);
+  classes_.Remove(device_class.meta.name);
 }
 
 void Inventory::RecomputeAllMatches() {
   std::unique_lock lock(mu_);
-  for (auto& [name, cls] : classes_) {
-    cls.matches.assign(entries_.size(), false);
-    cls.ForgetFailures();
-  }
-  for (DeviceId id = 0; id < entries_.size(); ++id) {
-    if (entries_[id]) EvaluateAllClasses(id);
-  }
-}
-
-void Inventory::EvaluateAllClasses(DeviceId id) {
-  if (classes_.empty()) return;
-  const Entry& device = *entries_[id];
-  cel::Device input = ToCelDevice(*device.device, device.slice->driver);
-  for (auto& [name, cls] : classes_) EvaluateClass(cls, id, input);
-}
-
-void Inventory::EvaluateClass(ClassState& entry, DeviceId id, const cel::Device& device) {
-  std::optional<ClassSelector::Failure> failure;
-  entry.matches[id] = entry.selector.Matches(device, &failure);
-  if (!failure) return;
-  selector_errors_.Record(entry.object->meta.name, *failure);
-  if (!entry.selector.has_compile_error()) entry.RecordFailure(id, std::move(*failure));
+  classes_.RecomputeAll(entries_);
 }
 
 // ---- claims and taint rules --------------------------------------------------
 
 void Inventory::ApplyClaim(std::shared_ptr<const api::ResourceClaim> claim) {
   std::unique_lock lock(mu_);
-  allocations_.Apply(std::move(claim));
+  for (const auto& pool_id : allocations_.Apply(std::move(claim))) RecomputeCounters(pool_id);
 }
 
 void Inventory::RemoveClaim(const api::ResourceClaim& claim) {
   std::unique_lock lock(mu_);
-  allocations_.Remove(claim.meta);
+  for (const auto& pool_id : allocations_.Remove(claim.meta)) RecomputeCounters(pool_id);
 }
 
 void Inventory::ApplyTaintRule(std::shared_ptr<const api::DeviceTaintRule> rule) {
@@ -147,15 +119,6 @@ void Inventory::RemoveTaintRule(const api::DeviceTaintRule& rule) {
 }
 
 // ---- queries -------------------------------------------------------------------
-
-const ClassState* Inventory::FindClass(std::string_view name) const {
-  auto it = classes_.find(name);
-  return it == classes_.end() ? nullptr : &it->second;
-}
-
-bool Inventory::Matches(const ClassState& entry, DeviceId id) const {
-  return id < entry.matches.size() && entry.matches[id] && entries_[id].has_value();
-}
 
 std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
   std::vector<api::DeviceTaint> taints = entry.device->taints;
@@ -178,12 +141,8 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
   info.all_nodes = selection == Selection::kAllNodes ||
                    (selection == Selection::kPerDevice && entry.device->all_nodes);
   info.node_selector = selection == Selection::kNodeSelector;
-  const PoolStatus* pool =
-      pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
-  info.pool_complete = pool != nullptr && pool->complete();
-  info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
   info.taints = TaintsOf(entry);
-  if (const auto* held = allocations_.Holders(info.key.ToString())) info.allocated_to = *held;
+  Availability().Describe(entry, info);
   return info;
 }
 
@@ -193,17 +152,16 @@ ClassBlockerScan Inventory::Scan() const {
   return ClassBlockerScan(entries_, [this](const Entry& entry) { return Evaluated(entry); });
 }
 
-bool Inventory::Evaluated(const Entry& entry) const {
-  const PoolStatus* pool =
-      pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
-  if (pool == nullptr || !pool->complete()) return false;
-  return entry.device->allow_multiple_allocations || !allocations_.InUse(entry.Key().ToString());
+bool Inventory::Evaluated(const Entry& entry) const { return Availability().Evaluated(entry); }
+
+DeviceAvailability Inventory::Availability() const {
+  return DeviceAvailability(pools_, allocations_, counters_);
 }
 
 std::optional<ClassUnusable> Inventory::Unusable(std::string_view class_name,
                                                  std::string_view node) const {
   std::shared_lock lock(mu_);
-  const ClassState* cls = FindClass(class_name);
+  const ClassState* cls = classes_.Find(class_name);
   if (cls == nullptr) return std::nullopt;
   return Scan().On(*cls, node);
 }
@@ -211,7 +169,7 @@ std::optional<ClassUnusable> Inventory::Unusable(std::string_view class_name,
 DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node) const {
   DeviceCounts counts;
   std::shared_lock lock(mu_);
-  const ClassState* cls = FindClass(class_name);
+  const ClassState* cls = classes_.Find(class_name);
   if (cls == nullptr) return counts;
   for (const DeviceInfo& device : MatchingLocked(*cls, node)) counts.Add(device);
   counts.MarkUnusable(Scan().On(*cls, node));
@@ -221,10 +179,10 @@ DeviceCounts Inventory::Count(std::string_view class_name, std::string_view node
 std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view class_name) const {
   std::map<std::string, DeviceCounts> counts;
   std::shared_lock lock(mu_);
-  const ClassState* cls = FindClass(class_name);
+  const ClassState* cls = classes_.Find(class_name);
   if (cls == nullptr) return counts;
   for (DeviceId id = 0; id < entries_.size(); ++id) {
-    if (!Matches(*cls, id)) continue;
+    if (!ClassIndex::Matches(*cls, id)) continue;
     if (auto node = DeviceTable::NodeKey(*entries_[id])) {
       counts[std::string(*node)].Add(Describe(*entries_[id]));
     }
@@ -241,7 +199,7 @@ std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view cla
 std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
                                                    std::string_view node) const {
   std::shared_lock lock(mu_);
-  const ClassState* cls = FindClass(class_name);
+  const ClassState* cls = classes_.Find(class_name);
   if (cls == nullptr) return {};
   return MatchingLocked(*cls, node);
 }
@@ -250,7 +208,7 @@ std::vector<DeviceInfo> Inventory::MatchingLocked(const ClassState& entry,
                                                   std::string_view node) const {
   std::vector<DeviceInfo> out;
   for (DeviceId id : entries_.Candidates(node)) {
-    if (Matches(entry, id)) out.push_back(Describe(*entries_[id]));
+    if (ClassIndex::Matches(entry, id)) out.push_back(Describe(*entries_[id]));
   }
   return out;
 }
@@ -260,20 +218,29 @@ RequestCounts Inventory::CountForRequest(const api::ResourceClaim::ExactRequest&
   RequestCounts result;
   ClassSelector own = ClassSelector::Compile(request.selectors, programs_);
   std::shared_lock lock(mu_);
-  const ClassState* cls = FindClass(request.device_class_name);
+  const ClassState* cls = classes_.Find(request.device_class_name);
   if (cls == nullptr) return result;
   result.class_exists = true;
+  result.invalid_reason = request.invalid_reason;
+  DeviceAvailability availability = Availability();
   bool aborts = false;  // the request's own selectors fail where the scheduler looks
   for (DeviceId id : entries_.Candidates(node)) {
-    if (!Matches(*cls, id)) continue;
+    if (!ClassIndex::Matches(*cls, id)) continue;
     const Entry& entry = *entries_[id];
     std::optional<ClassSelector::Failure> failure;
     bool selected = own.Matches(ToCelDevice(*entry.device, entry.slice->driver), &failure);
     if (failure && !result.selector_error) result.selector_error = failure;
-    if (failure && Evaluated(entry)) aborts = true;
-    if (selected) result.counts.Add(Describe(entry), request.tolerations);
+    // An adminAccess request also gets to the selectors of devices in use.
+    if (failure && (request.admin_access ? availability.AvailableFor(entry, &request)
+                                         : availability.Evaluated(entry))) {
+      aborts = true;
+    }
+    if (!selected) continue;
+    DeviceInfo info = Describe(entry);
+    info.available = availability.AvailableFor(entry, &request);
+    result.counts.Add(info, request.tolerations);
   }
-  if (aborts) result.counts.free = 0;
+  if (aborts || !request.invalid_reason.empty()) result.counts.free = 0;
   result.counts.MarkUnusable(Scan().On(*cls, node));
   return result;
 }
@@ -301,8 +268,8 @@ std::vector<std::string> Inventory::ClassesMatching(const DeviceKey& key) const 
   std::vector<std::string> out;
   auto id = entries_.IdOf(key);
   if (!id) return out;
-  for (const auto& [name, cls] : classes_) {
-    if (Matches(cls, *id)) out.push_back(name);
+  for (const auto& [name, cls] : classes_.all()) {
+    if (ClassIndex::Matches(cls, *id)) out.push_back(name);
   }
   return out;
 }
@@ -312,6 +279,11 @@ std::vector<PodUse> Inventory::PodsUsing(const DeviceKey& key) const {
   return allocations_.PodsUsing(key.ToString());
 }
 
+std::vector<PodUse> Inventory::PodsWithAdminAccess(const DeviceKey& key) const {
+  std::shared_lock lock(mu_);
+  return allocations_.PodsUsing(key.ToString(), /*admin_access=*/true);
+}
+
 std::vector<PoolStatus> Inventory::Pools() const {
   std::shared_lock lock(mu_);
   return pools_.Pools();
@@ -319,12 +291,12 @@ std::vector<PoolStatus> Inventory::Pools() const {
 
 std::vector<SelectorError> Inventory::SelectorErrors() const {
   std::shared_lock lock(mu_);
-  return selector_errors_.Errors();
+  return classes_.errors().Errors();
 }
 
 uint64_t Inventory::selector_error_total() const {
   std::shared_lock lock(mu_);
-  return selector_errors_.total();
+  return classes_.errors().total();
 }
 
 size_t Inventory::device_count() const {
@@ -334,7 +306,7 @@ size_t Inventory::device_count() const {
 
 bool Inventory::HasClass(std::string_view class_name) const {
   std::shared_lock lock(mu_);
-  return FindClass(class_name) != nullptr;
+  return classes_.Find(class_name) != nullptr;
 }
 
 // ---- Allocation metrics (#10): single-pass reads for scrapes ---------------------
@@ -344,7 +316,8 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
   std::vector<const ClassState*> classes;
   std::vector<ClassBlockers> blockers;  // parallel to `classes`
   ClassBlockerScan scan = Scan();
-  for (const auto& [name, cls] : classes_) {
+  DeviceAvailability availability = Availability();
+  for (const auto& [name, cls] : classes_.all()) {
     classes.push_back(&cls);
     blockers.push_back(scan.All(cls));
   }
@@ -359,7 +332,7 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
     // for a class only where the class is unusable on every node.
     std::string_view node = DeviceTable::NodeKey(entry).value_or(std::string_view());
     for (size_t i = 0; i < classes.size(); ++i) {
-      if (!Matches(*classes[i], id)) continue;
+      if (!ClassIndex::Matches(*classes[i], id)) continue;
       matching.push_back(classes[i]->object->meta.name);
       const ClassBlockers& b = blockers[i];
       if (b.every_node || (!node.empty() && b.by_node.contains(node))) {
@@ -369,14 +342,18 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
     std::vector<api::DeviceTaint> taints = TaintsOf(entry);
     const PoolStatus* pool =
         pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
+    std::string key = entry.Key().ToString();
     DeviceVisit device{
         .slice = *entry.slice,
         .device = *entry.device,
         .node = node,
         .pool_complete = pool != nullptr && pool->complete(),
+        .pool_valid = pool == nullptr || pool->valid(),
+        .available = availability.AvailableFor(entry, nullptr),
         .no_schedule = HasEffect(taints, api::TaintEffect::kNoSchedule),
         .no_execute = HasEffect(taints, api::TaintEffect::kNoExecute),
-        .claims = allocations_.Holders(entry.Key().ToString()),
+        .claims = allocations_.Holders(key),
+        .admin_access_claims = allocations_.AdminAccessClaims(key),
         .classes = matching,
         .unusable = unusable.empty() ? nullptr : &unusable,
     };
@@ -392,7 +369,7 @@ void Inventory::VisitClaims(const std::function<void(const api::ResourceClaim&)>
 std::vector<std::shared_ptr<const api::DeviceClass>> Inventory::ClassObjects() const {
   std::shared_lock lock(mu_);
   std::vector<std::shared_ptr<const api::DeviceClass>> out;
-  for (const auto& [name, cls] : classes_) out.push_back(cls.object);
+  for (const auto& [name, cls] : classes_.all()) out.push_back(cls.object);
   return out;
 }
 

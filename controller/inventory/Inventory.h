@@ -19,9 +19,12 @@
 #include "controller/inventory/AllocationState.h"
 #include "controller/inventory/ClassBlockerScan.h"
 #include "controller/inventory/ClassBlockers.h"
+#include "controller/inventory/ClassIndex.h"
 #include "controller/inventory/ClassSelector.h"
 #include "controller/inventory/ClassState.h"
 #include "controller/inventory/ClassUnusable.h"
+#include "controller/inventory/CounterLedger.h"
+#include "controller/inventory/DeviceAvailability.h"
 #include "controller/inventory/DeviceCounts.h"
 #include "controller/inventory/DeviceInfo.h"
 #include "controller/inventory/DeviceKey.h"
@@ -44,6 +47,9 @@ struct RequestCounts {
   // device the scheduler would evaluate makes `counts.free` 0 (it aborts);
   // the class's own failures are in `counts.selector_error`.
   std::optional<ClassSelector::Failure> selector_error;
+  // The request's own invalid_reason (e.g. an unknown allocationMode): it
+  // cannot be allocated, so `counts.free` is 0.
+  std::string invalid_reason;
 };
 
 // One device as a metrics scrape sees it (Inventory::VisitDevices); the
@@ -55,10 +61,16 @@ struct DeviceVisit {
   // one behind a slice node selector.
   std::string_view node;
   bool pool_complete = true;
+  bool pool_valid = true;  // see PoolStatus::invalid_reason
+  // Allocatable now, taints and selectors aside (DeviceInfo::available).
+  bool available = true;
   bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
   bool no_execute = false;   // carries a NoExecute taint
-  const std::vector<std::string>* claims = nullptr;  // "<namespace>/<name>"; null when free
-  const std::vector<std::string_view>& classes;      // DeviceClasses it matches, sorted
+  // Claims that allocated or share it, "<namespace>/<name>"; null when none.
+  const std::vector<std::string>* claims = nullptr;
+  // Claims naming it with adminAccess (not an allocation); null when none.
+  const std::vector<std::string>* admin_access_claims = nullptr;
+  const std::vector<std::string_view>& classes;  // DeviceClasses it matches, sorted
   // Those of `classes` that are unusable where the device is (a selector
   // fails on a device the scheduler evaluates there); null when none.
   const std::vector<std::string_view>* unusable = nullptr;
@@ -111,7 +123,10 @@ class Inventory {
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
+  // The Pods holding the device through an allocation (not adminAccess).
   std::vector<PodUse> PodsUsing(const DeviceKey& key) const;
+  // The Pods whose claims name the device with adminAccess.
+  std::vector<PodUse> PodsWithAdminAccess(const DeviceKey& key) const;
   std::vector<PoolStatus> Pools() const;
   std::vector<SelectorError> SelectorErrors() const;
   uint64_t selector_error_total() const;
@@ -135,18 +150,14 @@ class Inventory {
   using Entry = DeviceTable::Entry;
 
   void RebuildPool(const std::string& pool_id);
-  void RemoveDevice(DeviceId id);
-  DeviceId AddDevice(Entry entry);
-  void EvaluateClass(ClassState& entry, DeviceId id, const cel::Device& device);
-  void EvaluateAllClasses(DeviceId id);
-
-  const ClassState* FindClass(std::string_view name) const;
   ClassBlockerScan Scan() const;
+  DeviceAvailability Availability() const;
   // Whether the scheduler would evaluate selectors on the device: not in
-  // use and in a complete pool.
+  // use and in a complete, valid pool.
   bool Evaluated(const Entry& entry) const;
+  // What the pool's counter sets have left after its allocated devices.
+  void RecomputeCounters(const std::string& pool_id);
   std::vector<DeviceInfo> MatchingLocked(const ClassState& entry, std::string_view node) const;
-  bool Matches(const ClassState& entry, DeviceId id) const;
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
   DeviceInfo Describe(const Entry& entry) const;
 
@@ -154,10 +165,10 @@ class Inventory {
   mutable cel::ProgramCache programs_;
   PoolTracker pools_;
   DeviceTable entries_;
-  std::map<std::string, ClassState, std::less<>> classes_;
+  ClassIndex classes_;
   AllocationState allocations_;
+  CounterLedger counters_;
   std::map<std::string, std::shared_ptr<const api::DeviceTaintRule>, std::less<>> rules_;
-  SelectorErrorLog selector_errors_;
 };
 
 }  // namespace dra::inventory
