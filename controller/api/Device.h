@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "controller/api/CounterSet.h"
+#include "controller/api/DeviceCapacity.h"
 #include "controller/api/DeviceTaint.h"
 #include "controller/api/NodeSelector.h"
 #include "src/api/Quantity.h"
@@ -32,24 +34,33 @@ struct Device {
   std::string name;
   std::vector<std::pair<std::string, AttributeValue>> attributes;
   std::vector<std::pair<std::string, kube::Quantity>> capacity;
+  // Request policies of `capacity`, by the same names; only those that set one.
+  std::vector<std::pair<std::string, CapacityPolicy>> capacity_policies;
   std::vector<DeviceTaint> taints;
-  std::string node_name;  // only with perDeviceNodeSelection
+  std::vector<CounterSet> consumes_counters;  // counterSet name -> counters consumed
+  std::string node_name;                      // only with perDeviceNodeSelection
   // Only with perDeviceNodeSelection (parse errors kept); shared so copies stay cheap.
   std::shared_ptr<const NodeSelector> node_selector;
-  uint8_t consumes_counters = 0;  // number of consumesCounters entries (the sets are not kept)
   bool allow_multiple_allocations = false;
   // The alpha list forms (ints/bools/strings/versions) are not kept; this
   // records that at least one attribute used them, so it is absent above.
   bool has_list_attributes = false;
+  // Some field was skipped: an attribute of unknown or list type, a capacity,
+  // counter or taint that did not parse. The slice's `warnings` say which.
+  bool has_skipped_fields = false;
   bool all_nodes = false;  // only with perDeviceNodeSelection
 
   // The attribute `key` as written, or nullptr.
   const AttributeValue* FindAttribute(std::string_view key) const;
   const kube::Quantity* FindCapacity(std::string_view key) const;
+  const CapacityPolicy* FindCapacityPolicy(std::string_view key) const;
 
-  // A device without a name is an error; attributes of unknown form and
-  // invalid capacity quantities are skipped.
-  static kube::Result<Device> FromJson(simdjson::dom::element object);
+  // A device without a name is an error. Attributes of unknown or list form,
+  // invalid capacity or counter quantities and taints that do not parse are
+  // skipped, flagged (has_skipped_fields) and named in `warnings`, each
+  // prefixed with `path`.
+  static kube::Result<Device> FromJson(simdjson::dom::element object, const std::string& path,
+                                       std::vector<std::string>& warnings);
 };
 
 }  // namespace dra::api

@@ -20,58 +20,93 @@ std::vector<DeviceToleration> ParseTolerations(simdjson::dom::element array) {
   return tolerations;
 }
 
-kube::Result<ResourceClaim::ExactRequest> ParseExactRequest(simdjson::dom::element object,
-                                                            const std::string& path) {
+// Quantities of a {name: "quantity"} map; `bad` names the first invalid one.
+std::vector<std::pair<std::string, kube::Quantity>> ParseQuantities(simdjson::dom::element map,
+                                                                    std::string& bad) {
+  std::vector<std::pair<std::string, kube::Quantity>> out;
+  out.reserve(json::Size(map));
+  json::ForEachMember(map, [&](std::string_view key, simdjson::dom::element value) {
+    auto quantity = json::QuantityValue(value);
+    if (quantity) {
+      out.emplace_back(std::string(key), *quantity);
+    } else if (bad.empty()) {
+      bad = key;
+    }
+  });
+  return out;
+}
+
+ResourceClaim::AllocationMode ParseMode(simdjson::dom::element mode, const std::string& path,
+                                        std::string& invalid) {
+  if (mode.is_null()) return ResourceClaim::AllocationMode::kExactCount;
+  std::string_view text;
+  if (mode.get(text) != simdjson::SUCCESS) {
+    invalid = path + ".allocationMode: expected a string";
+    return ResourceClaim::AllocationMode::kUnknown;
+  }
+  if (text == "All") return ResourceClaim::AllocationMode::kAll;
+  if (text == "ExactCount" || text.empty()) return ResourceClaim::AllocationMode::kExactCount;
+  invalid = path + ".allocationMode: unknown mode " + std::string(kube::QuoteForMessage(text)) +
+            " (clients must refuse requests with unknown modes)";
+  return ResourceClaim::AllocationMode::kUnknown;
+}
+
+// Never fails: a field that cannot be read makes the request unusable
+// (`invalid_reason`, the first such field) instead of dropping the claim.
+ResourceClaim::ExactRequest ParseExactRequest(simdjson::dom::element object,
+                                              const std::string& path) {
   ResourceClaim::ExactRequest request;
   request.device_class_name = StringOr(object, "deviceClassName");
   request.selectors = json::CelExpressions(Field(object, "selectors"));
-  simdjson::dom::element mode = Field(object, "allocationMode");
-  if (!mode.is_null()) {
-    std::string_view text;
-    if (mode.get(text) != simdjson::SUCCESS) {
-      return kube::Status(kube::StatusCode::kParseError,
-                          path + ".allocationMode: expected a string");
-    }
-    if (text == "All") {
-      request.allocation_mode = ResourceClaim::AllocationMode::kAll;
-    } else if (text != "ExactCount" && !text.empty()) {
-      return kube::Status(kube::StatusCode::kParseError,
-                          path + ".allocationMode: unknown mode " +
-                              std::string(kube::QuoteForMessage(text)) +
-                              " (clients must refuse requests with unknown modes)");
-    }
+  request.allocation_mode =
+      ParseMode(Field(object, "allocationMode"), path, request.invalid_reason);
+  auto count = json::IntField(object, "count", 1, path + ".count");
+  if (count.ok()) {
+    request.count = *count;
+  } else if (request.invalid_reason.empty()) {
+    request.invalid_reason = count.status().message();
   }
-  KUBE_ASSIGN_OR_RETURN(request.count, json::IntField(object, "count", 1, path + ".count"));
   request.tolerations = ParseTolerations(Field(object, "tolerations"));
+  request.admin_access = kube::json::BoolOr(object, "adminAccess");
+  std::string bad;
+  request.capacity_requests = ParseQuantities(Field(Field(object, "capacity"), "requests"), bad);
+  if (!bad.empty() && request.invalid_reason.empty()) {
+    request.invalid_reason = path + ".capacity.requests[" + bad + "]: invalid quantity";
+  }
   return request;
 }
 
-kube::Result<ResourceClaim::Request> ParseRequest(simdjson::dom::element object,
-                                                  const std::string& path) {
+ResourceClaim::Request ParseRequest(simdjson::dom::element object, const std::string& path) {
   ResourceClaim::Request request;
   request.name = StringOr(object, "name");
   simdjson::dom::element exactly = Field(object, "exactly");
-  if (kube::json::IsObject(exactly)) {
-    ResourceClaim::ExactRequest exact;
-    KUBE_ASSIGN_OR_RETURN(exact, ParseExactRequest(exactly, path + ".exactly"));
-    request.exactly = std::move(exact);
-  }
+  if (kube::json::IsObject(exactly))
+    request.exactly = ParseExactRequest(exactly, path + ".exactly");
   simdjson::dom::element first = Field(object, "firstAvailable");
   request.first_available.reserve(json::Size(first));
-  kube::Status status;
   json::ForEachElement(first, [&](simdjson::dom::element sub) {
-    if (!status.ok()) return;
     std::string sub_path =
         path + ".firstAvailable[" + std::to_string(request.first_available.size()) + "]";
-    auto exact = ParseExactRequest(sub, sub_path);
-    if (!exact.ok()) {
-      status = exact.status();
-      return;
-    }
-    request.first_available.push_back({std::string(StringOr(sub, "name")), std::move(*exact)});
+    request.first_available.push_back(
+        {std::string(StringOr(sub, "name")), ParseExactRequest(sub, sub_path)});
   });
-  if (!status.ok()) return status;
   return request;
+}
+
+ResourceClaim::AllocationResult ParseResult(simdjson::dom::element r, const std::string& path,
+                                            std::vector<std::string>& warnings) {
+  ResourceClaim::AllocationResult result;
+  result.request = StringOr(r, "request");
+  result.driver = StringOr(r, "driver");
+  result.pool = StringOr(r, "pool");
+  result.device = StringOr(r, "device");
+  result.tolerations = ParseTolerations(Field(r, "tolerations"));
+  result.admin_access = kube::json::BoolOr(r, "adminAccess");
+  result.share_id = StringOr(r, "shareID");
+  std::string bad;
+  result.consumed_capacity = ParseQuantities(Field(r, "consumedCapacity"), bad);
+  if (!bad.empty()) warnings.push_back(path + ".consumedCapacity[" + bad + "]: invalid; skipped");
+  return result;
 }
 
 // "node-1" from {"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name",
@@ -117,18 +152,10 @@ kube::Result<ResourceClaim> ResourceClaim::FromJson(simdjson::dom::element objec
 
   simdjson::dom::element requests = Field(Field(Field(object, "spec"), "devices"), "requests");
   claim.requests.reserve(json::Size(requests));
-  kube::Status status;
   json::ForEachElement(requests, [&](simdjson::dom::element r) {
-    if (!status.ok()) return;
-    auto request =
-        ParseRequest(r, "spec.devices.requests[" + std::to_string(claim.requests.size()) + "]");
-    if (!request.ok()) {
-      status = request.status();
-      return;
-    }
-    claim.requests.push_back(std::move(*request));
+    claim.requests.push_back(
+        ParseRequest(r, "spec.devices.requests[" + std::to_string(claim.requests.size()) + "]"));
   });
-  if (!status.ok()) return status;
 
   simdjson::dom::element claim_status = Field(object, "status");
   simdjson::dom::element allocation = Field(claim_status, "allocation");
@@ -136,10 +163,9 @@ kube::Result<ResourceClaim> ResourceClaim::FromJson(simdjson::dom::element objec
   simdjson::dom::element results = Field(Field(allocation, "devices"), "results");
   claim.results.reserve(json::Size(results));
   json::ForEachElement(results, [&](simdjson::dom::element r) {
-    claim.results.push_back({std::string(StringOr(r, "request")),
-                             std::string(StringOr(r, "driver")), std::string(StringOr(r, "pool")),
-                             std::string(StringOr(r, "device")),
-                             ParseTolerations(Field(r, "tolerations"))});
+    std::string path =
+        "status.allocation.devices.results[" + std::to_string(claim.results.size()) + "]";
+    claim.results.push_back(ParseResult(r, path, claim.warnings));
   });
   claim.allocated_node_name = NodeLocalName(Field(allocation, "nodeSelector"));
 

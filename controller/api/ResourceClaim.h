@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "controller/api/DeviceToleration.h"
+#include "src/api/Quantity.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
 
@@ -15,11 +17,13 @@ namespace dra::api {
 
 // resource.k8s.io/v1 ResourceClaim: requests, allocation, reservations and
 // the two annotations the extended-resource convention uses. Constraints,
-// config, capacity requests and status.devices are not kept.
+// config and status.devices are not kept. One bad field never drops the
+// claim: it makes that request unusable (`invalid_reason`) or is skipped and
+// named in `warnings`, and the allocation results are always kept.
 struct ResourceClaim {
-  // Unknown modes are a parse error: "Clients must refuse to handle requests
-  // with unknown modes."
-  enum class AllocationMode : uint8_t { kExactCount, kAll };
+  // "Clients must refuse to handle requests with unknown modes": such a
+  // request is kUnknown and has an `invalid_reason`.
+  enum class AllocationMode : uint8_t { kExactCount, kAll, kUnknown };
 
   struct OwnerReference {
     std::string kind;
@@ -34,6 +38,13 @@ struct ResourceClaim {
     AllocationMode allocation_mode = AllocationMode::kExactCount;
     int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
     std::vector<DeviceToleration> tolerations;
+    bool admin_access = false;
+    // capacity.requests: what the request asks of a shared device's capacities.
+    std::vector<std::pair<std::string, kube::Quantity>> capacity_requests;
+    // Non-empty when a field could not be read (an unknown allocationMode, a
+    // count that is not an integer, an invalid capacity quantity): the
+    // request cannot be allocated as written.
+    std::string invalid_reason;
   };
 
   struct SubRequest {
@@ -53,6 +64,11 @@ struct ResourceClaim {
     std::string pool;
     std::string device;
     std::vector<DeviceToleration> tolerations;
+    // adminAccess: the device is not allocated by this result (the
+    // scheduler skips such results when it gathers allocated devices).
+    bool admin_access = false;
+    std::string share_id;  // shareID: one share of an allowMultipleAllocations device
+    std::vector<std::pair<std::string, kube::Quantity>> consumed_capacity;
   };
 
   struct Consumer {
@@ -73,6 +89,8 @@ struct ResourceClaim {
   // In [node] of status.allocation.nodeSelector; empty otherwise.
   std::string allocated_node_name;
   std::vector<Consumer> reserved_for;
+  // Fields skipped while projecting, with their path.
+  std::vector<std::string> warnings;
 
   bool deletion_in_progress() const { return meta.deleting; }
 

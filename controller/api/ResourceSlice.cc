@@ -42,18 +42,29 @@ kube::Result<ResourceSlice> ResourceSlice::FromJson(simdjson::dom::element objec
 
   simdjson::dom::element devices = kube::json::Field(spec, "devices");
   slice.devices.reserve(json::Size(devices));
-  kube::Status status;
+  size_t index = 0;
   json::ForEachElement(devices, [&](simdjson::dom::element d) {
-    if (!status.ok()) return;
-    auto device = Device::FromJson(d);
-    if (!device.ok()) {
-      status =
-          device.status().WithContext("spec.devices[" + std::to_string(slice.devices.size()) + "]");
-      return;
+    std::string path = "spec.devices[" + std::to_string(index++) + "]";
+    auto device = Device::FromJson(d, path, slice.warnings);
+    if (device.ok()) {
+      slice.devices.push_back(std::move(*device));
+    } else {
+      slice.warnings.push_back(device.status().message() + "; skipped");
     }
-    slice.devices.push_back(std::move(*device));
   });
-  if (!status.ok()) return status;
+
+  simdjson::dom::element counters = kube::json::Field(spec, "sharedCounters");
+  slice.shared_counters.reserve(json::Size(counters));
+  index = 0;
+  json::ForEachElement(counters, [&](simdjson::dom::element c) {
+    std::string path = "spec.sharedCounters[" + std::to_string(index++) + "]";
+    auto set = CounterSet::FromJson(c, "name", path, slice.warnings);
+    if (set.ok()) {
+      slice.shared_counters.push_back(std::move(*set));
+    } else {
+      slice.warnings.push_back(set.status().message() + "; skipped");
+    }
+  });
   return slice;
 }
 

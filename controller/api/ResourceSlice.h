@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/api/CounterSet.h"
 #include "controller/api/Device.h"
 #include "controller/api/NodeSelector.h"
 #include "src/base/Result.h"
@@ -16,8 +17,8 @@
 
 namespace dra::api {
 
-// resource.k8s.io/v1 ResourceSlice: pool, node selection and devices.
-// sharedCounters, binding conditions and requestPolicy are not kept.
+// resource.k8s.io/v1 ResourceSlice: pool, node selection, devices and shared
+// counters. Binding conditions are not kept.
 struct ResourceSlice {
   // Exactly one is set by the API server; kUnspecified if none (or unknown).
   enum class NodeSelection : uint8_t {
@@ -41,6 +42,14 @@ struct ResourceSlice {
   std::string node_name;                              // with kNodeName
   std::shared_ptr<const NodeSelector> node_selector;  // with kNodeSelector (parse errors kept)
   std::vector<Device> devices;
+  // Counter sets of a partitionable pool. The API allows either these or
+  // `devices` in one slice; the allocator ignores the devices of a slice
+  // that has counter sets (pools_*.go, buildPool).
+  std::vector<CounterSet> shared_counters;
+  // What was skipped while projecting: nameless devices, counter sets without
+  // a name, and the devices' skipped fields (Device::FromJson), each with
+  // its path ("spec.devices[2].attributes[x]: ...").
+  std::vector<std::string> warnings;
 
   // (domain, name) of an attribute or capacity key: "gpu.example.com/model"
   // -> ("gpu.example.com", "model"); an unqualified "model" takes `driver` as
@@ -51,8 +60,9 @@ struct ResourceSlice {
     return SplitAttributeKey(key, driver);
   }
 
-  // Errors: no metadata.name, a device without a name, a non-integer pool
-  // generation or resourceSliceCount.
+  // Errors: no metadata.name, a non-integer pool generation or
+  // resourceSliceCount. A device without a name is skipped and reported in
+  // `warnings`; the rest of the slice is kept.
   static kube::Result<ResourceSlice> FromJson(simdjson::dom::element object);
 };
 

@@ -17,54 +17,27 @@
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
 #include "controller/cel/ProgramCache.h"
+#include "controller/inventory/AllocationState.h"
+#include "controller/inventory/ClassBlockerScan.h"
+#include "controller/inventory/ClassBlockers.h"
+#include "controller/inventory/ClassIndex.h"
 #include "controller/inventory/ClassSelector.h"
+#include "controller/inventory/ClassState.h"
 #include "controller/inventory/ClassUnusable.h"
+#include "controller/inventory/CounterLedger.h"
+#include "controller/inventory/DeviceAvailability.h"
+#include "controller/inventory/DeviceCounts.h"
+#include "controller/inventory/DeviceInfo.h"
 #include "controller/inventory/DeviceKey.h"
-#include "controller/inventory/NodeLabels.h"
+#include "controller/inventory/DeviceTable.h"
 #include "controller/inventory/PoolTracker.h"
+#include "controller/inventory/SelectorErrorLog.h"
 
 namespace prometheus {
 class Registry;
-template <typename T>
-class Family;
-class Counter;
 }  // namespace prometheus
 
 namespace dra::inventory {
-
-// Matching devices of a class, optionally on one node.
-struct DeviceCounts {
-  int total = 0;            // in the newest generation of their pool
-  int allocated = 0;        // named in at least one claim's allocation
-  int free = 0;             // allocatable now by a request without tolerations
-  int no_schedule = 0;      // carrying a NoSchedule taint
-  int no_execute = 0;       // carrying a NoExecute taint
-  int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
-  // Set when a selector of the class fails on a device the scheduler would
-  // evaluate here; it then aborts, so `free` is 0 however many devices match.
-  std::optional<ClassUnusable> selector_error;
-
-  friend bool operator==(const DeviceCounts&, const DeviceCounts&) = default;
-};
-
-struct DeviceInfo {
-  DeviceKey key;
-  std::string slice_name;
-  std::string node_name;  // empty unless the device is local to one node
-  bool all_nodes = false;
-  bool node_selector = false;  // reachable from the nodes a slice or device selector picks
-  bool pool_complete = true;
-  bool allow_multiple_allocations = false;
-  std::vector<api::DeviceTaint> taints;   // the slice's, then DeviceTaintRules'
-  std::vector<std::string> allocated_to;  // claims, "<namespace>/<name>"
-};
-
-struct PodUse {
-  std::string namespace_name;
-  std::string name;
-  std::string uid;
-  std::string claim_name;
-};
 
 // What one claim request could be given: devices of its class that also
 // pass its own selectors, counted with its tolerations applied.
@@ -75,14 +48,9 @@ struct RequestCounts {
   // device the scheduler would evaluate makes `counts.free` 0 (it aborts);
   // the class's own failures are in `counts.selector_error`.
   std::optional<ClassSelector::Failure> selector_error;
-};
-
-// A selector that failed to compile or evaluate, for reports and metrics.
-struct SelectorError {
-  std::string class_name;
-  std::string expression;
-  std::string message;  // the latest
-  uint64_t count = 0;
+  // The request's own invalid_reason (e.g. an unknown allocationMode): it
+  // cannot be allocated, so `counts.free` is 0.
+  std::string invalid_reason;
 };
 
 // One device as a metrics scrape sees it (Inventory::VisitDevices); the
@@ -94,10 +62,16 @@ struct DeviceVisit {
   // one behind a node selector (which may pick several nodes).
   std::string_view node;
   bool pool_complete = true;
+  bool pool_valid = true;  // see PoolStatus::invalid_reason
+  // Allocatable now, taints and selectors aside (DeviceInfo::available).
+  bool available = true;
   bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
   bool no_execute = false;   // carries a NoExecute taint
-  const std::vector<std::string>* claims = nullptr;  // "<namespace>/<name>"; null when free
-  const std::vector<std::string_view>& classes;      // DeviceClasses it matches, sorted
+  // Claims that allocated or share it, "<namespace>/<name>"; null when none.
+  const std::vector<std::string>* claims = nullptr;
+  // Claims naming it with adminAccess (not an allocation); null when none.
+  const std::vector<std::string>* admin_access_claims = nullptr;
+  const std::vector<std::string_view>& classes;  // DeviceClasses it matches, sorted
   // Those of `classes` that are unusable where the device is (a selector
   // fails on a device the scheduler evaluates there); null when none.
   const std::vector<std::string_view>* unusable = nullptr;
@@ -143,9 +117,9 @@ class Inventory {
                                         std::string_view node = "") const;
   // Count() for every node in one pass: key "" holds the devices every node
   // reaches (add them to a node's own figures); a device behind a node
-  // selector counts under every known node it picks. A node where the class is unusable has an
-  // entry (possibly with total 0) with free = 0 and selector_error set; a failure on a device every
-  // node reaches marks key "" and every node's entry.
+  // selector counts under every known node it picks. A node where the class is unusable has an entry
+  // (possibly with total 0) with free = 0 and selector_error set; a failure
+  // on a device every node reaches marks key "" and every node's entry.
   std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
   // For an `exactly` request or a firstAvailable subrequest; `free` counts
   // devices whose taints the request tolerates.
@@ -154,7 +128,10 @@ class Inventory {
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
+  // The Pods holding the device through an allocation (not adminAccess).
   std::vector<PodUse> PodsUsing(const DeviceKey& key) const;
+  // The Pods whose claims name the device with adminAccess.
+  std::vector<PodUse> PodsWithAdminAccess(const DeviceKey& key) const;
   std::vector<PoolStatus> Pools() const;
   std::vector<SelectorError> SelectorErrors() const;
   uint64_t selector_error_total() const;
@@ -175,88 +152,28 @@ class Inventory {
   void RecomputeAllMatches();
 
  private:
-  using DeviceId = uint32_t;
-
-  // Kept small (24 bytes): driver, pool and name are read from the slice.
-  struct Entry {
-    std::shared_ptr<const api::ResourceSlice> slice;  // keeps `device` alive
-    const api::Device* device = nullptr;
-
-    DeviceKey Key() const { return {slice->driver, slice->pool.name, device->name}; }
-  };
-  struct ClassEntry {
-    std::shared_ptr<const api::DeviceClass> object;
-    ClassSelector selector;
-    std::vector<bool> matches;  // by DeviceId
-    // Devices the selector failed on at runtime (none when healthy), each
-    // with an index into `failure_texts` (distinct failures, kept until the
-    // selectors change or a recompute). A compile error is not repeated
-    // here: it fails on every device.
-    std::unordered_map<DeviceId, uint32_t> failures;
-    std::vector<ClassSelector::Failure> failure_texts;
-    std::unordered_map<std::string, uint32_t> failure_index;  // expression '\n' message
-
-    void ForgetFailures();
-    void RecordFailure(DeviceId id, ClassSelector::Failure failure);
-  };
-  // Where a class is unusable: on every node, on some nodes, or only
-  // cluster-wide (a failing device behind a node selector that picks no
-  // known node).
-  struct Blockers {
-    std::optional<ClassUnusable> anywhere;
-    std::optional<ClassUnusable> every_node;
-    std::map<std::string_view, ClassUnusable> by_node;
-
-    // `node` empty: anywhere.
-    std::optional<ClassUnusable> On(std::string_view node) const;
-  };
+  using Entry = DeviceTable::Entry;
 
   void RebuildPool(const std::string& pool_id);
-  void RemoveDevice(DeviceId id);
-  DeviceId AddDevice(Entry entry);
-  void EvaluateClass(ClassEntry& entry, DeviceId id, const cel::Device& device);
-  void EvaluateAllClasses(DeviceId id);
-  void ForgetClaim(const std::string& claim_key);
-  void RecordFailure(const std::string& class_name, const ClassSelector::Failure& failure);
-
-  const ClassEntry* FindClass(std::string_view name) const;
-  Blockers BlockersOf(const ClassEntry& entry) const;
-  // BlockersOf(entry).On(node), reading only the devices that reach `node`.
-  std::optional<ClassUnusable> UnusableOn(const ClassEntry& entry, std::string_view node) const;
-  void AddBlocker(Blockers& blockers, const ClassEntry& entry, DeviceId id,
-                  const ClassSelector::Failure& failure) const;
+  ClassBlockerScan Scan() const;
+  DeviceAvailability Availability() const;
   // Whether the scheduler would evaluate selectors on the device: not in
-  // use and in a complete pool.
+  // use and in a complete, valid pool.
   bool Evaluated(const Entry& entry) const;
-  std::vector<DeviceInfo> MatchingLocked(const ClassEntry& entry, std::string_view node) const;
-  // Ids of the devices on `node` (and those every node reaches); all when empty.
-  std::vector<DeviceId> Candidates(std::string_view node) const;
-  bool Matches(const ClassEntry& entry, DeviceId id) const;
-  // The node a device is local to, "" for a device every node reaches, and
-  // nullopt for devices behind a node selector (NodeLabels::SelectorOf).
-  static std::optional<std::string_view> NodeKey(const Entry& entry);
+  // What the pool's counter sets have left after its allocated devices.
+  void RecomputeCounters(const std::string& pool_id);
+  std::vector<DeviceInfo> MatchingLocked(const ClassState& entry, std::string_view node) const;
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
   DeviceInfo Describe(const Entry& entry) const;
-  std::optional<DeviceId> IdOf(const DeviceKey& key) const;
 
   mutable std::shared_mutex mu_;
   mutable cel::ProgramCache programs_;
   PoolTracker pools_;
-  NodeLabels node_labels_;
-  std::vector<std::optional<Entry>> entries_;  // by DeviceId
-  std::vector<DeviceId> free_ids_;
-  size_t device_count_ = 0;
-  std::unordered_map<std::string, std::vector<DeviceId>> by_pool_;  // pool id -> ids
-  std::unordered_map<std::string, std::vector<DeviceId>> by_node_;  // NodeKey -> ids
-  std::map<std::string, ClassEntry, std::less<>> classes_;
-  std::map<std::string, std::shared_ptr<const api::ResourceClaim>, std::less<>> claims_;
-  // device key text -> claims "<namespace>/<name>" holding it
-  std::unordered_map<std::string, std::vector<std::string>> allocations_;
+  DeviceTable entries_;
+  ClassIndex classes_;
+  AllocationState allocations_;
+  CounterLedger counters_;
   std::map<std::string, std::shared_ptr<const api::DeviceTaintRule>, std::less<>> rules_;
-  std::map<std::pair<std::string, std::string>, SelectorError> selector_errors_;
-  uint64_t selector_error_total_ = 0;
-  std::shared_ptr<prometheus::Registry> metrics_;  // keeps the family alive
-  prometheus::Family<prometheus::Counter>* selector_error_metric_ = nullptr;
 };
 
 }  // namespace dra::inventory

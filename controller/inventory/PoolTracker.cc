@@ -71,7 +71,56 @@ void PoolTracker::Recompute(const std::string& pool_id) {
       ++status.stale_slices;
     }
   }
+  Validate(pool, status);
   pool.status = std::move(status);
+}
+
+// The checks of the v1.37.2 allocator's pool gathering (structured/internal/
+// */pools_*.go, buildPool: validateDeviceNames, getAndValidateCounterSets,
+// validateDeviceCounterConsumption), over every current slice of the pool.
+void PoolTracker::Validate(const Pool& pool, PoolStatus& status) const {
+  std::set<std::string_view> names;
+  std::string& reason = status.invalid_reason;
+  auto current = [&](const api::ResourceSlice& slice) {
+    return slice.pool.generation == status.generation;
+  };
+  for (const auto& name : pool.slice_names) {
+    const api::ResourceSlice& slice = *slices_.at(name);
+    if (!current(slice)) continue;
+    for (const auto& set : slice.shared_counters) {
+      bool duplicate = std::any_of(status.counter_sets.begin(), status.counter_sets.end(),
+                                   [&](const api::CounterSet& s) { return s.name == set.name; });
+      if (duplicate && reason.empty()) reason = "counter set " + set.name + " is defined twice";
+      if (!duplicate) status.counter_sets.push_back(set);
+    }
+    if (!slice.shared_counters.empty()) continue;  // its devices are ignored
+    for (const auto& device : slice.devices) {
+      if (!names.insert(device.name).second && reason.empty()) {
+        reason = "device name " + device.name + " appears twice";
+      }
+    }
+  }
+  for (const auto& name : pool.slice_names) {
+    const api::ResourceSlice& slice = *slices_.at(name);
+    if (!reason.empty()) return;
+    if (!current(slice) || !slice.shared_counters.empty()) continue;
+    for (const auto& device : slice.devices) {
+      for (const auto& consumed : device.consumes_counters) {
+        auto set = std::find_if(status.counter_sets.begin(), status.counter_sets.end(),
+                                [&](const api::CounterSet& s) { return s.name == consumed.name; });
+        if (set == status.counter_sets.end()) {
+          reason = "device " + device.name + " consumes unknown counter set " + consumed.name;
+          return;
+        }
+        for (const auto& [counter, value] : consumed.counters) {
+          if (set->Find(counter) != nullptr) continue;
+          reason = "device " + device.name + " consumes counter " + counter +
+                   ", which counter set " + consumed.name + " does not define";
+          return;
+        }
+      }
+    }
+  }
 }
 
 std::vector<PoolTracker::SlicePtr> PoolTracker::CurrentSlices(std::string_view pool_id) const {

@@ -14,7 +14,9 @@ namespace dra::inventory {
 
 // The state of one resource pool as the scheduler sees it: only slices of
 // the newest generation count, and the pool is complete once all
-// resourceSliceCount slices of that generation are published.
+// resourceSliceCount slices of that generation are published. A pool is
+// invalid, and none of its devices allocatable, when a device name appears
+// twice or its counter sets are inconsistent (pools_*.go, buildPool).
 struct PoolStatus {
   std::string driver;
   std::string name;
@@ -22,8 +24,13 @@ struct PoolStatus {
   int64_t expected_slices = 0;  // resourceSliceCount of the newest generation
   int64_t current_slices = 0;   // slices published with the newest generation
   int64_t stale_slices = 0;     // slices of older generations, ignored
+  // Why the allocator treats the pool as invalid; empty when it is valid.
+  std::string invalid_reason;
+  // The counter sets of the newest generation's sharedCounters slices.
+  std::vector<api::CounterSet> counter_sets;
 
   bool complete() const { return current_slices >= expected_slices; }
+  bool valid() const { return invalid_reason.empty(); }
   // "<driver>/<pool>"
   std::string Id() const { return driver + "/" + name; }
 };
@@ -54,6 +61,8 @@ class PoolTracker {
   };
 
   void Recompute(const std::string& pool_id);
+  // Counter sets and invalid_reason of `status` from its current slices.
+  void Validate(const Pool& pool, PoolStatus& status) const;
 
   std::map<std::string, SlicePtr, std::less<>> slices_;
   std::map<std::string, Pool, std::less<>> pools_;

@@ -18,4 +18,9 @@ std::vector<api::DeviceTaint> UntoleratedTaints(
   return blocking;
 }
 
+bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect effect) {
+  return std::any_of(taints.begin(), taints.end(),
+                     [&](const api::DeviceTaint& t) { return t.EffectiveEffect() == effect; });
+}
+
 }  // namespace dra::inventory

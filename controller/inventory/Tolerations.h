@@ -14,4 +14,7 @@ std::vector<api::DeviceTaint> UntoleratedTaints(
     const std::vector<api::DeviceTaint>& taints,
     const std::vector<api::DeviceToleration>& tolerations);
 
+// Whether one of `taints` has `effect` (unknown effects read as None).
+bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect effect);
+
 }  // namespace dra::inventory

@@ -23,6 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& device : slice->devices) {
       for (const auto& [key, value] : device.attributes) (void)slice->SplitAttributeKey(key);
       for (const auto& taint : device.taints) (void)taint.EffectName();
+      for (const auto& [name, value] : device.capacity) {
+        const auto* policy = device.FindCapacityPolicy(name);
+        (void)dra::api::CapacityPolicy::Consumption(policy, value, std::nullopt);
+        (void)dra::api::CapacityPolicy::Consumption(policy, value, value);
+      }
     }
   }
   auto claim = dra::api::ResourceClaim::FromJson(*doc);

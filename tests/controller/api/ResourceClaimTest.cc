@@ -146,27 +146,67 @@ TEST(ResourceClaimTest, DefaultsAndAllMode) {
   EXPECT_EQ(claim->requests[1].exactly->allocation_mode, ResourceClaim::AllocationMode::kAll);
 }
 
-TEST(ResourceClaimTest, UnknownAllocationModeIsAnError) {
+// "Clients must refuse to handle requests with unknown modes" (k8s.io/api
+// resource/v1 types.go, DeviceAllocationMode): the request is refused, the
+// claim and its allocation are kept, so its devices never read as free.
+TEST(ResourceClaimTest, UnknownAllocationModeMakesOnlyThatRequestUnusable) {
   auto claim = Project<ResourceClaim>(
       R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
-          {"name":"a","exactly":{"deviceClassName":"x","allocationMode":"Foo"}}]}}})");
-  ASSERT_FALSE(claim.ok());
-  EXPECT_NE(claim.status().message().find("unknown mode"), std::string::npos);
-  EXPECT_NE(claim.status().message().find("Foo"), std::string::npos);
+          {"name":"a","exactly":{"deviceClassName":"x","allocationMode":"Foo"}},
+          {"name":"b","exactly":{"deviceClassName":"x"}}]}},
+          "status":{"allocation":{"devices":{"results":[
+              {"request":"a","driver":"d","pool":"p","device":"g"}]}}}})");
+  ASSERT_TRUE(claim.ok()) << claim.status().ToString();
+  const auto& bad = *claim->requests[0].exactly;
+  EXPECT_EQ(bad.allocation_mode, ResourceClaim::AllocationMode::kUnknown);
+  EXPECT_NE(bad.invalid_reason.find("unknown mode"), std::string::npos);
+  EXPECT_NE(bad.invalid_reason.find("Foo"), std::string::npos);
+  EXPECT_TRUE(claim->requests[1].exactly->invalid_reason.empty());
+  ASSERT_EQ(claim->results.size(), 1u);
+  EXPECT_TRUE(claim->allocated);
   auto sub = Project<ResourceClaim>(
       R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
           {"name":"a","firstAvailable":[{"name":"s","allocationMode":"Foo"}]}]}}})");
-  ASSERT_FALSE(sub.ok());
-  EXPECT_NE(sub.status().message().find("firstAvailable[0]"), std::string::npos);
+  ASSERT_TRUE(sub.ok());
+  EXPECT_NE(sub->requests[0].first_available[0].request.invalid_reason.find("firstAvailable[0]"),
+            std::string::npos);
+}
+
+// allocateddevices.go (foreachAllocatedDevice) reads adminAccess, shareID and
+// consumedCapacity of each result.
+TEST(ResourceClaimTest, ParsesAdminAccessSharesAndCapacityRequests) {
+  auto claim = Project<ResourceClaim>(
+      R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
+          {"name":"a","exactly":{"deviceClassName":"x","adminAccess":true,
+                                 "capacity":{"requests":{"bw":"10","mem":"oops"}}}}]}},
+          "status":{"allocation":{"devices":{"results":[
+              {"request":"a","driver":"d","pool":"p","device":"g","adminAccess":true},
+              {"request":"a","driver":"d","pool":"p","device":"h","shareID":"u-1",
+               "consumedCapacity":{"bw":"10","x":"bad"}}]}}}})");
+  ASSERT_TRUE(claim.ok()) << claim.status().ToString();
+  const auto& request = *claim->requests[0].exactly;
+  EXPECT_TRUE(request.admin_access);
+  ASSERT_EQ(request.capacity_requests.size(), 1u);
+  EXPECT_EQ(request.capacity_requests[0].first, "bw");
+  EXPECT_NE(request.invalid_reason.find("capacity.requests[mem]"), std::string::npos);
+  EXPECT_TRUE(claim->results[0].admin_access);
+  EXPECT_TRUE(claim->results[0].share_id.empty());
+  EXPECT_FALSE(claim->results[1].admin_access);
+  EXPECT_EQ(claim->results[1].share_id, "u-1");
+  ASSERT_EQ(claim->results[1].consumed_capacity.size(), 1u);
+  EXPECT_EQ(claim->results[1].consumed_capacity[0].second, kube::Quantity::FromInt64(10));
+  ASSERT_EQ(claim->warnings.size(), 1u);
+  EXPECT_NE(claim->warnings[0].find("results[1].consumedCapacity[x]"), std::string::npos);
 }
 
 TEST(ResourceClaimTest, WrongTypesGiveClearErrorsOrDefaults) {
   auto count = Project<ResourceClaim>(
       R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
           {"name":"a","exactly":{"deviceClassName":"x","count":"2"}}]}}})");
-  ASSERT_FALSE(count.ok());
-  EXPECT_NE(count.status().message().find("spec.devices.requests[0].exactly.count"),
-            std::string::npos);
+  ASSERT_TRUE(count.ok());
+  EXPECT_NE(
+      count->requests[0].exactly->invalid_reason.find("spec.devices.requests[0].exactly.count"),
+      std::string::npos);
   auto odd = Project<ResourceClaim>(
       R"({"metadata":{"name":"c","annotations":{"resource.kubernetes.io/extended-resource-claim":true}},
           "spec":{"devices":{"requests":{"name":"a"}}},

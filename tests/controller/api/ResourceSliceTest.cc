@@ -127,7 +127,9 @@ TEST(ResourceSliceTest, NullsListAttributesCountersAndBadValues) {
   EXPECT_TRUE(d.has_list_attributes);
   ASSERT_EQ(d.capacity.size(), 1u);
   EXPECT_EQ(d.capacity[0].first, "o");
-  EXPECT_EQ(d.consumes_counters, 1);
+  ASSERT_EQ(d.consumes_counters.size(), 1u);
+  EXPECT_EQ(d.consumes_counters[0].name, "x");
+  EXPECT_TRUE(d.has_skipped_fields);
   EXPECT_EQ(slice->pool.generation, 0);
   auto devices_null =
       Project<ResourceSlice>(R"({"metadata":{"name":"s"},"spec":{"devices":null}})");
@@ -140,16 +142,73 @@ TEST(ResourceSliceTest, WrongTypesGiveClearErrors) {
       R"({"metadata":{"name":"s"},"spec":{"pool":{"name":"p","generation":"2"}}})");
   ASSERT_FALSE(generation.ok());
   EXPECT_NE(generation.status().message().find("spec.pool.generation"), std::string::npos);
-  auto nameless = Project<ResourceSlice>(
-      R"({"metadata":{"name":"s"},"spec":{"devices":[{"name":"a"},{"attributes":{}}]}})");
-  ASSERT_FALSE(nameless.ok());
-  EXPECT_NE(nameless.status().message().find("spec.devices[1]"), std::string::npos);
   EXPECT_FALSE(Project<ResourceSlice>(R"([1,2])").ok());
   EXPECT_FALSE(Project<ResourceSlice>(R"({"metadata":{"name":7}})").ok());
   auto odd = Project<ResourceSlice>(
       R"({"metadata":{"name":"s"},"spec":{"driver":1,"nodeName":2,"devices":{"name":"x"}}})");
   ASSERT_TRUE(odd.ok());
   EXPECT_TRUE(odd->devices.empty());
+}
+
+// One bad device or field never drops the slice: a nameless device is
+// skipped, an attribute of a list or unknown type and an invalid quantity are
+// skipped and flagged, and each is reported with its path.
+TEST(ResourceSliceTest, BadDevicesAndFieldsAreSkippedAndReported) {
+  auto slice = Project<ResourceSlice>(
+      R"({"metadata":{"name":"s"},"spec":{"devices":[
+          {"name":"a","attributes":{"ok":{"int":1},"l":{"strings":["x"]},"u":{"uuid":"x"}}},
+          {"attributes":{}},
+          {"name":"c","capacity":{"m":{"value":"1Gi","requestPolicy":{"default":"bad"}}}}]}})");
+  ASSERT_TRUE(slice.ok()) << slice.status().ToString();
+  ASSERT_EQ(slice->devices.size(), 2u);
+  const Device& a = slice->devices[0];
+  EXPECT_EQ(a.attributes.size(), 1u);
+  EXPECT_TRUE(a.has_list_attributes);
+  EXPECT_TRUE(a.has_skipped_fields);
+  EXPECT_TRUE(slice->devices[1].capacity.empty());
+  EXPECT_TRUE(slice->devices[1].has_skipped_fields);
+  std::string all;
+  for (const auto& w : slice->warnings) all += w + "\n";
+  EXPECT_NE(all.find("spec.devices[0].attributes[l]"), std::string::npos) << all;
+  EXPECT_NE(all.find("spec.devices[0].attributes[u]"), std::string::npos) << all;
+  EXPECT_NE(all.find("spec.devices[1]: device has no name; skipped"), std::string::npos) << all;
+  EXPECT_NE(all.find("spec.devices[2].capacity[m]"), std::string::npos) << all;
+}
+
+// k8s.io/api resource/v1 types.go (ResourceSliceSpec.SharedCounters,
+// Device.ConsumesCounters): counter sets of a partitionable pool.
+TEST(ResourceSliceTest, ParsesSharedCountersAndConsumedCounters) {
+  auto counters = Project<ResourceSlice>(
+      R"({"metadata":{"name":"s"},"spec":{"driver":"gpu.example.com",
+          "pool":{"name":"p","generation":1,"resourceSliceCount":2},"nodeName":"n",
+          "sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"80Gi"},
+                                                        "sm":{"value":"98"}}},
+                            {"counters":{}}]}})");
+  ASSERT_TRUE(counters.ok()) << counters.status().ToString();
+  ASSERT_EQ(counters->shared_counters.size(), 1u);
+  EXPECT_EQ(counters->shared_counters[0].name, "gpu-0");
+  ASSERT_NE(counters->shared_counters[0].Find("memory"), nullptr);
+  EXPECT_EQ(*counters->shared_counters[0].Find("memory"), kube::Quantity::FromInt64(80LL << 30));
+  ASSERT_EQ(counters->warnings.size(), 1u);
+  EXPECT_NE(counters->warnings[0].find("spec.sharedCounters[1]: no name"), std::string::npos);
+
+  auto devices = Project<ResourceSlice>(
+      R"({"metadata":{"name":"d"},"spec":{"devices":[{"name":"mig-1g","allowMultipleAllocations":true,
+          "consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"10Gi"}}}],
+          "capacity":{"bw":{"value":"100","requestPolicy":{"default":"10",
+              "validRange":{"min":"5","max":"50","step":"5"}}}}}]}})");
+  ASSERT_TRUE(devices.ok());
+  const Device& d = devices->devices[0];
+  ASSERT_EQ(d.consumes_counters.size(), 1u);
+  EXPECT_EQ(d.consumes_counters[0].name, "gpu-0");
+  EXPECT_EQ(*d.consumes_counters[0].Find("memory"), kube::Quantity::FromInt64(10LL << 30));
+  const CapacityPolicy* policy = d.FindCapacityPolicy("bw");
+  ASSERT_NE(policy, nullptr);
+  EXPECT_EQ(policy->default_value, kube::Quantity::FromInt64(10));
+  EXPECT_EQ(policy->step, kube::Quantity::FromInt64(5));
+  EXPECT_EQ(policy->max, kube::Quantity::FromInt64(50));
+  EXPECT_FALSE(d.has_skipped_fields);
+  EXPECT_TRUE(devices->warnings.empty());
 }
 
 }  // namespace

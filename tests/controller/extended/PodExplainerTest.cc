@@ -156,9 +156,11 @@ TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
   claim->allocated = true;
   api::ResourceClaim::Request request;
   request.name = "container-0-request-1";
-  request.exactly = api::ResourceClaim::ExactRequest{"gpu.example.com", {}, {}, 2, {}};
+  request.exactly =
+      api::ResourceClaim::ExactRequest{"gpu.example.com", {}, {}, 2, {}, false, {}, ""};
   claim->requests.push_back(request);
-  claim->results.push_back({"container-0-request-1", "gpu.example.com", "node-1", "gpu-0", {}});
+  claim->results.push_back(
+      {"container-0-request-1", "gpu.example.com", "node-1", "gpu-0", {}, false, "", {}});
   claim_ = claim;
   claim_name_ = claim->meta.name;
   auto e = Explain(Pod(R"({"metadata":{"name":"p","namespace":"team"},"spec":{"nodeName":"node-1",

@@ -60,7 +60,7 @@ inline std::shared_ptr<const api::ResourceClaim> Claim(const std::string& ns,
   claim->meta.name = name;
   claim->allocated = !devices.empty();
   for (const auto& held : devices) {
-    claim->results.push_back({"gpu", "gpu.example.com", held.pool, held.device, {}});
+    claim->results.push_back({"gpu", "gpu.example.com", held.pool, held.device, {}, false, "", {}});
   }
   for (const auto& pod : pods) claim->reserved_for.push_back({"pods", pod, pod + "-uid"});
   return claim;
@@ -77,6 +77,59 @@ inline std::shared_ptr<const api::DeviceTaintRule> TaintRule(const std::string& 
   rule->taint.value = "xid-79";
   rule->taint.effect = effect;
   return rule;
+}
+
+// A counter set ({name, counters}) or a device's consumption of one.
+inline api::CounterSet Counters(const std::string& name,
+                                std::vector<std::pair<std::string, int64_t>> counters) {
+  api::CounterSet set;
+  set.name = name;
+  for (const auto& [counter, value] : counters) {
+    set.counters.emplace_back(counter, kube::Quantity::FromInt64(value));
+  }
+  return set;
+}
+
+// A slice that only publishes counter sets (a partitionable pool's first part).
+inline std::shared_ptr<const api::ResourceSlice> CounterSlice(const std::string& name,
+                                                              const std::string& pool,
+                                                              std::vector<api::CounterSet> sets,
+                                                              int64_t slice_count = 2) {
+  auto slice = std::const_pointer_cast<api::ResourceSlice>(Slice(name, pool, {}, 1, slice_count));
+  slice->shared_counters = std::move(sets);
+  return slice;
+}
+
+// A device (a whole GPU or a partition) consuming `memory_gi` of counter
+// set `set`'s "memory".
+inline api::Device Partition(const std::string& name, const std::string& set, int64_t memory_gi) {
+  api::Device device = Gpu(name, memory_gi, "partition");
+  device.consumes_counters.push_back(Counters(set, {{"memory", memory_gi << 30}}));
+  return device;
+}
+
+// An allocation result, optionally with adminAccess or as a share.
+inline api::ResourceClaim::AllocationResult Result(const std::string& pool,
+                                                   const std::string& device,
+                                                   bool admin_access = false,
+                                                   const std::string& share_id = "") {
+  api::ResourceClaim::AllocationResult result;
+  result.request = "gpu";
+  result.driver = "gpu.example.com";
+  result.pool = pool;
+  result.device = device;
+  result.admin_access = admin_access;
+  result.share_id = share_id;
+  return result;
+}
+
+inline std::shared_ptr<const api::ResourceClaim> ClaimOf(
+    const std::string& name, std::vector<api::ResourceClaim::AllocationResult> results,
+    std::vector<std::string> pods = {}) {
+  auto claim = std::const_pointer_cast<api::ResourceClaim>(Claim("default", name, {}, pods));
+  claim->allocated = !results.empty();
+  claim->results = std::move(results);
+  return claim;
 }
 
 }  // namespace dra::testing

@@ -156,12 +156,14 @@ TEST_F(InventoryTest, AllocationSeenBeforeItsSliceStillCounts) {
   EXPECT_EQ(inventory_.Count("gpu", "node-d").free, 0);
 }
 
-TEST_F(InventoryTest, ShareableDeviceStaysFreeWhenAllocated) {
+// allocateddevices.go (foreachAllocatedDevice): results with a shareID are
+// shares of an allowMultipleAllocations device; one without takes it whole.
+TEST_F(InventoryTest, ShareableDeviceStaysFreeWhenShared) {
   api::Device shared = Gpu("gpu-0", 80, "gpu-80g");
   shared.allow_multiple_allocations = true;
   inventory_.ApplySlice(Slice("node-e-gpus", "node-e", {shared}));
-  inventory_.ApplyClaim(Claim("ml", "a", {{"node-e", "gpu-0"}}));
-  inventory_.ApplyClaim(Claim("ml", "b", {{"node-e", "gpu-0"}}));
+  inventory_.ApplyClaim(ClaimOf("a", {Result("node-e", "gpu-0", false, "share-a")}));
+  inventory_.ApplyClaim(ClaimOf("b", {Result("node-e", "gpu-0", false, "share-b")}));
   DeviceCounts counts = inventory_.Count("gpu", "node-e");
   EXPECT_EQ(counts.allocated, 1);
   EXPECT_EQ(counts.free, 1);
@@ -355,10 +357,14 @@ TEST_F(InventoryTest, FullRecomputeAgreesWithIncrementalUpdates) {
   EXPECT_EQ(any.allocated, 1);
 }
 
-TEST_F(InventoryTest, DuplicateDeviceNameInAPoolKeepsOneDevice) {
+// pools_*.go (buildPool, validateDeviceNames): the pool is invalid; one
+// device per name stays visible, none is free.
+TEST_F(InventoryTest, DuplicateDeviceNameInAPoolMakesItInvalid) {
   inventory_.ApplySlice(
       Slice("node-b-gpus", "node-b", {Gpu("gpu-0", 80, "gpu-80g"), Gpu("gpu-0", 16, "gpu-16g")}));
   EXPECT_EQ(inventory_.Count("gpu", "node-b").total, 1);
+  EXPECT_EQ(inventory_.Count("gpu", "node-b").free, 0);
+  EXPECT_EQ(inventory_.Count("gpu", "node-b").invalid_pool, 1);
   EXPECT_EQ(inventory_.Count("big-gpu", "node-b").total, 1);
 }
 

@@ -92,12 +92,16 @@ TEST_F(InventoryUnusableClassTest, DevicesInUseOrInIncompletePoolsAreNotEvaluate
   EXPECT_EQ(inventory_.Count("flaky", "node-b").selector_error->device, Key("node-b", "gpu-1"));
 }
 
-TEST_F(InventoryUnusableClassTest, ShareableDeviceIsEvaluatedWhileAllocated) {
+// allocator_*.go (allocateOne): only devices allocated whole are skipped as
+// "in use"; a shared device is evaluated again for the next share.
+TEST_F(InventoryUnusableClassTest, ShareableDeviceIsEvaluatedWhileShared) {
   api::Device shared = Gpu("gpu-0", 80, "gpu-80g");
   shared.allow_multiple_allocations = true;
   inventory_.ApplySlice(Slice("node-b-gpus", "node-b", {shared}, 2));
-  inventory_.ApplyClaim(Claim("ml", "c", {{"node-b", "gpu-0"}}));
+  inventory_.ApplyClaim(ClaimOf("c", {Result("node-b", "gpu-0", false, "share-c")}));
   EXPECT_TRUE(inventory_.Count("flaky", "node-b").selector_error.has_value());
+  inventory_.ApplyClaim(ClaimOf("c", {Result("node-b", "gpu-0")}));  // taken whole
+  EXPECT_FALSE(inventory_.Count("flaky", "node-b").selector_error.has_value());
 }
 
 TEST_F(InventoryUnusableClassTest, FailureOnADeviceEveryNodeReachesBlocksEveryNode) {

@@ -1,0 +1,87 @@
+#include "controller/inventory/DeviceAvailability.h"
+
+#include <algorithm>
+
+namespace dra::inventory {
+namespace {
+
+const kube::Quantity* Find(const AllocationState::Capacity& capacity, std::string_view name) {
+  for (const auto& [n, q] : capacity)
+    if (n == name) return &q;
+  return nullptr;
+}
+
+}  // namespace
+
+const PoolStatus* DeviceAvailability::PoolOf(const DeviceTable::Entry& entry) const {
+  return pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
+}
+
+bool DeviceAvailability::Evaluated(const DeviceTable::Entry& entry) const {
+  const PoolStatus* pool = PoolOf(entry);
+  if (pool == nullptr || !pool->complete() || !pool->valid()) return false;
+  return !allocations_.InUse(entry.Key().ToString());
+}
+
+// Every capacity of the device must take the request's consumption on top of
+// what the shares consume; a request naming a capacity the device does not
+// have does not fit.
+bool DeviceAvailability::CapacityFits(const DeviceTable::Entry& entry, const std::string& key,
+                                      const api::ResourceClaim::ExactRequest* request) const {
+  const api::Device& device = *entry.device;
+  if (request != nullptr) {
+    for (const auto& [name, quantity] : request->capacity_requests) {
+      if (device.FindCapacity(name) == nullptr) return false;
+    }
+  }
+  AllocationState::Capacity consumed = allocations_.Consumed(key);
+  for (const auto& [name, value] : device.capacity) {
+    std::optional<kube::Quantity> requested;
+    if (request != nullptr) {
+      for (const auto& [n, q] : request->capacity_requests)
+        if (n == name) requested = q;
+    }
+    auto need = api::CapacityPolicy::Consumption(device.FindCapacityPolicy(name), value, requested);
+    if (!need) return false;
+    const kube::Quantity* used = Find(consumed, name);
+    auto total = used != nullptr ? need->Add(*used) : kube::Result<kube::Quantity>(*need);
+    if (!total.ok() || *total > value) return false;
+  }
+  return true;
+}
+
+bool DeviceAvailability::AvailableFor(const DeviceTable::Entry& entry,
+                                      const api::ResourceClaim::ExactRequest* request) const {
+  const PoolStatus* pool = PoolOf(entry);
+  if (pool == nullptr || !pool->complete() || !pool->valid()) return false;
+  std::string key = entry.Key().ToString();
+  bool admin = request != nullptr && request->admin_access;
+  bool shared = entry.device->allow_multiple_allocations;
+  if (!admin && (shared ? allocations_.InUse(key) : allocations_.Allocated(key))) return false;
+  if (shared && !CapacityFits(entry, key, request)) return false;
+  // A further share of a device already shared does not consume its counters again.
+  if (shared && allocations_.Allocated(key)) return true;
+  return counters_.Covers(pool->Id(), *entry.device);
+}
+
+void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const {
+  const PoolStatus* pool = PoolOf(entry);
+  std::string key = info.key.ToString();
+  info.pool_complete = pool != nullptr && pool->complete();
+  info.pool_valid = pool == nullptr || pool->valid();
+  info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
+  if (const auto* held = allocations_.Holders(key)) info.allocated_to = *held;
+  if (const auto* admin = allocations_.AdminAccessClaims(key)) info.admin_access_claims = *admin;
+  info.counters_available = pool == nullptr || counters_.Covers(pool->Id(), *entry.device);
+  if (info.allow_multiple_allocations) {
+    AllocationState::Capacity consumed = allocations_.Consumed(key);
+    for (const auto& [name, value] : entry.device->capacity) {
+      const kube::Quantity* used = Find(consumed, name);
+      auto left = used != nullptr ? value.Sub(*used) : kube::Result<kube::Quantity>(value);
+      info.remaining_capacity.emplace_back(name, left.ok() ? *left : kube::Quantity());
+    }
+  }
+  info.available = AvailableFor(entry, nullptr);
+}
+
+}  // namespace dra::inventory

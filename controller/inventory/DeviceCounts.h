@@ -1,0 +1,34 @@
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "controller/api/DeviceToleration.h"
+#include "controller/inventory/ClassUnusable.h"
+#include "controller/inventory/DeviceInfo.h"
+
+namespace dra::inventory {
+
+// Matching devices of a class, optionally on one node.
+struct DeviceCounts {
+  int total = 0;            // in the newest generation of their pool
+  int allocated = 0;        // named in at least one claim's allocation
+  int free = 0;             // allocatable now by a request without tolerations
+  int no_schedule = 0;      // carrying a NoSchedule taint
+  int no_execute = 0;       // carrying a NoExecute taint
+  int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
+  int invalid_pool = 0;     // in a pool the allocator rejects (not allocatable)
+  // Set when a selector of the class fails on a device the scheduler would
+  // evaluate here; it then aborts, so `free` is 0 however many devices match.
+  std::optional<ClassUnusable> selector_error;
+
+  // Counts `device`; it is free when it is available (DeviceInfo::available)
+  // and `tolerations` tolerate its taints.
+  void Add(const DeviceInfo& device, const std::vector<api::DeviceToleration>& tolerations = {});
+  // With `unusable`, nothing is free and the reason is kept.
+  void MarkUnusable(std::optional<ClassUnusable> unusable);
+
+  friend bool operator==(const DeviceCounts&, const DeviceCounts&) = default;
+};
+
+}  // namespace dra::inventory
