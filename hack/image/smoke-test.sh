@@ -122,8 +122,8 @@ wait_synced_and_leading() {
     sleep 0.5
   done
   ! grep -qi "forbidden" "$log" || die "the service account was refused something (log below)"
-  grep -q "in-cluster service account" "$log" \
-    || log "note: the log does not name the in-cluster configuration source"
+  grep -q "using in-cluster service account" "$log" \
+    || die "the controller did not use the in-cluster configuration (log below)"
   log "synced and leader after $((SECONDS - deadline + DEADLINE_S)) s: $(grep -m1 'inventory synced' "$log")"
 }
 
