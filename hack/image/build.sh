@@ -119,11 +119,39 @@ build_image() {
   [[ -n "$version" ]] && tags+=(-t "$IMAGE_NAME:$version")
   log "buildah bud: $REPO_ROOT/Dockerfile -> ${tags[*]//-t /}"
   rm -f "$IMAGE_DIR/$IMAGE_NAME-$IMAGE_TAG.inputs"
-  bah bud --isolation chroot --layers --pull=never "${tags[@]}" \
-    -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" \
-    || die "buildah bud failed (its output is above)"
+  local out="$IMAGE_DIR/last-build.log"
+  # With pipefail (set above) the pipeline fails when bud does.
+  if ! bah bud --isolation chroot --layers --force-rm --pull=never "${tags[@]}" \
+    -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" 2>&1 | tee "$out"; then
+    die "buildah bud failed (its output is above and in $out)"
+  fi
   printf '%s %s\n' "$digest" "$(image_id "$IMAGE_NAME:$IMAGE_TAG")" \
     >"$IMAGE_DIR/$IMAGE_NAME-$IMAGE_TAG.inputs"
+  prune_stale_layers "$out"
+}
+
+# With vfs every cached layer is a full copy of its root filesystem (about
+# 1 GB in the build stage), so the layers of earlier builds that this build
+# did not use are removed; the ones it used stay as the cache of the next.
+prune_stale_layers() {
+  local used id removed=0
+  used="$(grep -oE '^--> [0-9a-f]{11,}' "$1" | cut -c5-15)"
+  while read -r id; do
+    [[ -n "$id" ]] || continue
+    grep -q "^${id:0:11}" <<<"$used" && continue
+    bah rmi "$id" >/dev/null 2>&1 && removed=$((removed + 1))
+  done < <(bah images --all --noheading --format '{{.ID}} {{.Name}}' | awk '$2 == "<none>" {print $1}')
+  ((removed == 0)) || log "removed $removed cached layer image(s) no longer used"
+}
+
+# Containers in this private store exist only while a build or a smoke test
+# runs (both hold the lock); any found now were left by an interrupted run.
+remove_leftover_containers() {
+  local n
+  n="$(bah containers --quiet | wc -l)"
+  ((n == 0)) && return 0
+  log "removing $n containers left by an interrupted build"
+  bah rm --all >/dev/null || die "could not remove leftover containers from $IMAGE_DIR/storage"
 }
 
 FORCE=0
@@ -143,6 +171,7 @@ main() {
     flock -w 3600 9 || die "timed out waiting for $IMAGE_DIR/lock"
   fi
   local start=$SECONDS
+  remove_leftover_containers
   make_base "$DEBIAN_SUITE"
   make_base "$DEBIAN_SUITE-slim"
   [[ "${1:-}" == --bases ]] && return 0

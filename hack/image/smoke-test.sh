@@ -141,6 +141,9 @@ stop_controller() {
 main() {
   local reason
   if reason="$(image_tools_unusable)"; then die "cannot run images here: $reason"; fi
+  mkdir -p "$IMAGE_DIR"
+  exec 9>"$IMAGE_DIR/lock"
+  flock -w 3600 9 || die "timed out waiting for $IMAGE_DIR/lock (an image build is running)"
   bah inspect --type image "$IMAGE" >/dev/null 2>&1 || die "no image $IMAGE: run 'make image' first"
   trap cleanup EXIT
   load_cluster_env
