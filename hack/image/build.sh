@@ -176,7 +176,7 @@ main() {
   make_base "$DEBIAN_SUITE-slim"
   [[ "${1:-}" == --bases ]] && return 0
   build_image
-  log "image $IMAGE_NAME:$IMAGE_TAG built in $((SECONDS - start)) s" \
+  log "image $IMAGE_NAME:$IMAGE_TAG ready in $((SECONDS - start)) s" \
     "(store: $IMAGE_DIR/storage, driver vfs)"
 }
 
