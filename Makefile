@@ -14,7 +14,7 @@ export CCACHE_NOHASHDIR ?= 1
 endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
-        cluster-up cluster-down cluster-status fleet fmt lint clean help \
+        cluster-up cluster-down cluster-status fleet image fmt lint clean help \
         agreement-soak test-asan test-tsan fuzz
 
 all: build
@@ -23,6 +23,7 @@ help:
 	@echo "make demo          install, build, start a local control plane with example GPUs and run the controller"
 	@echo "make test          install, build, run unit and integration tests (control plane started and stopped)"
 	@echo "make build         build/dra-controller and the test binaries"
+	@echo "make image         container image dra-controller:dev with buildah (no Docker engine needed)"
 	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
@@ -75,6 +76,11 @@ fuzz: deps
 
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
+
+# Builds the Dockerfile with buildah; base images and layers are cached in
+# ~/.cache/dra-controller/images (README "Container image").
+image: deps
+	@hack/image/build.sh
 
 cluster-up: k8s-binaries
 	@hack/control-plane/cluster.sh up

@@ -20,6 +20,8 @@ PACKAGES=(
   openssl curl ca-certificates
   # metrics: a real Prometheus for PrometheusTest, promtool for the alert rules
   prometheus
+  # container image without a Docker engine (make image, hack/image/)
+  buildah mmdebstrap
 )
 
 missing_packages() {

@@ -56,7 +56,34 @@ dump_logs() {
   done
 }
 
+# The container image (README "Container image"): `make image` before the
+# control plane starts, the smoke test against it after the integration tests.
+# Skipped, visibly, where buildah cannot run or DRA_SKIP_IMAGE=1.
+image_usable() {
+  local reason
+  if [[ "${DRA_SKIP_IMAGE:-0}" == 1 ]]; then
+    log "SKIPPED: image build and smoke test (DRA_SKIP_IMAGE=1)"
+    return 1
+  fi
+  if ! reason="$("$REPO_ROOT/hack/image/build.sh" --check)"; then
+    log "SKIPPED: image build and smoke test: $reason"
+    return 1
+  fi
+}
+
+run_image_build() {
+  log "image: make image (hack/image/build.sh)"
+  "$REPO_ROOT/hack/image/build.sh" || die "image build failed"
+}
+
+run_image_smoke() {
+  log "image: smoke test against ${DRA_APISERVER_URL}"
+  "$REPO_ROOT/hack/image/smoke-test.sh" || die "image smoke test failed"
+}
+
 run_integration() {
+  local image=0
+  if image_usable; then image=1; run_image_build; fi
   CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-test-cluster.XXXXXX")"
   export CLUSTER_DIR
   trap 'rc=$?; "$REPO_ROOT/hack/control-plane/cluster.sh" down
@@ -69,6 +96,7 @@ run_integration() {
   log "integration tests against ${DRA_APISERVER_URL}"
   # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
   (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1) || die "integration tests failed"
+  if ((image)); then run_image_smoke; fi
 }
 
 case "$WHAT" in
