@@ -2,10 +2,11 @@
 # Each writes v1 List files of 100 objects, PREFIX-NNNN.json, labelled
 # LABEL=true so a script can delete exactly what it created.
 
-# gen_slices SLICES DEVICES PREFIX LABEL: one single-slice pool per fake node,
-# DEVICES GPUs each, shaped like hack/fake-gpu-fleet.sh's devices.
+# gen_slices SLICES DEVICES PREFIX LABEL [EXTRA]: one single-slice pool per
+# fake node, DEVICES GPUs each, shaped like hack/fake-gpu-fleet.sh's devices
+# (four attributes, one capacity) plus EXTRA string attributes (default 0).
 gen_slices() {
-  awk -v slices="$1" -v devices="$2" -v prefix="$3" -v label="$4" '
+  awk -v slices="$1" -v devices="$2" -v prefix="$3" -v label="$4" -v extra="${5:-0}" '
     BEGIN {
       for (s = 0; s < slices; s++) {
         if (s % 100 == 0) {
@@ -22,6 +23,7 @@ gen_slices() {
           if (d > 0) printf "," > file
           printf "{\"name\":\"gpu-%d\",\"attributes\":{\"type\":{\"string\":\"gpu\"},", d > file
           printf "\"model\":{\"string\":\"gpu-80g\"},\"index\":{\"int\":%d},", d > file
+          for (a = 0; a < extra; a++) printf "\"attr_%d\":{\"string\":\"value-%d-%d\"},", a, a, d > file
           printf "\"driverVersion\":{\"version\":\"1.0.0\"}},\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}" > file
         }
         printf "]}}" > file

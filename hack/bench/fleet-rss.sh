@@ -18,6 +18,7 @@
 # and the built binary (DRA_CONTROLLER, default build/dra-controller).
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+source "$(dirname "$0")/fleet-gen.sh"
 
 KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
 BINARY="${DRA_CONTROLLER:-${REPO_ROOT}/build/dra-controller}"
@@ -40,42 +41,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# generate SLICES DEVICES FILE_PREFIX: files of 100 slices each (a v1 List).
-generate() {
-  awk -v slices="$1" -v devices="$2" -v prefix="$3" -v label="$LABEL" \
-    -v extra="$EXTRA_ATTRIBUTES" '
-    BEGIN {
-      for (s = 0; s < slices; s++) {
-        if (s % 100 == 0) {
-          if (s > 0) { print "]}" > file; close(file) }
-          file = sprintf("%s-%04d.json", prefix, s / 100)
-          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-        } else printf "," > file
-        node = sprintf("bench-node-%04d", s)
-        printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\"," > file
-        printf "\"metadata\":{\"name\":\"%s-gpu.example.com\",\"labels\":{\"%s\":\"true\"}},", node, label > file
-        printf "\"spec\":{\"driver\":\"gpu.example.com\",\"nodeName\":\"%s\",", node > file
-        printf "\"pool\":{\"name\":\"%s\",\"generation\":1,\"resourceSliceCount\":1},\"devices\":[", node > file
-        for (d = 0; d < devices; d++) {
-          if (d > 0) printf "," > file
-          printf "{\"name\":\"gpu-%d\",\"attributes\":{\"type\":{\"string\":\"gpu\"},", d > file
-          printf "\"model\":{\"string\":\"gpu-80g\"},\"index\":{\"int\":%d},", d > file
-          for (a = 0; a < extra; a++) printf "\"attr_%d\":{\"string\":\"value-%d-%d\"},", a, a, d > file
-          printf "\"driverVersion\":{\"version\":\"1.0.0\"}},\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}" > file
-        }
-        printf "]}}" > file
-      }
-      print "]}" > file
-      close(file)
-    }'
-}
-
 field_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
 
 measure() {
   local slices="$1" devices="$2" log="$WORK/controller-$1x$2.log"
   log "creating $slices slices x $devices devices"
-  generate "$slices" "$devices" "$WORK/fleet"
+  gen_slices "$slices" "$devices" "$WORK/fleet" "$LABEL" "$EXTRA_ATTRIBUTES"
   local f
   for f in "$WORK"/fleet-*.json; do k create -f "$f" >/dev/null; done
   rm -f "$WORK"/fleet-*.json

@@ -17,6 +17,7 @@
 # binary (DRA_CONTROLLER, default build/dra-controller).
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+source "$(dirname "$0")/fleet-gen.sh"
 
 SLICES="${1:-5000}"
 DEVICES="${2:-8}"
@@ -42,30 +43,7 @@ trap cleanup EXIT
 
 # create_fleet: SLICES slices in Lists of 100, shaped like fake-gpu-fleet.sh's.
 create_fleet() {
-  awk -v slices="$SLICES" -v devices="$DEVICES" -v dir="$WORK" -v label="$LABEL" '
-    BEGIN {
-      for (s = 0; s < slices; s++) {
-        if (s % 100 == 0) {
-          if (s > 0) { print "]}" > file; close(file) }
-          file = sprintf("%s/fleet-%04d.json", dir, s / 100)
-          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-        } else printf "," > file
-        node = sprintf("wl-node-%04d", s)
-        printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":" > file
-        printf "{\"name\":\"%s-gpu.example.com\",\"labels\":{\"%s\":\"true\"}},", node, label > file
-        printf "\"spec\":{\"driver\":\"gpu.example.com\",\"nodeName\":\"%s\",\"pool\":", node > file
-        printf "{\"name\":\"%s\",\"generation\":1,\"resourceSliceCount\":1},\"devices\":[", node > file
-        for (d = 0; d < devices; d++) {
-          if (d > 0) printf "," > file
-          printf "{\"name\":\"gpu-%d\",\"attributes\":{\"type\":{\"string\":\"gpu\"},", d > file
-          printf "\"model\":{\"string\":\"gpu-80g\"},\"index\":{\"int\":%d},", d > file
-          printf "\"driverVersion\":{\"version\":\"1.0.0\"}},\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}" > file
-        }
-        printf "]}}" > file
-      }
-      print "]}" > file
-      close(file)
-    }'
+  gen_slices "$SLICES" "$DEVICES" "$WORK/fleet" "$LABEL"
   local f
   for f in "$WORK"/fleet-*.json; do k create -f "$f" >/dev/null; done
   rm -f "$WORK"/fleet-*.json
