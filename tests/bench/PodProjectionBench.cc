@@ -71,8 +71,12 @@ void BM_ExplainPodAt5000Nodes(benchmark::State& state) {
     claim->meta.name = "claim-" + std::to_string(n);
     claim->allocated = true;
     for (int g = 0; g < kGpus; ++g) {
-      claim->results.push_back(
-          {"r", "gpu.example.com", node->meta.name, "gpu-" + std::to_string(g), {}});
+      dra::api::ResourceClaim::AllocationResult result;
+      result.request = "r";
+      result.driver = "gpu.example.com";
+      result.pool = node->meta.name;
+      result.device = "gpu-" + std::to_string(g);
+      claim->results.push_back(std::move(result));
     }
     inventory.ApplyClaim(claim);
   }

@@ -76,8 +76,12 @@ std::shared_ptr<const api::ResourceClaim> ClaimFor(int node, int gpu) {
   claim->meta.name = pod + "-gpu";
   claim->pod_claim_name = "gpu";
   claim->allocated = true;
-  claim->results.push_back(
-      {"gpu", "gpu.example.com", "node-" + std::to_string(node), "gpu-" + std::to_string(gpu), {}});
+  api::ResourceClaim::AllocationResult result;
+  result.request = "gpu";
+  result.driver = "gpu.example.com";
+  result.pool = "node-" + std::to_string(node);
+  result.device = "gpu-" + std::to_string(gpu);
+  claim->results.push_back(std::move(result));
   claim->reserved_for.push_back({"pods", pod, pod + "-uid"});
   return claim;
 }
