@@ -25,16 +25,26 @@ struct Shapes {
   bool first_available = true;      // firstAvailable with two subrequests
   bool extended_resource_pods = true;
   bool claim_pods = true;
-  // Off by default: the inventory does not model these yet.
+  bool shared_devices = true;  // allowMultipleAllocations + capacity requests (issue 13 item 3)
+  bool node_selectors = true;  // slice nodeSelector on labelled nodes (issue 13 item 4)
+  // Off by default: the inventory judges one request at a time, and these
+  // shapes make the allocator refuse what every request alone would get.
   // A pool whose newest generation misses a slice: an allocationMode All
   // request on a node that any incomplete pool reaches (of any driver) makes
   // the v1.37.2 allocator fail with an error, which aborts the Pod on every
   // node; CountForRequest only sees the request's own class (seeds 3, 4, 7).
   bool incomplete_pools = false;
-  bool partitionable_devices = false;  // counter slice + devices consuming counters (item 2)
-  bool shared_devices = false;         // allowMultipleAllocations + capacity requests (item 3)
-  bool admin_access = false;           // adminAccess requests (item 1)
-  bool node_selectors = false;         // slice nodeSelector on labelled nodes (item 4)
+  // Counter slice + devices consuming counters (item 2). Free counts agree,
+  // but an All request over a class that matches a full GPU and its halves
+  // cannot get them all at once (their consumption exceeds the counter set),
+  // while every device alone is free (seeds 104, 113, 125 with all four
+  // shapes on).
+  bool partitionable_devices = false;
+  // adminAccess requests (item 1). Free counts agree, but a claim whose
+  // admin-access All request and another request both want the same devices
+  // is refused (one device serves one request of a claim), while each
+  // request alone fits (seed 13 with admin_access,node_selectors,shared_devices).
+  bool admin_access = false;
 
   static Shapes Default() { return Shapes{}; }
   static Shapes All();
