@@ -373,11 +373,12 @@ void Reflector::EndInitialEvents(std::string_view resource_version) {
   if (deadline_ != nullptr) deadline_->Disarm();
   initial_events_ = false;
   SetResourceVersion(resource_version);  // known once WaitForSync() returns
+  // Counted before the swap, as a LIST is: WaitForSync() returns at the swap.
+  ++watch_lists_;
+  Count(watch_list_sync_counter_);
   sink_.EndReplace(std::string(resource_version));
   need_list_ = false;
   rv_unavailable_ = false;
-  ++watch_lists_;
-  Count(watch_list_sync_counter_);
   Succeeded();
 }
 
