@@ -34,10 +34,7 @@ CLK_TCK="$(getconf CLK_TCK)"
 k() { "$KUBECTL" "$@"; }
 
 cleanup() {
-  if [[ -n "$PID" ]] && kill -0 "$PID" 2>/dev/null; then
-    kill -TERM "$PID" 2>/dev/null || true
-    wait "$PID" 2>/dev/null || true
-  fi
+  stop_pid "$PID"
   if [[ -z "${KEEP_FLEET:-}" ]]; then
     k delete pods --all -n "$NAMESPACE" --force --grace-period=0 >/dev/null 2>&1 || true
     k delete namespace "$NAMESPACE" --ignore-not-found --wait=false >/dev/null 2>&1 || true
@@ -108,8 +105,7 @@ measure() {
   sleep "$IDLE"
   idle_from="$cpu"
   cpu="$(cpu_ticks "$PID")"
-  kill -TERM "$PID"
-  wait "$PID" 2>/dev/null || true
+  stop_pid "$PID"
   PID=""
   awk -v n="$name" -v s="$((t1 - t0))" -v r="$rss" -v h="$hwm" -v t="$threads" -v c="$idle_from" \
     -v i="$((cpu - idle_from))" -v hz="$CLK_TCK" \

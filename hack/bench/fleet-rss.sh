@@ -32,10 +32,7 @@ CONTROLLER_PID=""
 k() { "$KUBECTL" "$@"; }
 
 cleanup() {
-  if [[ -n "$CONTROLLER_PID" ]] && kill -0 "$CONTROLLER_PID" 2>/dev/null; then
-    kill -TERM "$CONTROLLER_PID" 2>/dev/null || true
-    wait "$CONTROLLER_PID" 2>/dev/null || true
-  fi
+  stop_pid "$CONTROLLER_PID"
   k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -64,8 +61,7 @@ measure() {
   sleep "$SETTLE"
   rss_settled="$(field_kb VmRSS "$CONTROLLER_PID")"
   hwm="$(field_kb VmHWM "$CONTROLLER_PID")"
-  kill -TERM "$CONTROLLER_PID"
-  wait "$CONTROLLER_PID" || true
+  stop_pid "$CONTROLLER_PID"
   CONTROLLER_PID=""
   local synced_line
   synced_line="$(grep -o 'inventory synced: [0-9]* devices in [0-9]* pools' "$log" | head -n1)"

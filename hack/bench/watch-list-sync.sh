@@ -32,10 +32,7 @@ CONTROLLER_PID=""
 k() { "$KUBECTL" "$@"; }
 
 cleanup() {
-  if [[ -n "$CONTROLLER_PID" ]] && kill -0 "$CONTROLLER_PID" 2>/dev/null; then
-    kill -TERM "$CONTROLLER_PID" 2>/dev/null || true
-    wait "$CONTROLLER_PID" 2>/dev/null || true
-  fi
+  stop_pid "$CONTROLLER_PID"
   k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -62,8 +59,7 @@ run_once() {
   done
   local hwm
   hwm="$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$CONTROLLER_PID/status")"
-  kill -TERM "$CONTROLLER_PID"
-  wait "$CONTROLLER_PID" || true
+  stop_pid "$CONTROLLER_PID"
   CONTROLLER_PID=""
   grep -q "falling back to paged LIST" "$log" && die "--watch-list=$mode fell back: see $log"
   local ms

@@ -8,3 +8,11 @@ K8S_BIN_DIR="${DRA_CACHE_DIR}/k8s-${K8S_VERSION}/bin"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# stop_pid PID: SIGTERM to a child this script started (if still running),
+# then reap it. An empty PID is a no-op, so cleanup traps can call it always.
+stop_pid() {
+  [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null || return 0
+  kill -TERM "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
