@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# A GPU fleet on the real local control plane, scheduled by the real
+# kube-scheduler, then `dra-controller run` measured against it.
+#
+#   fleet-live.sh            (needs KUBECONFIG etc.: source $CLUSTER_DIR/env)
+#
+# Sizes (environment): NODES (1000) fake Ready Nodes, each with a
+# gpu.example.com pool of 8 GPUs (every INCOMPLETE_EVERY-th, 25, incomplete),
+# a nic.example.com pool of 2 NICs and, on every MIG_EVERY-th (4), a
+# partitionable mig.example.com pool (counter slice + 3 partitions);
+# DeviceClasses gpu/nic/mig, gpu and nic with spec.extendedResourceName;
+# GPU_PODS (6000) Pods asking for example.com/gpu: 1 and PLAIN_PODS (14000)
+# cpu-only Pods, all created without a node and bound by kube-scheduler (the
+# GPU ones through DRA with the implicit claim the scheduler makes);
+# HEALTHS (250) DeviceHealth objects (state Unknown).
+#
+# Then, with nothing else changing:
+#   1. `dra-controller run` on the fleet: time to /readyz (every cache synced),
+#      RSS at sync, peak (VmHWM) and steady (after SETTLE s), threads;
+#   2. the same before the fleet exists (EMPTY_RSS=1, default): RSS baseline,
+#      so (steady - empty) / cached objects is an upper bound per object;
+#   3. /metrics scrape time (SCRAPES scrapes) and size;
+#   4. DeviceHealth flips (FLIP_ROUNDS rounds over every DeviceHealth,
+#      FLIP_CONCURRENCY at once): PATCH -> DeviceTaintRule seen p50/p99/max;
+#   5. Pod churn: CHURN_PODS unscheduled GPU Pods created and deleted,
+#      until the controller's pods_pending gauge follows;
+#   6. work-queue latency p99 per queue from workqueue_queue_duration_seconds;
+#   7. CPU at idle over IDLE (60) s, from /proc/PID/stat.
+# Prints a summary and writes it to $OUT (default fleet-live-<time>.txt in
+# the current directory). The fleet is deleted at the end (bound Pods without a
+# kubelet are force-deleted: deletecollection with gracePeriodSeconds=0);
+# KEEP_FLEET=1 leaves it, and reuses it when it is already in place.
+set -euo pipefail
+BENCH_DIR="$(cd "$(dirname "$0")" && pwd)"
+source "$BENCH_DIR/../lib/common.sh"
+source "$BENCH_DIR/fleet-gen.sh"
+source "$BENCH_DIR/fleet-live-gen.sh"
+
+KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
+BINARY="${DRA_CONTROLLER:-${REPO_ROOT}/build/dra-controller}"
+NODES="${NODES:-1000}" GPU_PODS="${GPU_PODS:-6000}" PLAIN_PODS="${PLAIN_PODS:-14000}"
+HEALTHS="${HEALTHS:-250}" INCOMPLETE_EVERY="${INCOMPLETE_EVERY:-25}" MIG_EVERY="${MIG_EVERY:-4}"
+SETTLE="${SETTLE:-30}" SCRAPES="${SCRAPES:-10}" IDLE="${IDLE:-60}" SYNC_TIMEOUT="${SYNC_TIMEOUT:-600}"
+FLIP_ROUNDS="${FLIP_ROUNDS:-2}" FLIP_CONCURRENCY="${FLIP_CONCURRENCY:-8}"
+CHURN_PODS="${CHURN_PODS:-2000}" SCHEDULE_TIMEOUT="${SCHEDULE_TIMEOUT:-900}"
+OUT="${OUT:-$PWD/fleet-live-$(date +%Y%m%d-%H%M%S).txt}"
+NAMESPACE="fleet-bench"
+LABEL="bench.dra.example.com/fleet-live"
+WORK="$(mktemp -d)"
+PID=""
+CLK_TCK="$(getconf CLK_TCK)"
+
+k() { "$KUBECTL" "$@"; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+status_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+report() { printf '%s\n' "$*" | tee -a "$OUT"; }
+
+delete_fleet() {
+  # Bound Pods never confirm a graceful deletion without a kubelet.
+  k delete pods --all -n "$NAMESPACE" --force --grace-period=0 >/dev/null 2>&1 || true
+  k delete namespace "$NAMESPACE" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  k delete devicehealths -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  k delete nodes -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  k delete deviceclasses -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+}
+
+cleanup() {
+  stop_pid "$PID"
+  [[ -n "${KEEP_FLEET:-}" ]] || delete_fleet
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Client certificate files for curl (scheduler metrics).
+write_certs() {
+  local key
+  for key in certificate-authority-data client-certificate-data client-key-data; do
+    awk -v k="$key:" '$1 == k { print $2 }' "$KUBECONFIG" | base64 -d >"$WORK/$key"
+  done
+}
+scheduler_metric() {
+  curl -s --cacert "$WORK/certificate-authority-data" --cert "$WORK/client-certificate-data" \
+    --key "$WORK/client-key-data" -k "https://127.0.0.1:${DRA_SCHEDULER_PORT}/metrics" \
+    | awk -v m="$1" 'index($0, m) == 1 { s += $2 } END { printf "%d\n", s }'
+}
+
+device_classes() {
+  local c
+  for c in gpu:example.com/gpu nic:example.com/nic mig:; do
+    local name="${c%%:*}" resource="${c#*:}"
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"%s.example.com","labels":{"%s":"true"}},"spec":{%s"selectors":[{"cel":{"expression":"device.driver == \\"%s.example.com\\""}}]}}\n' \
+      "$name" "$LABEL" "${resource:+\"extendedResourceName\":\"$resource\",}" "$name"
+  done
+}
+
+create_fleet() {
+  log "creating $NODES nodes, their slices, $HEALTHS DeviceHealths, 3 DeviceClasses"
+  k apply -f "${REPO_ROOT}/crds/devicehealths.dra-controller.dev.yaml" >/dev/null
+  k wait --for=condition=Established --timeout=60s crd/devicehealths.dra-controller.dev >/dev/null
+  k create namespace "$NAMESPACE" >/dev/null
+  device_classes | k create -f - >/dev/null
+  local t0 t1
+  t0="$(now_ms)"
+  gen_live_nodes "$NODES" "$WORK/nodes" "$LABEL"
+  create_all "$KUBECTL" "$WORK"/nodes-*.json
+  # TaintNodesByCondition marks new nodes not-ready; no kubelet lifts it.
+  k taint nodes -l "$LABEL=true" node.kubernetes.io/not-ready:NoSchedule- >/dev/null 2>&1 || true
+  gen_live_slices "$NODES" "$INCOMPLETE_EVERY" "$MIG_EVERY" "$WORK/slices" "$LABEL"
+  create_all "$KUBECTL" "$WORK"/slices-*.json
+  gen_live_healths "$HEALTHS" "$NODES" "$WORK/healths" "$LABEL"
+  shopt -s nullglob
+  create_all "$KUBECTL" "$WORK"/healths-*.json
+  t1="$(now_ms)"
+  report "fleet objects: $NODES nodes, $(k get resourceslices -l "$LABEL=true" -o name | wc -l) slices, $HEALTHS DeviceHealths in $(((t1 - t0) / 1000)) s"
+  schedule_pods gpu "$GPU_PODS"
+  schedule_pods plain "$PLAIN_PODS"
+  shopt -u nullglob
+  rm -f "$WORK"/*.json
+}
+
+# schedule_pods KIND COUNT: creates the Pods, waits until the scheduler has
+# bound them all (or stops trying: SCHEDULE_TIMEOUT), reports Pods/s.
+schedule_pods() {
+  local kind="$1" count="$2"
+  ((count > 0)) || return 0
+  local before t0 t_created bound last_change=0 last=-1 t_end
+  before="$(scheduler_metric 'scheduler_schedule_attempts_total{profile="default-scheduler",result="scheduled"}')"
+  gen_live_pods "$count" "$NAMESPACE" "$kind" "$WORK/pods-$kind" "$LABEL"
+  t0="$(now_ms)"
+  log "creating $count $kind Pods for kube-scheduler"
+  create_all "$KUBECTL" "$WORK"/pods-"$kind"-*.json
+  t_created="$(now_ms)"
+  while :; do
+    bound=$(($(scheduler_metric 'scheduler_schedule_attempts_total{profile="default-scheduler",result="scheduled"}') - before))
+    ((bound != last)) && { last=$bound; last_change="$(now_ms)"; }
+    ((bound >= count)) && break
+    (($(now_ms) - last_change > 60000)) && { log "no progress for 60 s at $bound/$count bound"; break; }
+    (($(now_ms) - t0 > SCHEDULE_TIMEOUT * 1000)) && { log "SCHEDULE_TIMEOUT at $bound/$count"; break; }
+    sleep 2
+  done
+  t_end="$last_change"
+  local unsched
+  unsched="$(scheduler_metric 'scheduler_schedule_attempts_total{profile="default-scheduler",result="unschedulable"}')"
+  report "$kind pods: $count created in $(((t_created - t0) / 1000)) s; $bound bound by kube-scheduler in $(((t_end - t0) / 1000)) s: $(awk -v b="$bound" -v ms="$((t_end - t0))" 'BEGIN { printf "%.1f", b * 1000 / ms }') Pods/s from first create (unschedulable attempts so far: $unsched); load $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+METRICS_PORT="" PROBE_PORT=""
+readyz() { curl -fs -o /dev/null "http://127.0.0.1:${PROBE_PORT}/readyz"; }
+metrics() { curl -fs "http://127.0.0.1:${METRICS_PORT}/metrics"; }
+
+# start_controller LOG: starts it, waits for /readyz; sets PID and SYNC_MS.
+start_controller() {
+  METRICS_PORT="$(free_port)" PROBE_PORT="$(free_port)"
+  local t0
+  t0="$(now_ms)"
+  "$BINARY" run --metrics-bind-address="127.0.0.1:${METRICS_PORT}" \
+    --health-probe-bind-address="127.0.0.1:${PROBE_PORT}" --health-preview=0 --health-hold-off=0 \
+    >"$1" 2>&1 &
+  PID=$!
+  until readyz; do
+    kill -0 "$PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$1")"
+    (($(now_ms) - t0 < SYNC_TIMEOUT * 1000)) || die "controller did not sync within ${SYNC_TIMEOUT}s"
+    sleep 0.05
+  done
+  SYNC_MS=$(($(now_ms) - t0))
+}
+
+empty_baseline() {
+  [[ "${EMPTY_RSS:-1}" == 1 ]] || return 0
+  start_controller "$WORK/empty.log"
+  sleep "$SETTLE"
+  EMPTY_KB="$(status_kb VmRSS "$PID")"
+  report "controller on the control plane without the fleet: /readyz after ${SYNC_MS} ms, VmRSS ${EMPTY_KB} KiB after ${SETTLE} s"
+  stop_pid "$PID"
+  PID=""
+}
+
+# histogram_p99 NAME: p99 per label set of a Prometheus histogram in the
+# scrape on stdin (linear inside the bucket, as histogram_quantile does).
+histogram_p99() {
+  awk -v m="${1}_bucket{" '
+    index($0, m) == 1 {
+      labels = $1; sub(/,?le="[^"]*"/, "", labels); sub(/^[^{]*/, "", labels)
+      le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
+      n[labels]++; b[labels, n[labels]] = (le == "+Inf" ? 1e308 : le); c[labels, n[labels]] = $2
+    }
+    END {
+      for (l in n) {
+        total = c[l, n[l]]; if (total == 0) { printf "%s p99 - (no items)\n", l; continue }
+        want = 0.99 * total; prev_b = 0; prev_c = 0
+        for (i = 1; i <= n[l]; i++) if (c[l, i] >= want) break
+        if (b[l, i] == 1e308) { printf "%s p99 > %s s (%d items)\n", l, b[l, i - 1], total; continue }
+        if (i > 1) { prev_b = b[l, i - 1]; prev_c = c[l, i - 1] }
+        q = prev_b + (b[l, i] - prev_b) * (want - prev_c) / (c[l, i] - prev_c)
+        printf "%s p99 %.4f s (%d items)\n", l, q, total
+      }
+    }'
+}
+
+measure() {
+  local log="$WORK/controller.log"
+  start_controller "$log"
+  local rss_sync hwm_sync
+  rss_sync="$(status_kb VmRSS "$PID")" hwm_sync="$(status_kb VmHWM "$PID")"
+  report "time to sync (exec -> /readyz 200): ${SYNC_MS} ms; $(grep -o 'informer caches synced in [0-9]* ms' "$log" | head -n1); $(grep -o 'inventory synced: [^"]*devices in [0-9]* pools' "$log" | head -n1)"
+  sleep "$SETTLE"
+  local rss hwm threads objects
+  rss="$(status_kb VmRSS "$PID")" hwm="$(status_kb VmHWM "$PID")" threads="$(status_kb Threads "$PID")"
+  objects=$(($(k get pods -A -o name | wc -l) \
+    + $(k get resourceclaims -A -o name | wc -l) + $(k get resourceslices -o name | wc -l) \
+    + $(k get nodes -o name | wc -l) + $(k get deviceclasses -o name | wc -l) \
+    + $(k get devicetaintrules -o name | wc -l) + $(k get devicehealths -o name | wc -l)))
+  report "RSS at sync ${rss_sync} KiB (VmHWM ${hwm_sync} KiB); steady (+${SETTLE} s) ${rss} KiB; peak VmHWM ${hwm} KiB; ${threads} threads"
+  report "cached objects (Pods, claims, slices, nodes, classes, rules, healths): $objects; (steady - empty) / objects = $(awk -v r="$rss" -v e="${EMPTY_KB:-0}" -v o="$objects" 'BEGIN { printf "%.0f", (r - e) * 1024 / o }') bytes"
+
+  local i t bytes times=()
+  for ((i = 0; i < SCRAPES; i++)); do
+    t="$(curl -fs -o "$WORK/scrape" -w '%{time_total}' "http://127.0.0.1:${METRICS_PORT}/metrics")"
+    times+=("$t")
+  done
+  bytes="$(wc -c <"$WORK/scrape")"
+  report "/metrics scrape: $(printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "median %.1f ms, max %.1f ms", a[int((NR + 1) / 2)] * 1000, a[NR] * 1000 }') over $SCRAPES scrapes, $bytes bytes, $(grep -vc '^#' "$WORK/scrape") series"
+
+  local cpu0 cpu1 t_start t_end
+  cpu0="$(cpu_ticks "$PID")" t_start="$(now_ms)"
+  report "DeviceHealth flips -> DeviceTaintRule (watch): $(python3 "$BENCH_DIR/fleet-probe.py" taint-latency "$KUBECONFIG" "$LABEL" "$FLIP_ROUNDS" "$FLIP_CONCURRENCY")"
+  cpu1="$(cpu_ticks "$PID")" t_end="$(now_ms)"
+  report "  controller CPU during the flips: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores)", c / hz, ms / 1000, c / hz / (ms / 1000) }')"
+  metrics | histogram_p99 dra_controller_health_rule_write_seconds | sed 's/^/  health_rule_write_seconds /' | tee -a "$OUT"
+
+  if ((CHURN_PODS > 0)); then
+    cpu0="$(cpu_ticks "$PID")" t_start="$(now_ms)"
+    report "Pod churn: $(python3 "$BENCH_DIR/fleet-probe.py" pod-churn "$KUBECONFIG" "$NAMESPACE" "$CHURN_PODS" 8 "http://127.0.0.1:${METRICS_PORT}/metrics")"
+    cpu1="$(cpu_ticks "$PID")" t_end="$(now_ms)"
+    report "  controller CPU during the churn: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" -v e="$((2 * CHURN_PODS))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores; %.0f Pod events per controller CPU second)", c / hz, ms / 1000, c / hz / (ms / 1000), (c > 0 ? e / (c / hz) : 0) }')"
+  fi
+
+  report "work-queue latency (workqueue_queue_duration_seconds, whole run):"
+  metrics | histogram_p99 workqueue_queue_duration_seconds | sed 's/^/  /' | tee -a "$OUT"
+  report "work duration (workqueue_work_duration_seconds, whole run):"
+  metrics | histogram_p99 workqueue_work_duration_seconds | sed 's/^/  /' | tee -a "$OUT"
+
+  sleep 5
+  cpu0="$(cpu_ticks "$PID")"
+  sleep "$IDLE"
+  cpu1="$(cpu_ticks "$PID")"
+  report "CPU at idle: $((cpu1 - cpu0)) ticks over ${IDLE} s ($(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v s="$IDLE" 'BEGIN { printf "%.2f millicores", c / hz / s * 1000 }')); VmRSS then $(status_kb VmRSS "$PID") KiB"
+  stop_pid "$PID"
+  PID=""
+}
+
+main() {
+  [[ -x "$BINARY" ]] || die "no controller binary at $BINARY (build first)"
+  [[ -n "${KUBECONFIG:-}" && -n "${DRA_SCHEDULER_PORT:-}" ]] || die "source \$CLUSTER_DIR/env first"
+  write_certs
+  report "fleet-live.sh $(date -u +%FT%TZ): NODES=$NODES GPU_PODS=$GPU_PODS PLAIN_PODS=$PLAIN_PODS HEALTHS=$HEALTHS; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  if [[ -n "${KEEP_FLEET:-}" ]] && (($(k get nodes -l "$LABEL=true" -o name | wc -l) == NODES)); then
+    log "reusing the fleet in place"
+  else
+    delete_fleet
+    k wait --for=delete namespace/"$NAMESPACE" --timeout=600s >/dev/null 2>&1 || true
+    empty_baseline
+    create_fleet
+  fi
+  measure
+  report "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+main "$@"
