@@ -178,24 +178,22 @@ empty_baseline() {
   PID=""
 }
 
-# histogram_p99 NAME: p99 per label set of a Prometheus histogram in the
-# scrape on stdin (linear inside the bucket, as histogram_quantile does).
+# histogram_p99 NAME: for each label set of a Prometheus histogram in the
+# scrape on stdin, the bucket (lower, upper] holding the p99 (client-go's
+# work-queue buckets are a power of ten apart: that is all a scrape tells).
 histogram_p99() {
   awk -v m="${1}_bucket{" '
     index($0, m) == 1 {
       labels = $1; sub(/,?le="[^"]*"/, "", labels); sub(/^[^{]*/, "", labels)
       le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
-      n[labels]++; b[labels, n[labels]] = (le == "+Inf" ? 1e308 : le); c[labels, n[labels]] = $2
+      n[labels]++; b[labels, n[labels]] = le; c[labels, n[labels]] = $2
     }
     END {
       for (l in n) {
         total = c[l, n[l]]; if (total == 0) { printf "%s p99 - (no items)\n", l; continue }
-        want = 0.99 * total; prev_b = 0; prev_c = 0
-        for (i = 1; i <= n[l]; i++) if (c[l, i] >= want) break
-        if (b[l, i] == 1e308) { printf "%s p99 > %s s (%d items)\n", l, b[l, i - 1], total; continue }
-        if (i > 1) { prev_b = b[l, i - 1]; prev_c = c[l, i - 1] }
-        q = prev_b + (b[l, i] - prev_b) * (want - prev_c) / (c[l, i] - prev_c)
-        printf "%s p99 %.4f s (%d items)\n", l, q, total
+        lower = 0
+        for (i = 1; i <= n[l]; i++) { if (c[l, i] >= 0.99 * total) break; lower = b[l, i] }
+        printf "%s p99 in (%s, %s] s (%d items)\n", l, lower, b[l, i], total
       }
     }'
 }
