@@ -25,7 +25,13 @@
 #   5. Pod churn: CHURN_PODS unscheduled GPU Pods created and deleted,
 #      until the controller's pods_pending gauge follows;
 #   6. work-queue latency p99 per queue from workqueue_queue_duration_seconds;
-#   7. CPU at idle over IDLE (60) s, from /proc/PID/stat.
+#   7. CPU at idle over IDLE (60) s, from /proc/PID/stat;
+#   8. COMPARE=1 (default): client-go v0.37.2 shared informers for the same
+#      resources (informer-compare, built by compare-client-go.sh) on the same
+#      fleet right after: time to sync, RSS after SETTLE s, CPU to sync, and the
+#      ratios dra-controller / client-go (one start each).
+# CONTROLLER_ENV="MALLOC_ARENA_MAX=2" (NAME=VALUE words) is put in the
+# controller's environment, e.g. to run it as the Deployment does.
 # Prints a summary and writes it to $OUT (default fleet-live-<time>.txt in
 # the current directory). The fleet is deleted at the end (bound Pods without a
 # kubelet are force-deleted: deletecollection with gracePeriodSeconds=0);
@@ -156,7 +162,8 @@ start_controller() {
   METRICS_PORT="$(free_port)" PROBE_PORT="$(free_port)"
   local t0
   t0="$(now_ms)"
-  "$BINARY" run --metrics-bind-address="127.0.0.1:${METRICS_PORT}" \
+  # shellcheck disable=SC2086 # CONTROLLER_ENV is a list of NAME=VALUE words
+  env ${CONTROLLER_ENV:-} "$BINARY" run --metrics-bind-address="127.0.0.1:${METRICS_PORT}" \
     --health-probe-bind-address="127.0.0.1:${PROBE_PORT}" --health-preview=0 --health-hold-off=0 \
     >"$1" 2>&1 &
   PID=$!
@@ -165,7 +172,7 @@ start_controller() {
     (($(now_ms) - t0 < SYNC_TIMEOUT * 1000)) || die "controller did not sync within ${SYNC_TIMEOUT}s"
     sleep 0.05
   done
-  SYNC_MS=$(($(now_ms) - t0))
+  SYNC_MS=$(($(now_ms) - t0)) SYNC_CPU="$(cpu_ticks "$PID")"
 }
 
 empty_baseline() {
@@ -202,11 +209,13 @@ measure() {
   local log="$WORK/controller.log"
   start_controller "$log"
   local rss_sync hwm_sync
+  CONTROLLER_SYNC_MS="$SYNC_MS" CONTROLLER_SYNC_CPU="$SYNC_CPU"
   rss_sync="$(status_kb VmRSS "$PID")" hwm_sync="$(status_kb VmHWM "$PID")"
-  report "time to sync (exec -> /readyz 200): ${SYNC_MS} ms; $(grep -o 'informer caches synced in [0-9]* ms' "$log" | head -n1); $(grep -o 'inventory synced: [^"]*devices in [0-9]* pools' "$log" | head -n1)"
+  report "time to sync (exec -> /readyz 200): ${SYNC_MS} ms, CPU $(awk -v c="$SYNC_CPU" -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", c / hz }') s; $(grep -o 'informer caches synced in [0-9]* ms' "$log" | head -n1); $(grep -o 'inventory synced: [^"]*devices in [0-9]* pools' "$log" | head -n1)"
   sleep "$SETTLE"
   local rss hwm threads objects
   rss="$(status_kb VmRSS "$PID")" hwm="$(status_kb VmHWM "$PID")" threads="$(status_kb Threads "$PID")"
+  CONTROLLER_RSS="$rss"
   objects=$(($(k get pods -A -o name | wc -l) \
     + $(k get resourceclaims -A -o name | wc -l) + $(k get resourceslices -o name | wc -l) \
     + $(k get nodes -o name | wc -l) + $(k get deviceclasses -o name | wc -l) \
@@ -226,14 +235,14 @@ measure() {
   cpu0="$(cpu_ticks "$PID")" t_start="$(now_ms)"
   report "DeviceHealth flips -> DeviceTaintRule (watch): $(python3 "$BENCH_DIR/fleet-probe.py" taint-latency "$KUBECONFIG" "$LABEL" "$FLIP_ROUNDS" "$FLIP_CONCURRENCY")"
   cpu1="$(cpu_ticks "$PID")" t_end="$(now_ms)"
-  report "  controller CPU during the flips: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores)", c / hz, ms / 1000, c / hz / (ms / 1000) }')"
+  report "  controller CPU during the flips: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores)", c / hz, ms / 1000, c / hz / (ms / 1000) }'); VmRSS after $(status_kb VmRSS "$PID") KiB"
   metrics | histogram_p99 dra_controller_health_rule_write_seconds | sed 's/^/  health_rule_write_seconds /' | tee -a "$OUT"
 
   if ((CHURN_PODS > 0)); then
     cpu0="$(cpu_ticks "$PID")" t_start="$(now_ms)"
     report "Pod churn: $(python3 "$BENCH_DIR/fleet-probe.py" pod-churn "$KUBECONFIG" "$NAMESPACE" "$CHURN_PODS" 8 "http://127.0.0.1:${METRICS_PORT}/metrics")"
     cpu1="$(cpu_ticks "$PID")" t_end="$(now_ms)"
-    report "  controller CPU during the churn: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" -v e="$((2 * CHURN_PODS))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores; %.0f Pod events per controller CPU second)", c / hz, ms / 1000, c / hz / (ms / 1000), (c > 0 ? e / (c / hz) : 0) }')"
+    report "  controller CPU during the churn: $(awk -v c="$((cpu1 - cpu0))" -v hz="$CLK_TCK" -v ms="$((t_end - t_start))" -v e="$((2 * CHURN_PODS))" 'BEGIN { printf "%.2f s over %.1f s (%.2f cores; %.0f Pod events per controller CPU second)", c / hz, ms / 1000, c / hz / (ms / 1000), (c > 0 ? e / (c / hz) : 0) }'); VmRSS after $(status_kb VmRSS "$PID") KiB"
   fi
 
   report "work-queue latency (workqueue_queue_duration_seconds, whole run):"
@@ -250,11 +259,33 @@ measure() {
   PID=""
 }
 
+# client-go on the same fleet: informer-compare prints "synced <ms>".
+compare_client_go() {
+  [[ "${COMPARE:-1}" == 1 ]] || return 0
+  local bin="${K8S_BIN_DIR}/informer-compare" log="$WORK/client-go.log" t0 sync_ms cpu rss
+  [[ -x "$bin" ]] || { report "client-go comparison skipped: no $bin (run compare-client-go.sh once)"; return 0; }
+  t0="$(now_ms)"
+  "$bin" --kubeconfig "$KUBECONFIG" >"$log" 2>&1 &
+  PID=$!
+  until grep -q '^synced ' "$log"; do
+    kill -0 "$PID" 2>/dev/null || die "informer-compare exited: $(tail -n 5 "$log")"
+    (($(now_ms) - t0 < SYNC_TIMEOUT * 1000)) || die "informer-compare did not sync"
+    sleep 0.05
+  done
+  sync_ms=$(($(now_ms) - t0)) cpu="$(cpu_ticks "$PID")"
+  sleep "$SETTLE"
+  rss="$(status_kb VmRSS "$PID")"
+  report "client-go informer-compare on the same fleet: synced after ${sync_ms} ms (exec -> its synced line), RSS ${rss} KiB after ${SETTLE} s, $(status_kb Threads "$PID") threads, CPU to sync $(awk -v c="$cpu" -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", c / hz }') s"
+  report "dra-controller / client-go: RSS $(awk -v a="$CONTROLLER_RSS" -v b="$rss" 'BEGIN { printf "%.2f", a / b }')x, sync time $(awk -v a="$CONTROLLER_SYNC_MS" -v b="$sync_ms" 'BEGIN { printf "%.2f", a / b }')x, CPU to sync $(awk -v a="$CONTROLLER_SYNC_CPU" -v b="$cpu" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')x (client-go does not watch DeviceHealths)"
+  stop_pid "$PID"
+  PID=""
+}
+
 main() {
   [[ -x "$BINARY" ]] || die "no controller binary at $BINARY (build first)"
   [[ -n "${KUBECONFIG:-}" && -n "${DRA_SCHEDULER_PORT:-}" ]] || die "source \$CLUSTER_DIR/env first"
   write_certs
-  report "fleet-live.sh $(date -u +%FT%TZ): NODES=$NODES GPU_PODS=$GPU_PODS PLAIN_PODS=$PLAIN_PODS HEALTHS=$HEALTHS; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  report "fleet-live.sh $(date -u +%FT%TZ): NODES=$NODES GPU_PODS=$GPU_PODS PLAIN_PODS=$PLAIN_PODS HEALTHS=$HEALTHS CONTROLLER_ENV=${CONTROLLER_ENV:-}; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
   if [[ -n "${KEEP_FLEET:-}" ]] && (($(k get nodes -l "$LABEL=true" -o name | wc -l) == NODES)); then
     log "reusing the fleet in place"
   else
@@ -264,6 +295,7 @@ main() {
     create_fleet
   fi
   measure
+  compare_client_go
   report "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 

@@ -331,47 +331,49 @@ class Marks {
   std::map<std::string, Clock::time_point> at_;
 };
 
+constexpr const char* kPods = "/api/v1/pods";
+constexpr const char* kHealths = "/apis/dra-controller.dev/v1alpha1/devicehealths";
+
+// A batch of watch events served to the next watch of `path` once the bench
+// asks for it (`wanted`). The watch held before that ends so the reflector
+// comes back for it: it survives the watches the client restarts on its own.
+struct Burst {
+  explicit Burst(std::string p) : path(std::move(p)) {}
+  std::string path;
+  std::atomic<bool> wanted{false};
+};
+
 struct Replay {
   std::unique_ptr<ScriptedHttpServer> server;
-  Gate burst_add, burst_delete, flips, stop;
+  Gate stop;
   Marks marks;
   std::atomic<int> unmatched{0};
+  Burst pod_add{kPods}, pod_delete{kPods}, flips{kHealths};
+  std::vector<Burst*> Bursts() { return {&pod_add, &pod_delete, &flips}; }
 };
 
 std::string BurstPod(int i, int rv) {
   return PodJson(Fmt("burst-%06d", i), "burst", Uid(8, i), rv, "", "", true);
 }
 
-// The Pod watch: nothing until burst_add opens, then ADDED for every burst
-// Pod, then (burst_delete) DELETED for each; later watches hold.
-std::vector<StreamStep> PodBurst(const Sizes& s, Replay& replay) {
-  std::vector<StreamStep> steps = {StreamStep::WaitFor(replay.burst_add, kHold),
-                                   replay.marks.Mark("add-start")};
-  int rv = 500000;
-  for (const char* type : {"ADDED", "DELETED"}) {
-    if (std::string(type) == "DELETED") {
-      steps.push_back(StreamStep::WaitFor(replay.burst_delete, kHold));
-      steps.push_back(replay.marks.Mark("delete-start"));
+// ADDED (or DELETED) for every burst Pod, 100 events a chunk.
+std::vector<StreamStep> PodEvents(const Sizes& s, const char* type, int rv) {
+  std::vector<StreamStep> steps;
+  std::string chunk;
+  for (int i = 0; i < s.burst_pods; ++i) {
+    chunk += dra::testing::WatchEvent(type, BurstPod(i, ++rv));
+    if (i % 100 == 99 || i + 1 == s.burst_pods) {
+      steps.push_back(StreamStep::Chunk(std::move(chunk)));
+      chunk.clear();
     }
-    std::string chunk;
-    for (int i = 0; i < s.burst_pods; ++i) {
-      chunk += dra::testing::WatchEvent(type, BurstPod(i, ++rv));
-      if (i % 100 == 99 || i + 1 == s.burst_pods) {
-        steps.push_back(StreamStep::Chunk(std::move(chunk)));
-        chunk.clear();
-      }
-    }
-    steps.push_back(replay.marks.Mark(std::string(type) + "-written"));
   }
-  steps.push_back(StreamStep::WaitFor(replay.stop, kHold));
-  steps.push_back(StreamStep::End());
   return steps;
 }
 
-// The DeviceHealth watch: once `flips` opens, every DeviceHealth goes
-// Degraded, then back to Unknown, one event every 10 ms, each marked.
+// Every DeviceHealth goes Degraded, then back to Unknown, one event every
+// 10 ms, each marked when written.
 std::vector<StreamStep> HealthFlips(const Sizes& s, Replay& replay) {
-  std::vector<StreamStep> steps = {StreamStep::WaitFor(replay.flips, kHold)};
+  std::vector<StreamStep> steps;
   int rv = 600000;
   for (int round = 0; round < 2; ++round) {
     const char* state = round == 0 ? "Degraded" : "Unknown";
@@ -382,23 +384,75 @@ std::vector<StreamStep> HealthFlips(const Sizes& s, Replay& replay) {
       steps.push_back(StreamStep::Pause(10ms));
     }
   }
-  steps.push_back(StreamStep::WaitFor(replay.stop, kHold));
-  steps.push_back(StreamStep::End());
   return steps;
 }
 
-void AddWatchRoutes(ScriptedHttpServer& server, const Sizes& s, Replay& replay) {
-  auto watch_of = [](std::string path) {
-    return Route::Where(
-        "GET", [path](const RecordedRequest& r) { return r.Path() == path && IsWatch(r); });
-  };
-  server.AddRoute(watch_of("/api/v1/pods").Once(),
-                  {ScriptedResponse::Streamed(PodBurst(s, replay))});
-  server.AddRoute(watch_of("/apis/dra-controller.dev/v1alpha1/devicehealths").Once(),
-                  {ScriptedResponse::Streamed(HealthFlips(s, replay))});
-  server.AddRoute(
-      Route::Where("GET", [](const RecordedRequest& r) { return IsWatch(r); }),
-      {ScriptedResponse::Streamed({StreamStep::WaitFor(replay.stop, kHold), StreamStep::End()})});
+// The burst's stream: marked "<name>-start" (the request is no longer
+// wanted), the events, marked "<name>-written", then the watch ends.
+void AddBurstRoute(ScriptedHttpServer& server, Replay& replay, Burst& burst,
+                   const std::string& name, std::vector<StreamStep> events) {
+  std::vector<StreamStep> steps = {StreamStep::WaitFor([&burst] {
+                                     burst.wanted = false;
+                                     return true;
+                                   }),
+                                   replay.marks.Mark(name + "-start")};
+  for (auto& step : events) steps.push_back(std::move(step));
+  steps.push_back(replay.marks.Mark(name + "-written"));
+  steps.push_back(StreamStep::End());
+  server.AddRoute(Route::Where("GET",
+                               [&burst](const RecordedRequest& r) {
+                                 return burst.wanted && r.Path() == burst.path && IsWatch(r);
+                               })
+                      .Once(),
+                  {ScriptedResponse::Streamed(std::move(steps))});
+}
+
+// Each connection has its own serving thread: when its current hold began.
+Clock::time_point& HoldStart() {
+  thread_local Clock::time_point start;
+  return start;
+}
+
+// A watch with nothing to say ends after 170 s, before the client's 180 s
+// idle limit, as a real one ends at its timeout; for a path with bursts also
+// as soon as one is wanted. Only those poll (every millisecond).
+std::vector<StreamStep> Hold(Replay& replay, const std::string& path) {
+  std::vector<Burst*> mine;
+  for (Burst* burst : replay.Bursts()) {
+    if (burst->path == path) mine.push_back(burst);
+  }
+  if (mine.empty()) {
+    return {StreamStep::Pause(60s), StreamStep::Pause(60s), StreamStep::Pause(50s),
+            StreamStep::End()};
+  }
+  Gate stop = replay.stop;
+  return {StreamStep::WaitFor([] {
+            HoldStart() = Clock::now();
+            return true;
+          }),
+          StreamStep::WaitFor(
+              [mine, stop] {
+                bool wanted = std::any_of(mine.begin(), mine.end(),
+                                          [](const Burst* b) { return b->wanted.load(); });
+                return wanted || stop.IsOpen() || Clock::now() - HoldStart() > 170s;
+              },
+              175s),
+          StreamStep::End()};
+}
+
+void AddWatchRoutes(ScriptedHttpServer& server, const Sizes& s, Replay& replay,
+                    const Fleet& fleet) {
+  AddBurstRoute(server, replay, replay.pod_add, "ADDED", PodEvents(s, "ADDED", 500000));
+  AddBurstRoute(server, replay, replay.pod_delete, "DELETED",
+                PodEvents(s, "DELETED", 500000 + s.burst_pods));
+  AddBurstRoute(server, replay, replay.flips, "flips", HealthFlips(s, replay));
+  for (const auto& entry : fleet.items) {
+    std::string path = entry.first;
+    server.AddRoute(
+        Route::Where("GET",
+                     [path](const RecordedRequest& r) { return r.Path() == path && IsWatch(r); }),
+        {ScriptedResponse::Streamed(Hold(replay, path))});
+  }
 }
 
 // Writes (rules, status, Events) succeed with a small object; the fleet does
@@ -429,7 +483,7 @@ std::unique_ptr<Replay> StartReplay(const Sizes& s, const Fleet& fleet) {
                {ScriptedResponse::Json(200, Discovery("dra-controller.dev/v1alpha1",
                                                       {"devicehealths", "devicehealths/status"}))});
   AddWriteRoutes(srv);
-  AddWatchRoutes(srv, s, *replay);
+  AddWatchRoutes(srv, s, *replay, fleet);
   for (const auto& [path, items] : fleet.items) AddListRoutes(srv, path, items);
   Replay* counted = replay.get();  // last: counts what no route answers (a 404)
   srv.AddRoute(Route::Where("",
@@ -496,6 +550,7 @@ struct Controller {
   int probe_port = 0;
   int metrics_port = 0;
   double sync_seconds = 0;
+  double sync_cpu_seconds = 0;
 };
 
 kube::Status StartController(int server_port, Controller& c) {
@@ -526,6 +581,7 @@ kube::Status StartController(int server_port, Controller& c) {
     return kube::Status(kube::StatusCode::kInternal, "controller exited: " + c.process->Output());
   }
   c.sync_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  c.sync_cpu_seconds = CpuSeconds(c.process->pid());
   return ready;
 }
 
@@ -591,10 +647,10 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
 constexpr const char* kPending =
     R"(dra_controller_extended_resource_pods_pending{extended_resource="example.com/gpu")";
 
-// Opens `gate`, waits until the pending gauge is `want`; seconds to it.
-double BurstPhase(Controller& c, Gate gate, double want) {
+// Asks for `burst`, waits until the pending gauge is `want`; seconds to it.
+double BurstPhase(Controller& c, Burst& burst, double want) {
   auto start = Clock::now();
-  gate.Open();
+  burst.wanted = true;
   (void)dra::testing::WaitFor("pods_pending gauge", 600s,
                               [&] { return Gauge(Scrape(c), kPending) == want; });
   return Seconds(start, Clock::now());
@@ -603,30 +659,33 @@ double BurstPhase(Controller& c, Gate gate, double want) {
 void MeasureBurst(benchmark::State& state, const Sizes& s, Replay& replay, Controller& c) {
   double base = Gauge(Scrape(c), kPending);
   double cpu0 = CpuSeconds(c.process->pid());
-  double add_s = BurstPhase(c, replay.burst_add, base + s.burst_pods);
-  double del_s = BurstPhase(c, replay.burst_delete, base);
+  double add_s = BurstPhase(c, replay.pod_add, base + s.burst_pods);
+  int64_t rss_added = StatusKib(c.process->pid(), "VmRSS");
+  double del_s = BurstPhase(c, replay.pod_delete, base);
   double cpu = CpuSeconds(c.process->pid()) - cpu0;
-  auto written = [&](const char* from, const char* to) {
-    auto a = replay.marks.At(from), b = replay.marks.At(to);
+  auto written = [&](const std::string& name) {
+    auto a = replay.marks.At(name + "-start"), b = replay.marks.At(name + "-written");
     return a && b ? Seconds(*a, *b) : 0.0;
   };
-  double streamed =
-      written("add-start", "ADDED-written") + written("delete-start", "DELETED-written");
+  double streamed = written("ADDED") + written("DELETED");
   double events = 2.0 * s.burst_pods;
   std::printf(
       "Pod burst: %d ADDED + %d DELETED; stream written in %.2f s (%.0f events/s, the "
       "controller reading as it goes); pending gauge followed after %.2f + %.2f s "
       "(%.0f events/s end to end, metrics render throttle included); controller CPU "
-      "%.2f s (%.0f events per CPU second)\n",
+      "%.2f s (%.0f events per CPU second); VmRSS with the burst Pods %lld KiB, after "
+      "%lld KiB\n",
       s.burst_pods, s.burst_pods, streamed, events / std::max(streamed, 1e-9), add_s, del_s,
-      events / (add_s + del_s), cpu, events / std::max(cpu, 1e-9));
+      events / (add_s + del_s), cpu, events / std::max(cpu, 1e-9),
+      static_cast<long long>(rss_added),
+      static_cast<long long>(StatusKib(c.process->pid(), "VmRSS")));
   state.counters["burst_events_per_s_stream"] = events / std::max(streamed, 1e-9);
   state.counters["burst_events_per_s_end_to_end"] = events / (add_s + del_s);
   state.counters["burst_events_per_cpu_s"] = events / std::max(cpu, 1e-9);
 }
 
 void MeasureFlips(benchmark::State& state, const Sizes& s, Replay& replay) {
-  replay.flips.Open();
+  replay.flips.wanted = true;
   std::string last = "flip-1-" + std::to_string(s.healths - 1);
   (void)dra::testing::WaitFor("flips written", 120s,
                               [&] { return replay.marks.At(last).has_value(); });
@@ -702,6 +761,7 @@ int64_t EmptyRssKib() {
 }
 
 void BM_FleetReplay(benchmark::State& state) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress as it happens
   Sizes s;
   int64_t empty_kib = EmptyRssKib();
   auto build_start = Clock::now();
@@ -736,11 +796,13 @@ void BM_FleetReplay(benchmark::State& state) {
     std::regex synced_re("\\d+ informer caches synced in \\d+ ms");
     std::printf("%s\n", std::regex_search(log, synced, synced_re) ? synced.str().c_str() : "");
     std::printf(
-        "sync (exec -> /readyz): %.2f s; RSS at sync %lld KiB (VmHWM %lld), steady (+15 s) "
+        "sync (exec -> /readyz): %.2f s, controller CPU %.2f s; RSS at sync %lld KiB (VmHWM %lld), "
+        "steady (+15 s) "
         "%lld KiB; empty-fleet RSS %lld KiB; (steady - empty) / objects = %.0f bytes; "
         "%lld threads\n",
-        c.sync_seconds, static_cast<long long>(rss_sync), static_cast<long long>(hwm_sync),
-        static_cast<long long>(rss), static_cast<long long>(empty_kib),
+        c.sync_seconds, c.sync_cpu_seconds, static_cast<long long>(rss_sync),
+        static_cast<long long>(hwm_sync), static_cast<long long>(rss),
+        static_cast<long long>(empty_kib),
         (rss - empty_kib) * 1024.0 / static_cast<double>(fleet.objects),
         static_cast<long long>(StatusKib(pid, "Threads")));
     state.counters["sync_s"] = c.sync_seconds;
@@ -748,6 +810,15 @@ void BM_FleetReplay(benchmark::State& state) {
     state.counters["bytes_per_object"] =
         (rss - empty_kib) * 1024.0 / static_cast<double>(fleet.objects);
     MeasureScrapes(state, c);
+    std::string text = Scrape(c);
+    std::printf(
+        "pools: %.0f complete, %.0f incomplete; mig.example.com devices allocatable (per "
+        "class): %.0f\n",
+        Gauge(text, R"(dra_controller_pools{driver="mig.example.com",state="complete"})") +
+            Gauge(text, R"(dra_controller_pools{driver="gpu.example.com",state="complete"})") +
+            Gauge(text, R"(dra_controller_pools{driver="nic.example.com",state="complete"})"),
+        Gauge(text, R"(dra_controller_pools{driver="gpu.example.com",state="incomplete"})"),
+        Gauge(text, R"(dra_controller_devices_allocatable{driver="mig.example.com")"));
     MeasureBurst(state, s, *replay, c);
     MeasureFlips(state, s, *replay);
     ReportQueues(state, c);
