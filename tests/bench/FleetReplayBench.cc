@@ -553,14 +553,17 @@ struct Controller {
   double sync_cpu_seconds = 0;
 };
 
+std::string WriteKubeconfig(const dra::testing::TempDir& dir, int server_port) {
+  return dir.Write("kubeconfig",
+                   "apiVersion: v1\nkind: Config\nclusters:\n- name: replay\n  cluster:\n"
+                   "    server: http://127.0.0.1:" +
+                       std::to_string(server_port) +
+                       "\ncontexts:\n- name: replay\n  context:\n    cluster: replay\n"
+                       "current-context: replay\n");
+}
+
 kube::Status StartController(int server_port, Controller& c) {
-  std::string kubeconfig =
-      c.dir.Write("kubeconfig",
-                  "apiVersion: v1\nkind: Config\nclusters:\n- name: replay\n  cluster:\n"
-                  "    server: http://127.0.0.1:" +
-                      std::to_string(server_port) +
-                      "\ncontexts:\n- name: replay\n  context:\n    cluster: replay\n"
-                      "current-context: replay\n");
+  std::string kubeconfig = WriteKubeconfig(c.dir, server_port);
   std::string binary = BuildDir() + "/dra-controller";
   auto start = Clock::now();
   auto process = BackgroundProcess::Start(
@@ -763,6 +766,59 @@ void ReportQueues(benchmark::State& state, Controller& c) {
   }
 }
 
+struct Figures {
+  double sync_s = 0;
+  double sync_cpu_s = 0;
+  int64_t rss_kib = 0;
+};
+
+// client-go v0.37.2 shared informers for the same resources
+// (hack/control-plane/k8s/cmd/informer-compare, built by
+// hack/bench/compare-client-go.sh) on the same replayed fleet, with paged
+// LISTs like the controller here (WatchListClient off: the scripted server
+// does not stream initial events). Skipped when the binary is not there.
+void MeasureClientGo(benchmark::State& state, int server_port, const Figures& ours) {
+  const char* cache = std::getenv("DRA_K8S_BIN_DIR");
+  const char* home = std::getenv("HOME");
+  std::string bin = cache != nullptr
+                        ? std::string(cache) + "/informer-compare"
+                        : std::string(home ? home : "/root") +
+                              "/.cache/dra-controller/k8s-v1.37.2/bin/informer-compare";
+  if (!std::filesystem::exists(bin)) {
+    std::printf("client-go comparison skipped: no %s (run hack/bench/compare-client-go.sh once)\n",
+                bin.c_str());
+    return;
+  }
+  dra::testing::TempDir dir;
+  auto start = Clock::now();
+  auto process = BackgroundProcess::Start({"env", "KUBE_FEATURE_WatchListClient=false", bin,
+                                           "--kubeconfig", WriteKubeconfig(dir, server_port)});
+  if (!process.ok()) return state.SkipWithError(process.status().ToString().c_str());
+  auto synced = dra::testing::WaitFor("informer-compare synced", 900s, [&] {
+    return (*process)->Output().find("synced ") != std::string::npos || !(*process)->Running();
+  });
+  if (!synced.ok() || !(*process)->Running()) {
+    std::printf("client-go did not sync: %s\n", (*process)->Output().c_str());
+    return;
+  }
+  Figures go{Seconds(start, Clock::now()), CpuSeconds((*process)->pid()), 0};
+  std::this_thread::sleep_for(15s);
+  go.rss_kib = StatusKib((*process)->pid(), "VmRSS");
+  std::printf(
+      "client-go informer-compare: synced after %.2f s, CPU %.2f s, VmRSS %lld KiB after "
+      "15 s, %lld threads\n",
+      go.sync_s, go.sync_cpu_s, static_cast<long long>(go.rss_kib),
+      static_cast<long long>(StatusKib((*process)->pid(), "Threads")));
+  std::printf("dra-controller / client-go: RSS %.2fx, sync time %.2fx, CPU to sync %.2fx\n",
+              static_cast<double>(ours.rss_kib) / static_cast<double>(go.rss_kib),
+              ours.sync_s / go.sync_s, ours.sync_cpu_s / std::max(go.sync_cpu_s, 1e-9));
+  state.counters["client_go_rss_ratio"] =
+      static_cast<double>(ours.rss_kib) / static_cast<double>(go.rss_kib);
+  state.counters["client_go_sync_ratio"] = ours.sync_s / go.sync_s;
+  (*process)->Signal(SIGTERM);
+  (*process)->Wait(30s);
+}
+
 // RSS of the controller on an empty fleet, settled: the per-object baseline.
 int64_t EmptyRssKib() {
   Sizes empty = Sizes::Empty();
@@ -852,9 +908,10 @@ void BM_FleetReplay(benchmark::State& state) {
         static_cast<long long>(StatusKib(pid, "VmRSS")), replay->unmatched.load(),
         replay->server->ScriptErrors().size());
     state.counters["idle_millicores"] = idle / s.idle_seconds * 1000;
-    replay->stop.Open();
     c.process->Signal(SIGTERM);
     c.process->Wait(30s);
+    MeasureClientGo(state, replay->server->port(), {c.sync_seconds, c.sync_cpu_seconds, rss});
+    replay->stop.Open();
   }
 }
 
