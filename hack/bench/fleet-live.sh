@@ -9,7 +9,7 @@
 # a nic.example.com pool of 2 NICs and, on every MIG_EVERY-th (4), a
 # partitionable mig.example.com pool (counter slice + 3 partitions);
 # DeviceClasses gpu/nic/mig, gpu and nic with spec.extendedResourceName;
-# GPU_PODS (6000) Pods asking for example.com/gpu: 1 and PLAIN_PODS (14000)
+# GPU_PODS (4000) Pods asking for example.com/gpu: 1 and PLAIN_PODS (16000)
 # cpu-only Pods, all created without a node and bound by kube-scheduler (the
 # GPU ones through DRA with the implicit claim the scheduler makes);
 # HEALTHS (250) DeviceHealth objects (state Unknown).
@@ -44,11 +44,11 @@ source "$BENCH_DIR/fleet-live-gen.sh"
 
 KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
 BINARY="${DRA_CONTROLLER:-${REPO_ROOT}/build/dra-controller}"
-NODES="${NODES:-1000}" GPU_PODS="${GPU_PODS:-6000}" PLAIN_PODS="${PLAIN_PODS:-14000}"
+NODES="${NODES:-1000}" GPU_PODS="${GPU_PODS:-4000}" PLAIN_PODS="${PLAIN_PODS:-16000}"
 HEALTHS="${HEALTHS:-250}" INCOMPLETE_EVERY="${INCOMPLETE_EVERY:-25}" MIG_EVERY="${MIG_EVERY:-4}"
 SETTLE="${SETTLE:-30}" SCRAPES="${SCRAPES:-10}" IDLE="${IDLE:-60}" SYNC_TIMEOUT="${SYNC_TIMEOUT:-600}"
 FLIP_ROUNDS="${FLIP_ROUNDS:-2}" FLIP_CONCURRENCY="${FLIP_CONCURRENCY:-8}"
-CHURN_PODS="${CHURN_PODS:-2000}" SCHEDULE_TIMEOUT="${SCHEDULE_TIMEOUT:-900}"
+CHURN_PODS="${CHURN_PODS:-2000}" SCHEDULE_TIMEOUT="${SCHEDULE_TIMEOUT:-600}"
 OUT="${OUT:-$PWD/fleet-live-$(date +%Y%m%d-%H%M%S).txt}"
 NAMESPACE="fleet-bench"
 LABEL="bench.dra.example.com/fleet-live"
