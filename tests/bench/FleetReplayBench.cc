@@ -271,10 +271,29 @@ Fleet MakeFleet(const Sizes& s) {
 
 // ---- Server ----------------------------------------------------------------
 
-std::string Page(const std::vector<std::string>& items, size_t from, const std::string& next) {
-  std::string body = R"({"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":")" +
-                     std::string(kListRv) + "\"" +
-                     (next.empty() ? "" : R"(,"continue":")" + next + "\"") + R"(},"items":[)";
+// The list kind and apiVersion kube-apiserver sends for a collection path,
+// e.g. /apis/resource.k8s.io/v1/resourceslices: ResourceSliceList.
+std::string ListHead(const std::string& path) {
+  static const std::map<std::string, std::string> kKinds = {
+      {"nodes", "NodeList"},
+      {"pods", "PodList"},
+      {"deviceclasses", "DeviceClassList"},
+      {"resourceslices", "ResourceSliceList"},
+      {"resourceclaims", "ResourceClaimList"},
+      {"devicetaintrules", "DeviceTaintRuleList"},
+      {"devicehealths", "DeviceHealthList"}};
+  auto slash = path.rfind('/');
+  std::string group_version = path.substr(path.find('/', 1) + 1, slash - path.find('/', 1) - 1);
+  auto kind = kKinds.find(path.substr(slash + 1));
+  return R"({"kind":")" + (kind == kKinds.end() ? "List" : kind->second) + R"(","apiVersion":")" +
+         group_version + "\",";
+}
+
+std::string Page(const std::string& path, const std::vector<std::string>& items, size_t from,
+                 const std::string& next) {
+  std::string body = ListHead(path) + R"("metadata":{"resourceVersion":")" + std::string(kListRv) +
+                     "\"" + (next.empty() ? "" : R"(,"continue":")" + next + "\"") +
+                     R"(},"items":[)";
   for (size_t i = from; i < std::min(items.size(), from + kPageSize); ++i) {
     if (i > from) body += ",";
     body += items[i];
@@ -294,7 +313,7 @@ void AddListRoutes(ScriptedHttpServer& server, const std::string& path,
                                    return r.Path() == path && !IsWatch(r) &&
                                           r.QueryParam("continue").value_or("") == token;
                                  }),
-                    {ScriptedResponse::Json(200, Page(items, from, next))});
+                    {ScriptedResponse::Json(200, Page(path, items, from, next))});
     if (items.empty()) break;
   }
 }
@@ -802,6 +821,7 @@ void MeasureClientGo(benchmark::State& state, int server_port, const Figures& ou
     return;
   }
   Figures go{Seconds(start, Clock::now()), CpuSeconds((*process)->pid()), 0};
+  std::printf("informer-compare said: %s\n", (*process)->Output().substr(0, 2000).c_str());
   std::this_thread::sleep_for(15s);
   go.rss_kib = StatusKib((*process)->pid(), "VmRSS");
   std::printf(
