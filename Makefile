@@ -31,7 +31,7 @@ help:
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
-	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 5 min)"
+	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
 	@echo "make fmt | lint | clean"
 
 deps:

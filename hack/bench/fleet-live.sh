@@ -64,8 +64,9 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 report() { printf '%s\n' "$*" | tee -a "$OUT"; }
 
 delete_fleet() {
-  # Bound Pods never confirm a graceful deletion without a kubelet.
-  k delete pods --all -n "$NAMESPACE" --force --grace-period=0 >/dev/null 2>&1 || true
+  # Bound Pods never confirm a graceful deletion without a kubelet: one
+  # deletecollection with gracePeriodSeconds=0 removes them at once.
+  k delete --raw "/api/v1/namespaces/${NAMESPACE}/pods?gracePeriodSeconds=0" >/dev/null 2>&1 || true
   k delete namespace "$NAMESPACE" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   k delete devicehealths -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   k delete resourceslices -l "$LABEL=true" --ignore-not-found --wait=false >/dev/null 2>&1 || true
