@@ -13,9 +13,11 @@
 // sync, peak and steady, RSS growth over the same process on an empty fleet
 // per cached object, /metrics scrape time, a Pod watch burst (ADDED then
 // DELETED Pods, events/s and controller CPU per event), DeviceHealth flips ->
-// DeviceTaintRule apply request p99, work-queue p99 and CPU at idle.
-// FLEET_NODES, FLEET_GPU_PODS, FLEET_PLAIN_PODS, FLEET_BURST_PODS,
-// FLEET_IDLE_SECONDS change the sizes (`make bench-fleet`).
+// DeviceTaintRule apply request p99, work-queue p99 and CPU at idle; then
+// client-go's informer-compare syncs the same replay, and the ratios are
+// printed. FLEET_NODES, FLEET_GPU_PODS, FLEET_PLAIN_PODS, FLEET_HEALTHS,
+// FLEET_BURST_PODS, FLEET_IDLE_SECONDS change the sizes (`make bench-fleet`;
+// README "Fleet results").
 #include <benchmark/benchmark.h>
 #include <signal.h>
 #include <unistd.h>
