@@ -337,20 +337,34 @@ void Manager::NoteCachesSynced(Clock::TimePoint began) {
 // Starts, in the order added and always-on ones first, every pending
 // runnable whose caches have synced, the leader-only ones only while
 // leading. Runs on the startup thread and from the elector's callback; mu_
-// makes each start happen once and never after Stop() began. True while a
-// runnable still waits for a cache.
+// makes each start happen once and never after Stop() began. A runnable
+// whose Start() fails is logged and not retried (an always-on one keeps the
+// process unready). True while a runnable still waits for a cache.
 bool Manager::StartDue() {
   std::lock_guard lock(mu_);
   if (stopped_) return false;
   bool waiting = false;
+  // Each informer is asked once per pass, so runnables waiting for the same
+  // ones see the same answer and an always-on one is never overtaken by a
+  // leader-only one because a cache filled between the two questions.
+  std::vector<std::pair<InformerDependency, bool>> seen;
+  auto synced = [&seen](const InformerDependency& d) {
+    for (const auto& [dependency, answer] : seen) {
+      if (dependency == d) return answer;
+    }
+    seen.emplace_back(d, d.synced());
+    return seen.back().second;
+  };
   for (bool leader_only : {false, true}) {
     for (auto it = pending_.begin(); it != pending_.end();) {
       const auto& runnable = it->runnable;
-      bool synced = std::all_of(it->waits_for.begin(), it->waits_for.end(),
-                                [](const InformerDependency& d) { return d.synced(); });
-      waiting = waiting || !synced;
-      if (runnable->NeedsLeaderElection() != leader_only || !synced ||
-          (leader_only && !leading_now_)) {
+      if (runnable->NeedsLeaderElection() != leader_only) {
+        ++it;
+        continue;
+      }
+      bool ready = std::all_of(it->waits_for.begin(), it->waits_for.end(), synced);
+      waiting = waiting || !ready;
+      if (!ready || (leader_only && !leading_now_)) {
         ++it;
         continue;
       }
