@@ -54,6 +54,7 @@ metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
   if (health_) {
     health::HealthWiring* health = health_.get();
     options.unhealthy_devices = [health] { return health->UnhealthyDeviceKeys(); };
+    options.unhealthy_devices_waits_for = {health->HealthDependency()};
   }
   return options;
 }
@@ -70,7 +71,8 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
       manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
   health_ =
       health::HealthWiring::Register(manager, *inventory_, *inventory_informers_, features_.health);
-  extended_ = extended::ExtendedWiring::Register(manager, *inventory_, features_.extended);
+  extended_ = extended::ExtendedWiring::Register(manager, *inventory_, *inventory_informers_,
+                                                 features_.extended);
   allocation_metrics_ = metrics::AllocationMetricsFeature::Register(
       manager, *inventory_, *inventory_informers_, MetricsOptions());
   manager.AddReadyCheck("inventory", [this] {
@@ -78,12 +80,17 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
     return synced ? kube::Status::Ok()
                   : kube::Status(kube::StatusCode::kUnavailable, "device inventory not synced");
   });
-  manager.Add(std::make_unique<kube::FunctionRunnable>("inventory-report", false, [this] {
-    spdlog::info("inventory synced: {} devices in {} pools, {} selector errors",
-                 inventory_->device_count(), inventory_->Pools().size(),
-                 inventory_->selector_error_total());
-    return kube::Status::Ok();
-  }));
+  // Once the devices are known; not after Nodes, Pods or DeviceHealths, which
+  // a replica missing their read permission never syncs.
+  manager.Add(std::make_unique<kube::FunctionRunnable>(
+      "inventory-report", false,
+      [this] {
+        spdlog::info("inventory synced: {} devices in {} pools, {} selector errors",
+                     inventory_->device_count(), inventory_->Pools().size(),
+                     inventory_->selector_error_total());
+        return kube::Status::Ok();
+      },
+      nullptr, inventory_informers_->DeviceDependencies()));
   return kube::Status::Ok();
 }
 

@@ -44,6 +44,7 @@ kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& 
 
 std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
                                                          const inventory::Inventory& inventory,
+                                                         inventory::InventoryInformers& informers,
                                                          const ExtendedOptions& options) {
   std::unique_ptr<ExtendedWiring> wiring(new ExtendedWiring());
   auto& registry = manager.informers();
@@ -55,6 +56,13 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   auto& pods = registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::FromJson);
   auto& claims = registry.Get<api::ResourceClaim>(inventory::DraResourceTypes::kResourceClaims,
                                                   api::ResourceClaim::FromJson);
+  // What the reconcilers read besides the informers they watch: the device
+  // inventory, placed on nodes by their labels, and the stores below. Not
+  // DeviceHealths: these features run on a replica that may not read them.
+  auto by_node = informers.DeviceDependencies();
+  by_node.push_back(kube::InformerDependency::On(nodes));
+  auto with_pods = by_node;
+  with_pods.push_back(kube::InformerDependency::On(pods));
 
   kube::EventRecorderOptions recorder_options;
   recorder_options.registry = manager.registry();
@@ -77,8 +85,10 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
                                                          *wiring->reporter_, repair, event);
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "extended-events", true, [recorder] { return recorder->Start(); },
-      [recorder] { recorder->Stop(); }));
-  auto controller = manager.AddController({"extended-resource-mapping", 1, true}, wiring->mapping_);
+      [recorder] { recorder->Stop(); },
+      std::vector<kube::InformerDependency>{}));  // reads no cache
+  auto controller =
+      manager.AddController({"extended-resource-mapping", 1, true, by_node}, wiring->mapping_);
   if (!controller.ok()) {
     spdlog::error("extended resources: mapping reconciler not added: {}",
                   controller.status().message());
@@ -93,7 +103,8 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
       PodEventReconciler::Stores{pods.store(), classes.store(), nodes.store(), claims.store()},
       inventory, event, manager.clock(), PodEventReconciler::Options{},
       [mapping] { return mapping->findings(); });
-  auto pod_controller = manager.AddController({"extended-resource-pods", 2, true}, wiring->pods_);
+  auto pod_controller =
+      manager.AddController({"extended-resource-pods", 2, true, with_pods}, wiring->pods_);
   if (!pod_controller.ok()) {
     spdlog::error("extended resources: pod reconciler not added: {}",
                   pod_controller.status().message());
@@ -109,8 +120,10 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   wiring->leaks_ =
       std::make_shared<LeakReconciler>(claims.store(), pods.store(), event, manager.clock(),
                                        options.leak_grace_period, manager.registry(), remove);
-  auto leak_controller =
-      manager.AddController({"extended-resource-leaks", 1, true}, wiring->leaks_);
+  // The leak audit reads only the claims and Pods it watches.
+  auto leak_controller = manager.AddController(
+      {"extended-resource-leaks", 1, true, std::vector<kube::InformerDependency>{}},
+      wiring->leaks_);
   if (!leak_controller.ok()) {
     spdlog::error("extended resources: leak audit not added: {}",
                   leak_controller.status().message());

@@ -8,6 +8,7 @@
 #include "controller/extended/MappingReconciler.h"
 #include "controller/extended/PodEventReconciler.h"
 #include "controller/inventory/Inventory.h"
+#include "controller/inventory/InventoryInformers.h"
 #include "src/events/EventRecorder.h"
 #include "src/manager/Manager.h"
 
@@ -22,6 +23,7 @@ class ExtendedWiring {
  public:
   static std::unique_ptr<ExtendedWiring> Register(kube::Manager& manager,
                                                   const inventory::Inventory& inventory,
+                                                  inventory::InventoryInformers& informers,
                                                   const ExtendedOptions& options);
   ~ExtendedWiring();
 

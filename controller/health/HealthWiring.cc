@@ -54,10 +54,15 @@ std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
                  const std::string& reason,
                  const std::string& message) { recorder->Event(object, type, reason, message); },
       manager.clock(), options, std::make_shared<HealthMetrics>(manager.registry()));
+  // Not Pods or Nodes: a replica that may not read them still heals devices.
+  auto waits_for = informers.DeviceDependencies();
+  waits_for.push_back(wiring->HealthDependency());
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "devicehealth-events", true, [recorder] { return recorder->Start(); },
-      [recorder] { recorder->Stop(); }));
-  auto controller = manager.AddController({"devicehealth", 2, true}, wiring->reconciler_);
+      [recorder] { recorder->Stop(); },
+      std::vector<kube::InformerDependency>{}));  // reads no cache
+  auto controller =
+      manager.AddController({"devicehealth", 2, true, waits_for}, wiring->reconciler_);
   if (!controller.ok()) {
     spdlog::error("device health off: {}", controller.status().ToString());
     return nullptr;
@@ -101,6 +106,10 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     }
     return keys;
   });
+}
+
+kube::InformerDependency HealthWiring::HealthDependency() const {
+  return kube::InformerDependency::On(*healths_);
 }
 
 std::vector<std::string> HealthWiring::UnhealthyDeviceKeys() const {

@@ -32,6 +32,8 @@ class HealthWiring {
   // "driver/pool/device" of every device a DeviceHealth says is Unhealthy
   // (a pool-wide one names each published device of its pool); for metrics.
   std::vector<std::string> UnhealthyDeviceKeys() const;
+  // The DeviceHealth informer, for what reads UnhealthyDeviceKeys().
+  kube::InformerDependency HealthDependency() const;
 
  private:
   HealthWiring() = default;

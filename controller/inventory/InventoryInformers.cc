@@ -55,4 +55,12 @@ bool InventoryInformers::WaitForSync(std::chrono::milliseconds timeout) {
          (rules_ == nullptr || rules_->WaitForSync(left()));
 }
 
+std::vector<kube::InformerDependency> InventoryInformers::DeviceDependencies() {
+  std::vector<kube::InformerDependency> all{kube::InformerDependency::On(classes_),
+                                            kube::InformerDependency::On(slices_),
+                                            kube::InformerDependency::On(claims_)};
+  if (rules_ != nullptr) all.push_back(kube::InformerDependency::On(*rules_));
+  return all;
+}
+
 }  // namespace dra::inventory

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <vector>
 
 #include "controller/api/DeviceClass.h"
 #include "controller/api/DeviceTaintRule.h"
@@ -33,6 +34,12 @@ class InventoryInformers {
 
   // True once every informer has listed.
   bool WaitForSync(std::chrono::milliseconds timeout);
+
+  // What the set of devices, their classes, claims and taints is built
+  // from: DeviceClasses, ResourceSlices, ResourceClaims, DeviceTaintRules
+  // (when served). Not Nodes: their labels only place devices behind a node
+  // selector on nodes, so features that count per node wait for nodes() too.
+  std::vector<kube::InformerDependency> DeviceDependencies();
 
   kube::Informer<api::ResourceSlice>& slices() { return slices_; }
   kube::Informer<api::ResourceClaim>& claims() { return claims_; }

@@ -34,13 +34,21 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
   std::unique_ptr<AllocationMetricsFeature> feature(
       new AllocationMetricsFeature(manager, inventory, inventory_informers, std::move(options)));
   AllocationMetricsFeature* self = feature.get();
+  // The inventory, Pods, Nodes (placement), and what the health provider reads.
+  auto& informers = manager.informers();
+  auto waits_for = inventory_informers.DeviceDependencies();
+  waits_for.push_back(
+      kube::InformerDependency::On(informers.Get<api::PodView>(kPods, api::PodView::FromJson)));
+  waits_for.push_back(
+      kube::InformerDependency::On(informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson)));
+  for (const auto& d : self->options_.unhealthy_devices_waits_for) waits_for.push_back(d);
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "allocation-metrics", false,
       [self] {
         self->thread_.Start([self] { self->Loop(); });
         return kube::Status::Ok();
       },
-      [self] { self->thread_.Stop(); }));
+      [self] { self->thread_.Stop(); }, std::move(waits_for)));
   return feature;
 }
 

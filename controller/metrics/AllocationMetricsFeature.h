@@ -28,6 +28,8 @@ class AllocationMetricsFeature {
   struct Options {
     std::vector<std::string> device_attributes;  // --metrics-device-attributes
     UnhealthyDevicesProvider unhealthy_devices;  // wired to DeviceHealth at merge
+    // The informers unhealthy_devices reads; refreshes wait for them too.
+    std::vector<kube::InformerDependency> unhealthy_devices_waits_for;
     std::chrono::milliseconds min_interval{1000};
     std::chrono::milliseconds max_interval{30000};
   };

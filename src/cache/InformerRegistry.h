@@ -7,8 +7,10 @@
 #include <mutex>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include "src/cache/Informer.h"
+#include "src/cache/InformerDependency.h"
 
 namespace kube {
 
@@ -43,7 +45,8 @@ class InformerRegistry {
                   [informer] { informer->Stop(); },
                   [informer](std::chrono::milliseconds t) { return informer->WaitForSync(t); },
                   [informer]() -> const Reflector& { return informer->reflector(); },
-                  [informer] { return informer->CheckProgress(); }};
+                  [informer] { return informer->CheckProgress(); },
+                  InformerDependency::On(*informer)};
       if (started_) entry.start();
       it = entries_.emplace(key, std::move(entry)).first;
     }
@@ -81,6 +84,20 @@ class InformerRegistry {
     return true;
   }
 
+  // Every informer asked for so far, as dependencies to wait for.
+  std::vector<InformerDependency> Dependencies() const {
+    std::vector<InformerDependency> all;
+    std::lock_guard lock(mu_);
+    for (const auto& [key, entry] : entries_) all.push_back(entry.dependency);
+    return all;
+  }
+
+  // Unavailable naming every informer that has not synced, with the reason
+  // its reflector last failed (see InformerDependency::Check).
+  Status CheckSynced() const {
+    return Collect([](const Entry& e) { return e.dependency.Check(); });
+  }
+
   // Unavailable naming every informer whose reflector or one of whose
   // handlers is wedged (see Informer::CheckProgress); for a liveness check.
   Status CheckProgress() const {
@@ -107,6 +124,7 @@ class InformerRegistry {
     std::function<bool(std::chrono::milliseconds)> wait_for_sync;
     std::function<const Reflector&()> reflector;
     std::function<Status()> check_progress;
+    InformerDependency dependency;
   };
 
   Status Collect(const std::function<Status(const Entry&)>& check) const {

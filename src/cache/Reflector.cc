@@ -151,6 +151,11 @@ std::string Reflector::last_resource_version() const {
   return resource_version_;
 }
 
+Status Reflector::last_error() const {
+  std::lock_guard lock(mu_);
+  return last_error_;
+}
+
 void Reflector::SetResourceVersion(std::string_view rv) {
   if (rv.empty()) return;
   std::lock_guard lock(mu_);
@@ -169,6 +174,10 @@ void Reflector::Run() {
     relist_requested_ = false;
     // Relists go through the backoff too: a server that keeps answering 410
     // must not get a full LIST per round trip.
+    if (!status.ok()) {
+      std::lock_guard lock(mu_);
+      last_error_ = status;
+    }
     auto delay = backoff_.Next();
     spdlog::warn("{}: {}; {} in {} ms", resource_,
                  status.ok() ? "relist needed" : status.ToString(),

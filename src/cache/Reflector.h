@@ -113,6 +113,9 @@ class Reflector {
   // Unavailable when nothing succeeded for longer than `max_staleness`
   // (the API server unreachable, every request failing). Ok before Start().
   Status CheckFreshness(Clock::Duration max_staleness) const;
+  // The failure that made the loop back off last (Ok before any); for
+  // saying why a cache has not synced.
+  Status last_error() const;
 
  private:
   void Run();
@@ -151,6 +154,7 @@ class Reflector {
 
   mutable std::mutex mu_;
   std::string resource_version_;
+  Status last_error_;
   std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};
   std::atomic<uint64_t> watch_lists_{0};

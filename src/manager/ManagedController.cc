@@ -1,5 +1,7 @@
 #include "src/manager/ManagedController.h"
 
+#include <algorithm>
+
 #include "src/base/RealClock.h"
 #include "src/queue/PrometheusWorkQueueMetrics.h"
 
@@ -32,6 +34,14 @@ ManagedController::ManagedController(ManagedControllerOptions options,
                                      std::shared_ptr<WorkQueue> queue,
                                      std::unique_ptr<ControllerLoop> loop)
     : options_(std::move(options)), queue_(std::move(queue)), loop_(std::move(loop)) {}
+
+void ManagedController::AddDependency(InformerDependency dependency) {
+  if (!options_.waits_for) return;  // waits for every informer anyway
+  auto& list = *options_.waits_for;
+  if (std::find(list.begin(), list.end(), dependency) == list.end()) {
+    list.push_back(std::move(dependency));
+  }
+}
 
 Status ManagedController::Start() { return loop_->Start(); }
 

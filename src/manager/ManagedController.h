@@ -3,6 +3,7 @@
 #include <prometheus/registry.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ struct ManagedControllerOptions {
   std::string name;  // the `name`/`controller` label of its workqueue_* and reconcile metrics
   int workers = 1;
   bool leader_only = true;  // false for reconcilers that only read and report
+  // The informers whose caches must have synced before the workers start
+  // (Runnable::WaitsFor). nullopt: every informer. Once set (even empty),
+  // each informer given to Watch() is added, as controller-runtime waits for
+  // a controller's sources; list here what the reconciler reads without
+  // watching.
+  std::optional<std::vector<InformerDependency>> waits_for = std::nullopt;
 };
 
 // One reconciler as the Manager runs it: a work queue with the standard
@@ -36,6 +43,7 @@ class ManagedController : public Runnable {
   template <typename T>
   void Watch(Informer<T>& informer, typename EnqueueHandler<T>::KeyFunc keys) {
     informer.AddHandler(std::make_shared<EnqueueHandler<T>>(queue_, std::move(keys)));
+    AddDependency(InformerDependency::On(informer));
   }
 
   // The object's own "namespace/name" (or "name") key.
@@ -48,12 +56,17 @@ class ManagedController : public Runnable {
 
   std::string name() const override { return options_.name; }
   bool NeedsLeaderElection() const override { return options_.leader_only; }
+  std::optional<std::vector<InformerDependency>> WaitsFor() const override {
+    return options_.waits_for;
+  }
   Status Start() override;
   void Stop() override;
 
  private:
   ManagedController(ManagedControllerOptions options, std::shared_ptr<WorkQueue> queue,
                     std::unique_ptr<ControllerLoop> loop);
+  // Called from Watch(), i.e. while wiring, before the Manager reads it.
+  void AddDependency(InformerDependency dependency);
 
   ManagedControllerOptions options_;
   std::shared_ptr<WorkQueue> queue_;

@@ -3,6 +3,7 @@
 #include <prometheus/text_serializer.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <future>
 
 #include "src/auth/RequestAuthorizer.h"
@@ -12,7 +13,14 @@
 namespace kube {
 namespace {
 
+// How long the startup loop waits for the informers at a time before it
+// looks again at what may start (a runnable whose own caches synced while
+// another informer still fails).
 constexpr std::chrono::milliseconds kSyncPoll{200};
+// When the log first names runnables still waiting for a cache, then how
+// often again.
+constexpr std::chrono::seconds kFirstWaitReport{5};
+constexpr std::chrono::seconds kWaitReportInterval{30};
 // How long past its deadline a stuck leader election is tolerated before
 // /healthz fails; kube-controller-manager gives client-go's healthz adaptor
 // 20 s.
@@ -77,7 +85,8 @@ Manager::Manager(RestConfig config, ManagerOptions options)
     return connected_ ? Status::Ok() : NotYet("not connected to the API server yet");
   });
   ready_checks_.Add("informers-synced", [this] {
-    if (!synced_) return NotYet("informer caches have not synced yet");
+    if (!informers_started_) return NotYet("informer caches have not synced yet");
+    if (!synced_) return informers_->CheckSynced();
     return informers_->CheckFreshness(kCacheStaleAfter);
   });
 }
@@ -242,7 +251,7 @@ Status Manager::StartLeaderElection() {
   election.on_started_leading = [this] {
     spdlog::info("leading: leader-only runnables may start");
     leading_now_ = true;
-    StartLeaderRunnablesWhenLeading();
+    StartDue();
   };
   election.on_new_leader = [](const std::string& id) { spdlog::info("current leader: {}", id); };
   election.on_stopped_leading = [this] { OnStoppedLeading(); };
@@ -264,14 +273,21 @@ void Manager::RunStartup() {
   if (!ConnectAndWire()) return;
   informers_->StartAll();
   informers_started_ = true;
-  if (!WaitForCaches()) return;
-  synced_ = true;
-  if (Status started = StartRunnables(false); !started.ok()) {
-    spdlog::error("cannot start: {}", started.ToString());
-    return;
+  PlanStarts();
+  auto began = clock_->Now();
+  auto next_report = began + kFirstWaitReport;
+  while (!startup_.stopping()) {
+    NoteCachesSynced(began);
+    bool waiting = StartDue();
+    if (!waiting && synced_) return;  // the rest waits only for leadership
+    if (waiting && clock_->Now() >= next_report) {
+      ReportWaiting();
+      next_report = clock_->Now() + kWaitReportInterval;
+    }
+    // Returns at once when every informer has synced, so a healthy start
+    // goes on the moment the last cache is filled.
+    informers_->WaitForSync(kSyncPoll);
   }
-  ready_ = true;
-  StartLeaderRunnablesWhenLeading();
 }
 
 bool Manager::ConnectAndWire() {
@@ -295,39 +311,96 @@ bool Manager::ConnectAndWire() {
   return true;
 }
 
-bool Manager::WaitForCaches() {
-  auto started = clock_->Now();
-  while (!informers_->WaitForSync(kSyncPoll)) {
-    if (startup_.stopping()) return false;
-  }
-  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(clock_->Now() - started);
-  spdlog::info("{} informer caches synced in {} ms", informers_->size(), took.count());
-  return true;
-}
-
-Status Manager::StartRunnables(bool leader_only) {
+// What each runnable waits for, resolved once the wiring has asked for
+// every informer.
+void Manager::PlanStarts() {
+  auto all = informers_->Dependencies();
   std::lock_guard lock(mu_);
-  if (stopped_) return Status::Ok();
   for (const auto& runnable : runnables_) {
-    if (runnable->NeedsLeaderElection() != leader_only) continue;
-    if (Status started = runnable->Start(); !started.ok()) {
-      return started.WithContext(runnable->name());
-    }
-    spdlog::info("started {}{}", runnable->name(), leader_only ? " (leader only)" : "");
-    started_.push_back(runnable);
+    auto declared = runnable->WaitsFor();
+    pending_.push_back({runnable, declared.value_or(all)});
+    if (!declared) continue;
+    std::string names;
+    for (const auto& d : *declared) names += (names.empty() ? "" : ", ") + d.name();
+    spdlog::info("{} waits for {}", runnable->name(),
+                 names.empty() ? std::string("no informer") : "informers " + names);
   }
-  return Status::Ok();
 }
 
-void Manager::StartLeaderRunnablesWhenLeading() {
+void Manager::NoteCachesSynced(Clock::TimePoint began) {
+  if (synced_ || !informers_->WaitForSync(std::chrono::milliseconds(0))) return;
+  synced_ = true;
+  spdlog::info("{} informer caches synced in {} ms", informers_->size(),
+               Millis(clock_->Now() - began));
+}
+
+// Starts, in the order added and always-on ones first, every pending
+// runnable whose caches have synced, the leader-only ones only while
+// leading. Runs on the startup thread and from the elector's callback; mu_
+// makes each start happen once and never after Stop() began. A runnable
+// whose Start() fails is logged and not retried (an always-on one keeps the
+// process unready). True while a runnable still waits for a cache.
+bool Manager::StartDue() {
+  std::lock_guard lock(mu_);
+  if (stopped_) return false;
+  bool waiting = false;
+  // Each informer is asked once per pass, so runnables waiting for the same
+  // ones see the same answer and an always-on one is never overtaken by a
+  // leader-only one because a cache filled between the two questions.
+  std::vector<std::pair<InformerDependency, bool>> seen;
+  auto synced = [&seen](const InformerDependency& d) {
+    for (const auto& [dependency, answer] : seen) {
+      if (dependency == d) return answer;
+    }
+    seen.emplace_back(d, d.synced());
+    return seen.back().second;
+  };
+  for (bool leader_only : {false, true}) {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      const auto& runnable = it->runnable;
+      if (runnable->NeedsLeaderElection() != leader_only) {
+        ++it;
+        continue;
+      }
+      bool ready = std::all_of(it->waits_for.begin(), it->waits_for.end(), synced);
+      waiting = waiting || !ready;
+      if (!ready || (leader_only && !leading_now_)) {
+        ++it;
+        continue;
+      }
+      if (Status started = runnable->Start(); !started.ok()) {
+        spdlog::error("cannot start {}: {}", runnable->name(), started.ToString());
+        start_failed_ = start_failed_ || !leader_only;
+      } else {
+        spdlog::info("started {}{}", runnable->name(), leader_only ? " (leader only)" : "");
+        started_.push_back(runnable);
+      }
+      it = pending_.erase(it);
+    }
+  }
+  bool always_on_pending = std::any_of(pending_.begin(), pending_.end(), [](const Pending& p) {
+    return !p.runnable->NeedsLeaderElection();
+  });
+  if (synced_ && !always_on_pending && !start_failed_) ready_ = true;
+  return waiting;
+}
+
+// One line per runnable held back by a cache, naming each informer it still
+// waits for and why that informer has not synced.
+void Manager::ReportWaiting() {
+  std::vector<std::string> lines;
   {
     std::lock_guard lock(mu_);
-    if (leader_runnables_started_ || !synced_ || !leading_now_) return;
-    leader_runnables_started_ = true;
+    for (const auto& p : pending_) {
+      std::string why;
+      for (const auto& d : p.waits_for) {
+        Status status = d.Check();
+        if (!status.ok()) why += (why.empty() ? "" : "; ") + status.message();
+      }
+      if (!why.empty()) lines.push_back(p.runnable->name() + " waits for informer " + why);
+    }
   }
-  if (Status started = StartRunnables(true); !started.ok()) {
-    spdlog::error("cannot start leader-only runnables: {}", started.ToString());
-  }
+  for (const auto& line : lines) spdlog::warn("{}", line);
 }
 
 // Stops the started runnables of one kind, newest first, within the

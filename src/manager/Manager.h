@@ -35,21 +35,32 @@ namespace kube {
 //   3. on a background thread, retrying with backoff until it succeeds:
 //      discovery of the API server, then the wiring callback, which asks for
 //      informers and registers controllers and runnables for what is served;
-//   4. the informers, and a wait until their caches have synced;
-//   5. the runnables that need no leader; the process is now ready;
-//   6. once leading, the leader-only runnables (reconcilers that write).
+//   4. the informers;
+//   5. each runnable that needs no leader as soon as the informers it waits
+//      for (Runnable::WaitsFor; by default all) have synced, and each
+//      leader-only runnable (reconcilers that write) as soon as, in addition,
+//      this replica leads. Within one pass the always-on ones start first,
+//      each kind in the order added. An informer that never syncs (e.g. its
+//      list is Forbidden) holds back only the runnables waiting for it; every
+//      30 s the log names each such runnable, the informer and its last
+//      error. Ready once every informer has synced and every always-on
+//      runnable started.
 // Stop() first cancels the requests in flight of the shared client (and of
 // the election client unless leading), then undoes the start in reverse:
 // leader-only runnables (drained within the graceful-shutdown timeout), then
 // leader election (releasing the lease only after the writers have stopped),
-// the other runnables, informers, servers.
+// the other runnables, informers, servers. Only runnables that started are
+// stopped; none starts once Stop() has begun.
 //
 // Health checks: "ping"; "leader-election" (a leader whose lease was not
 // renewed for renew_deadline + 20 s, or an elector loop silent for
 // lease_duration + 20 s); "informers" (a reflector that made no progress for
 // its Reflector::stall_timeout(), 5 min by default). Ready checks:
-// "api-server"; "informers-synced" (synced, and every reflector had a
-// successful LIST or WATCH within the last 5 min); and those added.
+// "api-server"; "informers-synced" (every informer synced, else the ones
+// that have not and why; and every reflector had a successful LIST or WATCH
+// within the last 5 min); and those added. An informer that cannot sync
+// fails readiness, never health: a replica missing a permission is degraded,
+// and restarting it would not help.
 class Manager {
  public:
   using Wiring = std::function<Status(Manager&, const ApiDiscovery&)>;
@@ -93,11 +104,18 @@ class Manager {
   Result<std::shared_ptr<RestClient>> NewClient(const RestConfig& config, int max_retries) const;
   Status StartServers();
   Status StartLeaderElection();
+  // A runnable not started yet and the caches it waits for.
+  struct Pending {
+    std::shared_ptr<Runnable> runnable;
+    std::vector<InformerDependency> waits_for;
+  };
+
   void RunStartup();
   bool ConnectAndWire();
-  bool WaitForCaches();
-  Status StartRunnables(bool leader_only);
-  void StartLeaderRunnablesWhenLeading();
+  void PlanStarts();
+  void NoteCachesSynced(Clock::TimePoint began);
+  bool StartDue();
+  void ReportWaiting();
   bool StopRunnables(bool leader_only);
   void OnStoppedLeading();
   EndpointServer::Reply Probe(const CheckSet& checks, bool verbose) const;
@@ -123,10 +141,11 @@ class Manager {
 
   mutable std::mutex mu_;  // guards the runnables lists and the flags below
   std::vector<std::shared_ptr<Runnable>> runnables_;
+  std::vector<Pending> pending_;                    // planned once wired, not started yet
   std::vector<std::shared_ptr<Runnable>> started_;  // in start order
   bool stopped_ = false;
-  bool leader_runnables_started_ = false;
-  bool abandoned_ = false;  // Stop() gave up on writers at the deadline
+  bool start_failed_ = false;  // an always-on runnable's Start() failed
+  bool abandoned_ = false;     // Stop() gave up on writers at the deadline
 
   std::atomic<bool> connected_{false};
   std::atomic<bool> synced_{false};

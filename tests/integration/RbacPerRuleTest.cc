@@ -9,7 +9,10 @@
 // and Role with that rule alone removed: the feature needing the rule logs
 // the apiserver's denial naming verb, resource and API group, every
 // "forbidden" line in the log is one of those, and the rest keeps working
-// (the leader is elected, the inventory syncs, /metrics answers 200). It also
+// (the leader is elected, the inventory syncs, /metrics answers 200; without
+// the DeviceHealth read rule the repair and the leak audit still act, without
+// the Pod/Node read rule device health still applies its DeviceTaintRule; the
+// feature held back is named in the log with the informer it waits for). It also
 // asserts that rbac.yaml has no wildcard and no Secrets, and that every rule
 // has an expectation here.
 #include <gtest/gtest.h>
@@ -39,7 +42,10 @@ constexpr const char* kKcm = "kube-controller-manager";
 constexpr const char* kLeakPod = "rbac-leak-owner";  // in "default", phase Succeeded
 
 // What removing one rule must break: each line is the apiserver's denial as
-// the controller logs it; `leads`, `syncs`, `metrics` say what keeps working.
+// the controller logs it; `leads`, `syncs`, `metrics`, `health_works` (the
+// DeviceHealth gets its DeviceTaintRule and status) and `extended_works` (the
+// mapping repair and the leak audit act) say what keeps working; `waiting`
+// is the start of the line naming a feature held back by an unsynced informer.
 struct Expectation {
   std::string rule;  // "group/resource,resource:verb,verb" (RuleKey)
   std::string feature;
@@ -47,6 +53,9 @@ struct Expectation {
   bool leads = true;
   bool syncs = true;
   bool metrics = true;
+  bool health_works = false;  // asserted when true; the full run asserts everything
+  bool extended_works = false;
+  std::string waiting = "";
 };
 
 // Reads are denied on the initial watch: informers sync by watch-list
@@ -67,11 +76,16 @@ const std::vector<Expectation>& Expectations() {
        true,
        false},
       {"dra-controller.dev/devicehealths:get,list,watch",
-       "device health (reading DeviceHealths); all informers start together, so the "
-       "inventory does not report synced either",
+       "device health (reading DeviceHealths); the inventory, extended resources and the "
+       "leak audit keep working",
        {Denial("watch", "devicehealths", "dra-controller.dev")},
        true,
-       false},
+       true,
+       true,
+       false,
+       true,
+       "devicehealth waits for informer devicehealths.dra-controller.dev: not synced: "
+       "Forbidden"},
       {"dra-controller.dev/devicehealths/status:patch",
        "device health (DeviceHealth status)",
        {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
@@ -80,11 +94,15 @@ const std::vector<Expectation>& Expectations() {
        {Denial("patch", "devicetaintrules", "resource.k8s.io")}},
       {"/events:create,patch", "Events", {Denial("create", "events", "")}},
       {"/pods,nodes:get,list,watch",
-       "extended resources (Pods, Nodes); all informers start together, so the inventory "
-       "does not report synced either",
+       "extended resources, leak audit, allocation metrics (Pods, Nodes); the inventory and "
+       "device health keep working",
        {Denial("watch", "pods", ""), Denial("watch", "nodes", "")},
        true,
-       false},
+       true,
+       true,
+       true,
+       false,
+       "extended-resource-leaks waits for informer pods: not synced: Forbidden"},
       {"resource.k8s.io/deviceclasses:patch",
        "extended resources (--repair-extended-resource-mapping)",
        {Denial("patch", "deviceclasses", "resource.k8s.io")}},
@@ -472,6 +490,13 @@ class RbacPerRuleTest : public ClusterTest {
       EXPECT_TRUE(logged.ok()) << logged.ToString();
     }
     if (e.rule.empty()) ExpectEveryFeatureWorked(health, claim);
+    if (e.health_works) ExpectHealthWorked(health);
+    if (e.extended_works) ExpectExtendedWorked(claim);
+    if (!e.waiting.empty()) {
+      auto named = WaitFor(
+          "a log line: " + e.waiting, 30s, [&] { return Logged(e.waiting); }, dump);
+      EXPECT_TRUE(named.ok()) << named.ToString();
+    }
     EXPECT_EQ(UnexpectedDenials(e.denials), std::vector<std::string>()) << e.feature;
     if (e.leads) {
       EXPECT_FALSE(Logged("lost lease")) << dump();
@@ -486,9 +511,22 @@ class RbacPerRuleTest : public ClusterTest {
     ForgetClaim(claim);
   }
 
-  // With every rule: status and Event on the DeviceHealth, the repair, and
-  // the leaked claim removed.
+  // With every rule: what ExpectHealthWorked and ExpectExtendedWorked check,
+  // and the Event on the DeviceHealth.
   void ExpectEveryFeatureWorked(const std::string& health, const std::string& claim) {
+    ExpectHealthWorked(health);
+    ExpectExtendedWorked(claim);
+    auto event = WaitFor("an Event on " + health, 30s, [&] {
+      auto events = cluster_->Kubectl({"get", "events", "-A", "--field-selector",
+                                       "involvedObject.name=" + health, "-o", "name"});
+      return events.ok() && !events->out.empty();
+    });
+    EXPECT_TRUE(event.ok()) << event.ToString();
+  }
+
+  // Device health acted: the DeviceHealth's DeviceTaintRule exists and its
+  // status names it.
+  void ExpectHealthWorked(const std::string& health) {
     auto dump = [&] { return controller_->Output(); };
     auto status = WaitFor(
         "DeviceHealth " + health + " status.ruleName", 30s,
@@ -498,16 +536,19 @@ class RbacPerRuleTest : public ClusterTest {
         },
         dump);
     EXPECT_TRUE(status.ok()) << status.ToString();
+    auto rule = cluster_->Kubectl(
+        {"get", "devicetaintrule", "devicehealth-" + health, "--ignore-not-found", "-o", "name"});
+    EXPECT_TRUE(rule.ok() && !rule->out.empty()) << "no DeviceTaintRule devicehealth-" << health;
+  }
+
+  // The extended-resource features acted: the repair annotated the surviving
+  // DeviceClass and the leak audit removed the leaked claim.
+  void ExpectExtendedWorked(const std::string& claim) {
+    auto dump = [&] { return controller_->Output(); };
     auto repaired = WaitFor(
         "the repair", 30s,
         [&] { return Logged(std::string("annotated DeviceClass ") + kSurvivorClass); }, dump);
     EXPECT_TRUE(repaired.ok()) << repaired.ToString();
-    auto event = WaitFor("an Event on " + health, 30s, [&] {
-      auto events = cluster_->Kubectl({"get", "events", "-A", "--field-selector",
-                                       "involvedObject.name=" + health, "-o", "name"});
-      return events.ok() && !events->out.empty();
-    });
-    EXPECT_TRUE(event.ok()) << event.ToString();
     auto removed = WaitFor(
         "leaked claim " + claim + " removed", 30s,
         [&] {
@@ -534,6 +575,14 @@ class RbacPerRuleTest : public ClusterTest {
               << (Logged("became leader") ? "elected" : "NOT elected") << ", inventory "
               << (Logged("inventory synced") ? "synced" : "NOT synced") << "\n  log: " << first
               << "\n";
+    if (!e.waiting.empty()) {
+      auto at = out.find(e.waiting);
+      auto start = at == std::string::npos ? at : out.rfind('\n', at);
+      if (at != std::string::npos) {
+        start = start == std::string::npos ? 0 : start + 1;
+        std::cout << "  held back: " << out.substr(start, out.find('\n', at) - start) << "\n";
+      }
+    }
   }
 
   json cluster_role_;

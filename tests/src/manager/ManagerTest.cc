@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "src/base/FakeClock.h"
@@ -33,6 +37,7 @@ class FakeApiServer : public HttpTransport {
     }
     std::lock_guard lock(mu_);
     ++requests_;
+    if (Forbidden(request.path)) return Json(403, ForbiddenBody());
     if (request.path == "/version") return Json(200, R"({"gitVersion":"v1.37.2"})");
     if (request.path == "/apis/example.com/v1") {
       ++discoveries_;
@@ -52,6 +57,13 @@ class FakeApiServer : public HttpTransport {
       return Status::Ok();
     }
     std::unique_lock lock(mu_);
+    if (Forbidden(request.path)) {
+      HttpResponse denied;
+      denied.status = 403;
+      handler.OnHead(denied);
+      handler.OnData(ForbiddenBody());
+      return Status::Ok();
+    }
     ++watches_;
     if (fail_watches_) return Status(StatusCode::kUnavailable, "connection refused");
     HttpResponse head;
@@ -68,6 +80,16 @@ class FakeApiServer : public HttpTransport {
     std::lock_guard lock(mu_);
     fail_watches_ = fail;
     changed_.notify_all();
+  }
+  // Requests whose path has `/plural` are answered 403, as kube-apiserver
+  // answers a service account without the RBAC rule; "" forbids nothing.
+  void Forbid(std::string plural) {
+    std::lock_guard lock(mu_);
+    forbidden_ = plural.empty() ? "" : "/" + std::move(plural);
+  }
+  int denials() const {
+    std::lock_guard lock(mu_);
+    return denials_;
   }
   void HangLeases(bool hang) {
     std::lock_guard lock(mu_);
@@ -97,6 +119,17 @@ class FakeApiServer : public HttpTransport {
   }
 
  private:
+  bool Forbidden(const std::string& path) {
+    if (forbidden_.empty() || path.find(forbidden_) == std::string::npos) return false;
+    ++denials_;
+    return true;
+  }
+  std::string ForbiddenBody() const {
+    return R"({"kind":"Status","code":403,"reason":"Forbidden","message":"user cannot list )"
+           R"(resource \")" +
+           forbidden_.substr(1) + R"(\" in API group \"example.com\""})";
+  }
+
   static HttpResponse Json(int status, std::string body) {
     HttpResponse response;
     response.status = status;
@@ -113,6 +146,8 @@ class FakeApiServer : public HttpTransport {
   int lease_requests_ = 0;
   bool serve_group_ = true;
   std::string items_;
+  std::string forbidden_;
+  int denials_ = 0;
   int requests_ = 0;
   int discoveries_ = 0;
 };
@@ -122,6 +157,7 @@ struct Widget {
 };
 
 const ResourceType kWidgets{"example.com", "v1", "widgets", false, "Widget"};
+const ResourceType kGadgets{"example.com", "v1", "gadgets", false, "Gadget"};
 
 Result<Widget> ProjectWidget(simdjson::dom::element object) {
   auto meta = ObjectMeta::FromObject(object);
@@ -199,14 +235,34 @@ class ManagerTest : public ::testing::Test {
     std::shared_ptr<FakeApiServer> api_;
   };
 
-  std::unique_ptr<Runnable> Step(const std::string& name, bool leader_only) {
+  std::unique_ptr<Runnable> Step(
+      const std::string& name, bool leader_only,
+      std::optional<std::vector<InformerDependency>> waits_for = std::nullopt) {
     return std::make_unique<FunctionRunnable>(
         name, leader_only,
         [this, name] {
           journal_.Add("start " + name);
           return Status::Ok();
         },
-        [this, name] { journal_.Add("stop " + name); });
+        [this, name] { journal_.Add("stop " + name); }, std::move(waits_for));
+  }
+
+  bool Journaled(const std::string& entry) const {
+    auto entries = journal_.entries();
+    return std::find(entries.begin(), entries.end(), entry) != entries.end();
+  }
+
+  // Widgets (served) and gadgets (forbidden while the test says so), and
+  // runnables that wait for one, the other, or (saying nothing) both.
+  void WireWidgetsAndGadgets(Manager& m) {
+    auto widgets = InformerDependency::On(m.informers().Get<Widget>(kWidgets, ProjectWidget));
+    auto gadgets = InformerDependency::On(m.informers().Get<Widget>(kGadgets, ProjectWidget));
+    m.Add(Step("widget-reader", false, std::vector{widgets}));
+    m.Add(Step("widget-writer", true, std::vector{widgets}));
+    m.Add(Step("gadget-reader", false, std::vector{gadgets}));
+    m.Add(Step("gadget-writer", true, std::vector{gadgets}));
+    m.Add(Step("all-reader", false));
+    m.Add(Step("free-writer", true, std::vector<InformerDependency>{}));
   }
 
   // GET of a probe path on the manager's probe server: {status, body}.
@@ -421,6 +477,187 @@ TEST_F(ManagerTest, RefusesLeaderElectionWithoutALeaseName) {
   options.leader_election_id = "";
   Manager manager(Config(), options);
   EXPECT_EQ(manager.Start().code(), StatusCode::kInvalidArgument);
+}
+
+// One informer's list and watch are forbidden: what waits only for the
+// other starts (leader-only too), what needs it does not, readiness says
+// which informer and why, health stays good; once the permission is there
+// the rest starts, and Stop() undoes exactly what started, in reverse.
+TEST_F(ManagerTest, AnInformerThatCannotSyncHoldsBackOnlyWhatWaitsForIt) {
+  api_->Forbid("gadgets");
+  Manager manager(Config(), Options());
+  manager.SetWiring([this](Manager& m, const ApiDiscovery&) {
+    WireWidgetsAndGadgets(m);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("the widget runnables", seconds(10), [&] {
+                return Journaled("start widget-reader") && Journaled("start widget-writer") &&
+                       Journaled("start free-writer");
+              }).ok());
+  ASSERT_TRUE(WaitFor("two denials", seconds(10), [&] { return api_->denials() >= 2; }).ok());
+  EXPECT_FALSE(Journaled("start gadget-reader"));
+  EXPECT_FALSE(Journaled("start gadget-writer"));
+  EXPECT_FALSE(Journaled("start all-reader"));
+  EXPECT_FALSE(manager.ready());
+  auto [ready_status, ready_body] = Probe(manager, "/readyz");
+  EXPECT_EQ(ready_status, 503) << ready_body;
+  EXPECT_NE(ready_body.find("[-]informers-synced failed: gadgets.example.com: not synced: "
+                            "Forbidden: GET /apis/example.com/v1/gadgets?limit=500: user cannot "
+                            "list resource \"gadgets\""),
+            std::string::npos)
+      << ready_body;
+  EXPECT_EQ(ready_body.find("widgets.example.com"), std::string::npos) << ready_body;
+  EXPECT_EQ(Probe(manager, "/healthz").first, 200) << Probe(manager, "/healthz").second;
+
+  api_->Forbid("");
+  ASSERT_TRUE(
+      WaitFor("ready once gadgets sync", seconds(20), [&] { return manager.ready(); }).ok());
+  ASSERT_TRUE(WaitFor("the gadget writer", seconds(10), [&] {
+                return Journaled("start gadget-writer");
+              }).ok());
+  EXPECT_EQ(Probe(manager, "/readyz").first, 200) << Probe(manager, "/readyz").second;
+  ASSERT_TRUE(manager.Stop().ok());
+  auto entries = journal_.entries();
+  ASSERT_EQ(entries.size(), 12u);
+  // The first three in any order (free-writer waits for nothing), then the
+  // ones gadgets held back, always-on first, in the order added.
+  std::vector<std::string> first(entries.begin(), entries.begin() + 3);
+  std::sort(first.begin(), first.end());
+  EXPECT_EQ(first, (std::vector<std::string>{"start free-writer", "start widget-reader",
+                                             "start widget-writer"}));
+  EXPECT_EQ(
+      std::vector<std::string>(entries.begin() + 3, entries.begin() + 6),
+      (std::vector<std::string>{"start gadget-reader", "start all-reader", "start gadget-writer"}));
+  // Leader-only ones stop first, each kind newest first.
+  std::vector<std::string> stops(entries.begin() + 6, entries.end());
+  std::vector<std::string> expected;
+  for (bool leader_only : {true, false}) {
+    for (int k = 5; k >= 0; --k) {
+      std::string name = entries[k].substr(6);
+      if ((name.find("writer") != std::string::npos) == leader_only) {
+        expected.push_back("stop " + name);
+      }
+    }
+  }
+  EXPECT_EQ(stops, expected);
+}
+
+// A controller that declares what it waits for also waits for what it
+// watches, and only that: it reconciles widgets while gadgets are forbidden.
+TEST_F(ManagerTest, AControllerWaitsForTheInformersItWatches) {
+  api_->SetItems(R"({"metadata":{"name":"a","resourceVersion":"1"}})");
+  api_->Forbid("gadgets");
+  Manager manager(Config(), Options());
+  auto widget_reconciler = std::make_shared<RecordingReconciler>();
+  auto gadget_reconciler = std::make_shared<RecordingReconciler>();
+  manager.SetWiring([&](Manager& m, const ApiDiscovery&) {
+    auto& widgets = m.informers().Get<Widget>(kWidgets, ProjectWidget);
+    auto& gadgets = m.informers().Get<Widget>(kGadgets, ProjectWidget);
+    auto on_widgets = m.AddController(
+        {.name = "widgets", .waits_for = std::vector<InformerDependency>{}}, widget_reconciler);
+    if (!on_widgets.ok()) return on_widgets.status();
+    (*on_widgets)->Watch(widgets, ManagedController::OwnKey<Widget>);
+    auto on_gadgets = m.AddController(
+        {.name = "gadgets", .waits_for = std::vector<InformerDependency>{}}, gadget_reconciler);
+    if (!on_gadgets.ok()) return on_gadgets.status();
+    (*on_gadgets)->Watch(gadgets, ManagedController::OwnKey<Widget>);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("widget a reconciled", seconds(10), [&] {
+                return widget_reconciler->keys() == std::vector<std::string>{"a"};
+              }).ok());
+  ASSERT_TRUE(WaitFor("two denials", seconds(10), [&] { return api_->denials() >= 2; }).ok());
+  EXPECT_TRUE(gadget_reconciler->keys().empty());
+  api_->Forbid("");
+  EXPECT_TRUE(WaitFor("gadget a reconciled", seconds(20), [&] {
+                return gadget_reconciler->keys() == std::vector<std::string>{"a"};
+              }).ok());
+}
+
+// Every 30 s (first after 5 s) the log names each runnable held back, the
+// informer it waits for and the API server's answer.
+TEST_F(ManagerTest, LogsWhichRunnableWaitsForWhichInformerAndWhy) {
+  auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(200);
+  spdlog::default_logger()->sinks().push_back(log);
+  auto logged = [log](const std::string& text) {
+    for (const auto& line : log->last_formatted()) {
+      if (line.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  api_->Forbid("gadgets");
+  auto clock = std::make_shared<FakeClock>();
+  auto options = Options();
+  options.clock = clock;
+  Manager manager(Config(), options);
+  manager.SetWiring([this](Manager& m, const ApiDiscovery&) {
+    WireWidgetsAndGadgets(m);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  Status seen = WaitFor("the waiting report", seconds(10), [&] {
+    clock->Step(milliseconds(500));
+    return logged(
+        "gadget-reader waits for informer gadgets.example.com: not synced: Forbidden: GET "
+        "/apis/example.com/v1/gadgets?limit=500: user cannot list resource \"gadgets\"");
+  });
+  EXPECT_TRUE(seen.ok()) << seen.ToString();
+  EXPECT_TRUE(logged("all-reader waits for informer gadgets.example.com: not synced"));
+  EXPECT_FALSE(logged("widget-reader waits for informer widgets"));
+  EXPECT_TRUE(logged("gadget-reader waits for informers gadgets.example.com"));
+  ASSERT_TRUE(manager.Stop().ok());
+  auto& sinks = spdlog::default_logger()->sinks();
+  sinks.erase(std::find(sinks.begin(), sinks.end(), log));
+}
+
+// Stop() racing with a late start: the permission comes back and Stop()
+// follows 0 to 1.75 s later, spanning the reflector's first retry (0.8 to
+// 1.6 s), so some rounds stop before the start, some after, some during.
+// Whatever started is stopped, nothing starts once Stop() returned, and in
+// round 0 (never permitted) nothing starts and Stop() does not wait for it.
+TEST_F(ManagerTest, StopRacingWithALateStartStopsExactlyWhatStarted) {
+  for (int round = 0; round < 8; ++round) {
+    SCOPED_TRACE(round);
+    api_->Forbid("gadgets");
+    Journal journal;
+    {
+      Manager manager(Config(), Options());
+      manager.SetWiring([&](Manager& m, const ApiDiscovery&) {
+        auto gadgets = InformerDependency::On(m.informers().Get<Widget>(kGadgets, ProjectWidget));
+        for (std::string name : {"late-reader", "late-writer"}) {
+          m.Add(std::make_unique<FunctionRunnable>(
+              name, name == "late-writer",
+              [&journal, name] {
+                journal.Add("start " + name);
+                return Status::Ok();
+              },
+              [&journal, name] { journal.Add("stop " + name); }, std::vector{gadgets}));
+        }
+        return Status::Ok();
+      });
+      ASSERT_TRUE(manager.Start().ok());
+      int denials = api_->denials();
+      ASSERT_TRUE(WaitFor("a denial", seconds(10), [&] { return api_->denials() > denials; }).ok());
+      if (round > 0) {
+        api_->Forbid("");
+        std::this_thread::sleep_for(milliseconds(250 * (round - 1)));
+      }
+      ASSERT_TRUE(manager.Stop().ok());
+      auto at_stop = journal.entries();
+      for (const auto& entry : at_stop) {
+        if (entry.rfind("start ", 0) != 0) continue;
+        std::string stop = "stop " + entry.substr(6);
+        EXPECT_NE(std::find(at_stop.begin(), at_stop.end(), stop), at_stop.end()) << entry;
+      }
+      if (round == 0) {
+        EXPECT_TRUE(at_stop.empty());
+      }
+      std::this_thread::sleep_for(milliseconds(50));  // a start after Stop() would show here
+      EXPECT_EQ(journal.entries(), at_stop);
+    }
+  }
 }
 
 TEST(CheckSetTest, ReportsEveryFailingCheckByName) {
