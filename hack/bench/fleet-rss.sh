@@ -7,7 +7,7 @@
 # For each size: creates SLICES ResourceSlices (one pool each, label
 # bench.dra.example.com/fleet-rss=true) of DEVICES_PER_SLICE devices shaped
 # like hack/fake-gpu-fleet.sh's, starts the controller, waits for its
-# "inventory synced" log line, samples VmRSS/VmHWM from /proc/PID/status at
+# "inventory synced" and "informer caches synced" log lines, samples VmRSS/VmHWM from /proc/PID/status at
 # sync and SETTLE seconds later, stops it by PID and deletes the slices.
 # Prints one Markdown table row per size.
 #
@@ -50,7 +50,8 @@ measure() {
   local started=$SECONDS
   "$BINARY" run --metrics-bind-address=0 --health-probe-bind-address=0 >"$log" 2>&1 &
   CONTROLLER_PID=$!
-  until grep -q "inventory synced" "$log"; do
+  # Features start as their own informers sync: wait for every cache.
+  until grep -q "inventory synced" "$log" && grep -q "informer caches synced" "$log"; do
     kill -0 "$CONTROLLER_PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$log")"
     ((SECONDS - started < SYNC_TIMEOUT)) || die "no sync within ${SYNC_TIMEOUT}s"
     sleep 0.2

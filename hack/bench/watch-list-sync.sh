@@ -52,7 +52,8 @@ run_once() {
   "$BINARY" run --watch-list="$mode" --metrics-bind-address=0 --health-probe-bind-address=0 \
     >"$log" 2>&1 &
   CONTROLLER_PID=$!
-  until grep -q "inventory synced" "$log"; do
+  # Features start as their own informers sync: wait for every cache.
+  until grep -q "inventory synced" "$log" && grep -q "informer caches synced" "$log"; do
     kill -0 "$CONTROLLER_PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$log")"
     ((SECONDS - started < SYNC_TIMEOUT)) || die "no sync within ${SYNC_TIMEOUT}s"
     sleep 0.1
