@@ -140,9 +140,12 @@ ClaimFit ClaimFeasibility::Check(const api::ResourceClaim& claim, std::string_vi
       }
     }
     for (const auto& sub : request.first_available) {
+      // resource.k8s.io/v1 DeviceSubRequest has no adminAccess (the API
+      // server drops it; deviceSubRequestAccessor.adminAccess is false).
+      ExactRequest plain = sub.request;
+      plain.admin_access = false;
       alternatives.emplace_back();
-      if (!Prepare(sub.request, request.name + "/" + sub.name, node, devices, alternatives.back(),
-                   fit)) {
+      if (!Prepare(plain, request.name + "/" + sub.name, node, devices, alternatives.back(), fit)) {
         return fit;
       }
     }

@@ -120,6 +120,17 @@ TEST_F(ClaimFeasibilityTest, AdminAccessSharesDevicesWithOtherClaimsButNotWithin
   EXPECT_TRUE(Check(ClaimWith({Admin(Want("gpu"))})).fits);
 }
 
+// DeviceSubRequest has no adminAccess in resource.k8s.io/v1: a subrequest
+// that carries one (only a client-side object can) is an ordinary request.
+TEST_F(ClaimFeasibilityTest, SubrequestsHaveNoAdminAccess) {
+  inventory_.ApplySlice(Slice("a", "node-a", {Gpu("gpu-0", 80, "m")}));
+  inventory_.ApplyClaim(ClaimOf("train", {Result("node-a", "gpu-0")}));
+  api::ResourceClaim claim = ClaimWith({});
+  claim.requests.push_back(FirstAvailable("r0", {Admin(WantAll("gpu"))}));
+  EXPECT_FALSE(Check(claim).fits);
+  EXPECT_TRUE(Check(ClaimWith({Admin(WantAll("gpu"))})).fits);
+}
+
 // validateDeviceRequest: allocationMode All fails with an error when any
 // incomplete pool reaches the node, whatever its driver or class; other
 // requests just skip such pools.
