@@ -64,8 +64,8 @@ void DeviceCollector::Render(std::string& out) const {
   family("dra_controller_devices_published",
          "Devices published in the newest generation of their pool", &Group::published);
   family("dra_controller_devices_allocatable",
-         "Published devices in a complete pool without a NoSchedule or NoExecute taint "
-         "(allocated ones included)",
+         "Published devices in a complete, valid pool without a NoSchedule or NoExecute "
+         "taint (allocated ones included)",
          &Group::allocatable);
   family("dra_controller_devices_allocated",
          "Devices named in at least one ResourceClaim allocation", &Group::allocated);
