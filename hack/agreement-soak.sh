@@ -4,7 +4,8 @@
 # control plane started in a temporary directory and stopped by PID.
 #   agreement-soak.sh BUILD_DIR
 # Environment: DRA_AGREEMENT_SEEDS (default 200), DRA_AGREEMENT_FIRST_SEED
-# (default: random, printed), DRA_AGREEMENT_SHAPES=all for every generated shape.
+# (default: random, printed), DRA_AGREEMENT_SHAPES to switch shapes off (every
+# generated shape is on by default), e.g. "-admin_access".
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 

@@ -10,7 +10,7 @@ DevicesCommand::DevicesCommand() {
   flags_.String("node", "", "only devices on this node (and those every node reaches)");
   flags_.String("class", "", "only devices this DeviceClass matches");
   flags_.String("driver", "", "only devices of this driver");
-  flags_.String("state", "", "only devices in this state: free, allocated or tainted");
+  flags_.String("state", "", "only devices in this state: free, allocated, unavailable or tainted");
   flags_.String("output", "", "output format: empty for a table, or json");
   flags_.Short('o', "output");
 }
@@ -18,10 +18,12 @@ DevicesCommand::DevicesCommand() {
 std::string DevicesCommand::Help() const {
   return "List the devices published in ResourceSlices (newest pool generation), one line\n"
          "each: node, driver/pool/device, the DeviceClasses matching it, its state\n"
-         "(allocated; tainted: NoSchedule or NoExecute; free), taints, and the Pod and\n"
-         "claim holding it.\n\n"
+         "(allocated; unavailable with why: pool incomplete, pool invalid, counters in\n"
+         "use, no capacity left; tainted: NoSchedule or NoExecute; free), taints, and\n"
+         "the Pod and claim holding it (claims with adminAccess marked, they do not\n"
+         "allocate it).\n\n"
          "Usage:\n  dra-controller devices [--node N] [--class C] [--driver D] "
-         "[--state free|allocated|tainted] [-o json]\n\n" +
+         "[--state free|allocated|unavailable|tainted] [-o json]\n\n" +
          flags_.Usage();
 }
 

@@ -19,11 +19,31 @@ bool Contains(const std::vector<std::string>& items, const std::string& item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
+// Why the allocator cannot hand out a device that no claim holds; empty when
+// it can.
+std::string Unavailability(const inventory::DeviceInfo& info) {
+  if (info.available) return "";
+  if (!info.pool_complete) return "pool incomplete";
+  if (!info.pool_valid) return "pool invalid";
+  if (!info.counters_available) return "counters in use";
+  return "no capacity left";
+}
+
+// The CLAIM cell: holders, then adminAccess claims marked as such.
+std::vector<std::string> ClaimCell(const DeviceTable::Row& row) {
+  std::vector<std::string> out = row.claims;
+  for (const auto& claim : row.admin_access_claims) out.push_back(claim + "(adminAccess)");
+  return out;
+}
+
 }  // namespace
 
 std::string DeviceTable::ValidateState(const std::string& state) {
-  if (state.empty() || state == "free" || state == "allocated" || state == "tainted") return "";
-  return "--state must be free, allocated or tainted, not \"" + state + "\"";
+  if (state.empty() || state == "free" || state == "allocated" || state == "unavailable" ||
+      state == "tainted") {
+    return "";
+  }
+  return "--state must be free, allocated, unavailable or tainted, not \"" + state + "\"";
 }
 
 DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
@@ -42,11 +62,18 @@ DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
                         taint.effect == api::TaintEffect::kNoExecute;
   }
   row.claims = info.allocated_to;
+  row.admin_access_claims = info.admin_access_claims;
   for (const auto& use : inventory.PodsUsing(info.key)) {
     std::string pod = use.namespace_name + "/" + use.name;
     if (!Contains(row.pods, pod)) row.pods.push_back(pod);
   }
-  row.state = !row.claims.empty() ? "allocated" : schedule_tainted ? "tainted" : "free";
+  if (!row.claims.empty()) {
+    row.state = "allocated";
+  } else if (row.reason = Unavailability(info); !row.reason.empty()) {
+    row.state = "unavailable";
+  } else {
+    row.state = schedule_tainted ? "tainted" : "free";
+  }
   return row;
 }
 
@@ -70,8 +97,9 @@ std::vector<DeviceTable::Row> DeviceTable::Build(const inventory::Inventory& inv
 std::string DeviceTable::FormatTable(const std::vector<Row>& rows) {
   TextTable table({"NODE", "DEVICE", "CLASSES", "STATE", "TAINTS", "POD", "CLAIM"});
   for (const auto& row : rows) {
-    table.Add({row.node, row.key.ToString(), Join(row.classes), row.state, Join(row.taints),
-               Join(row.pods), Join(row.claims)});
+    std::string state = row.reason.empty() ? row.state : row.state + " (" + row.reason + ")";
+    table.Add({row.node, row.key.ToString(), Join(row.classes), state, Join(row.taints),
+               Join(row.pods), Join(ClaimCell(row))});
   }
   return table.Render();
 }
@@ -85,9 +113,11 @@ std::string DeviceTable::FormatJson(const std::vector<Row>& rows) {
                    {"device", row.key.device},
                    {"classes", row.classes},
                    {"state", row.state},
+                   {"reason", row.reason},
                    {"taints", row.taints},
                    {"pods", row.pods},
-                   {"claims", row.claims}});
+                   {"claims", row.claims},
+                   {"adminAccessClaims", row.admin_access_claims}});
   }
   return out.dump(2) + "\n";
 }

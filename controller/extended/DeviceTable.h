@@ -15,17 +15,20 @@ class DeviceTable {
     std::string node;
     std::string device_class;
     std::string driver;
-    std::string state;  // "", "free", "allocated" or "tainted"
+    std::string state;  // "", "free", "allocated", "unavailable" or "tainted"
   };
 
   struct Row {
     std::string node;  // "<all nodes>" or "<node selector>" for non-local devices
     inventory::DeviceKey key;
     std::vector<std::string> classes;
-    std::string state;                // allocated, tainted or free
+    std::string state;                // allocated, unavailable, tainted or free
+    std::string reason;               // unavailable: why (DeviceInfo)
     std::vector<std::string> taints;  // "key=value:Effect"
     std::vector<std::string> claims;  // "<namespace>/<name>"
     std::vector<std::string> pods;    // "<namespace>/<name>"
+    // Claims naming it with adminAccess (they do not allocate it).
+    std::vector<std::string> admin_access_claims;
   };
 
   // An empty error when `state` is one of the accepted values.

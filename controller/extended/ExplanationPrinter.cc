@@ -46,6 +46,8 @@ std::string ExplanationPrinter::ReasonName(Reason reason) {
       return "NoProvider";
     case Reason::kCordoned:
       return "Cordoned";
+    case Reason::kNotTogether:
+      return "NotTogether";
   }
   return "Unknown";
 }
@@ -90,7 +92,8 @@ std::string ExplanationPrinter::Json(const PodExplanation& e) {
                      {"needed", v.needed},
                      {"total", v.counts.total},
                      {"free", v.counts.free},
-                     {"allocated", v.counts.allocated}});
+                     {"allocated", v.counts.allocated},
+                     {"detail", v.detail}});
   }
   nlohmann::json out = {{"pod", e.pod},
                         {"phase", e.phase},

@@ -69,8 +69,23 @@ std::string Phrase(const NodeVerdict& v) {
       return "have no device plugin for " + v.resource + " and no DeviceClass serves it";
     case Reason::kCordoned:
       return "are cordoned";
+    case Reason::kNotTogether:
+      return "have the devices but cannot allocate them all together: " + v.detail;
   }
   return "";
+}
+
+// The implicit claim as a ResourceClaim: one exactCount request per entry.
+api::ResourceClaim AsResourceClaim(const ImplicitClaim& implicit) {
+  api::ResourceClaim claim;
+  claim.extended_resource_claim = true;
+  for (const auto& r : implicit.requests) {
+    api::ResourceClaim::ExactRequest exact;
+    exact.device_class_name = r.device_class;
+    exact.count = r.count;
+    claim.requests.push_back({r.name, std::move(exact), {}});
+  }
+  return claim;
 }
 
 // The scheduler filters nodes in parallel and gives up on the Pod at the
@@ -125,6 +140,7 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
     std::map<std::string, int64_t> per_class;  // class -> devices
     for (const auto& request : claim.requests) per_class[request.device_class] += request.count;
     needed = cache.needed.emplace(dra, std::move(per_class)).first;
+    cache.claims.emplace(dra, AsResourceClaim(claim));
   }
   for (const auto& [class_name, count] : needed->second) {
     auto it = cache.counts.find(class_name);
@@ -142,7 +158,20 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
       return verdict;
     }
   }
+  if (!dra.empty()) CheckTogether(cache.claims.at(dra), node.meta.name, in, verdict);
   return verdict;  // kFits, or kDevicePlugin when a plugin serves part of it
+}
+
+// The counts say every class has enough free devices; the allocator also
+// needs one set of them that can be taken together (shared counters,
+// capacity). A search that hit its step limit proves nothing: keep the
+// verdict.
+void PodExplainer::CheckTogether(const api::ResourceClaim& claim, const std::string& node,
+                                 const Inputs& in, NodeVerdict& verdict) {
+  auto fit = in.inventory.CheckClaim(claim, node);
+  if (fit.fits || fit.search_limit_reached) return;
+  verdict.reason = Reason::kNotTogether;
+  verdict.detail = fit.reason;
 }
 
 std::string PodExplainer::Summarize(const std::vector<NodeVerdict>& nodes, size_t max_groups) {

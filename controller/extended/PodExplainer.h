@@ -19,8 +19,9 @@ namespace dra::extended {
 
 // Explains a Pod's extended resources the way the v1.37.2 scheduler's DRA
 // filter sees them (filterExtendedResources): per node, device plugin or DRA;
-// for DRA, the implicit claim's requests and whether the node has enough free
-// devices of each class. Pure reads of its inputs.
+// for DRA, the implicit claim's requests, whether the node has enough free
+// devices of each class and, if so, whether the claim can be allocated as a
+// whole there (Inventory::CheckClaim). Pure reads of its inputs.
 class PodExplainer {
  public:
   using ClaimLookup = std::function<std::shared_ptr<const api::ResourceClaim>(
@@ -46,11 +47,14 @@ class PodExplainer {
   struct CountCache {
     std::map<std::string, std::map<std::string, inventory::DeviceCounts>> counts;
     std::map<std::set<std::string>, std::map<std::string, int64_t>> needed;
+    std::map<std::set<std::string>, api::ResourceClaim> claims;  // the implicit claim per set
   };
 
   static NodeVerdict Judge(const api::PodView& pod, const api::NodeView& node,
                            const std::vector<std::string>& resources, const Inputs& in,
                            CountCache& counts);
+  static void CheckTogether(const api::ResourceClaim& claim, const std::string& node,
+                            const Inputs& in, NodeVerdict& verdict);
   static void Notes(const std::vector<std::string>& requested, const Inputs& in,
                     PodExplanation& out);
   static void JoinClaim(const api::PodView& pod, const Inputs& in, PodExplanation& out);

@@ -19,6 +19,10 @@ struct NodeVerdict {
     kDevicePlugin,   // allocatable[resource] > 0: the scheduler uses the device plugin
     kNoProvider,     // neither a device plugin nor a DeviceClass serves `resource`
     kCordoned,       // spec.unschedulable
+    // Enough free devices of every class, but the implicit claim cannot be
+    // allocated as a whole (Inventory::CheckClaim, e.g. a GPU and its halves
+    // share counters): `detail` says why.
+    kNotTogether,
   };
 
   std::string node;
@@ -27,6 +31,7 @@ struct NodeVerdict {
   std::string resource;
   int64_t needed = 0;
   inventory::DeviceCounts counts;
+  std::string detail;  // kNotTogether: CheckClaim's reason
 };
 
 // What `explain pod` reports and the controller puts in its Event.

@@ -264,6 +264,21 @@ RequestCounts Inventory::CountForRequest(const api::ResourceClaim::ExactRequest&
   return result;
 }
 
+ClaimFit Inventory::CheckClaim(const api::ResourceClaim& claim, std::string_view node) const {
+  std::shared_lock lock(mu_);
+  ClaimFeasibility feasibility({
+      .entries = entries_,
+      .classes = classes_,
+      .pools = pools_,
+      .allocations = allocations_,
+      .counters = counters_,
+      .programs = programs_,
+      .taints = [this](const Entry& entry) { return TaintsOf(entry); },
+      .unusable = [this](const ClassState& cls, std::string_view on) { return Scan().On(cls, on); },
+  });
+  return feasibility.Check(claim, node);
+}
+
 std::optional<DeviceInfo> Inventory::Find(const DeviceKey& key) const {
   std::shared_lock lock(mu_);
   auto id = entries_.IdOf(key);

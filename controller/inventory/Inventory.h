@@ -18,6 +18,7 @@
 #include "controller/api/ResourceSlice.h"
 #include "controller/cel/ProgramCache.h"
 #include "controller/inventory/AllocationState.h"
+#include "controller/inventory/ClaimFeasibility.h"
 #include "controller/inventory/ClassBlockerScan.h"
 #include "controller/inventory/ClassBlockers.h"
 #include "controller/inventory/ClassIndex.h"
@@ -117,14 +118,20 @@ class Inventory {
                                         std::string_view node = "") const;
   // Count() for every node in one pass: key "" holds the devices every node
   // reaches (add them to a node's own figures); a device behind a node
-  // selector counts under every known node it picks. A node where the class is unusable has an entry
-  // (possibly with total 0) with free = 0 and selector_error set; a failure
-  // on a device every node reaches marks key "" and every node's entry.
+  // selector counts under every known node it picks. A node where the class is unusable has an
+  // entry (possibly with total 0) with free = 0 and selector_error set; a failure on a device every
+  // node reaches marks key "" and every node's entry.
   std::map<std::string, DeviceCounts> CountPerNode(std::string_view class_name) const;
   // For an `exactly` request or a firstAvailable subrequest; `free` counts
   // devices whose taints the request tolerates.
   RequestCounts CountForRequest(const api::ResourceClaim::ExactRequest& request,
                                 std::string_view node = "") const;
+  // Whether the whole claim could be allocated on `node` now, as the
+  // allocator decides it: all requests at once, a device serving one request
+  // of the claim, counters and capacity shared by the devices taken,
+  // firstAvailable alternatives tried in order (ClaimFeasibility). `aborts`
+  // means the scheduler gives up on the Pod on every node.
+  ClaimFit CheckClaim(const api::ResourceClaim& claim, std::string_view node) const;
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;

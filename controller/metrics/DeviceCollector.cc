@@ -39,7 +39,8 @@ void DeviceCollector::Add(const inventory::DeviceVisit& d) {
 void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhealthy,
                             bool unusable) {
   ++g.published;
-  g.allocatable += d.pool_complete && !d.no_schedule && !d.no_execute && !unusable ? 1 : 0;
+  g.allocatable +=
+      d.pool_complete && d.pool_valid && !d.no_schedule && !d.no_execute && !unusable ? 1 : 0;
   g.allocated += d.claims != nullptr ? 1 : 0;
   g.no_schedule += d.no_schedule ? 1 : 0;
   g.no_execute += d.no_execute ? 1 : 0;
@@ -63,8 +64,8 @@ void DeviceCollector::Render(std::string& out) const {
   family("dra_controller_devices_published",
          "Devices published in the newest generation of their pool", &Group::published);
   family("dra_controller_devices_allocatable",
-         "Published devices in a complete pool without a NoSchedule or NoExecute taint "
-         "(allocated ones included)",
+         "Published devices in a complete, valid pool without a NoSchedule or NoExecute "
+         "taint (allocated ones included)",
          &Group::allocatable);
   family("dra_controller_devices_allocated",
          "Devices named in at least one ResourceClaim allocation", &Group::allocated);

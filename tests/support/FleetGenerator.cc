@@ -152,15 +152,7 @@ std::vector<std::string> Shapes::Off() const {
   return off;
 }
 
-Shapes Shapes::All() {
-  Shapes shapes;
-  shapes.incomplete_pools = true;
-  shapes.partitionable_devices = true;
-  shapes.shared_devices = true;
-  shapes.admin_access = true;
-  shapes.node_selectors = true;
-  return shapes;
-}
+Shapes Shapes::All() { return Shapes{}; }
 
 FleetGenerator::FleetGenerator(uint64_t seed, Shapes shapes, std::string prefix)
     : seed_(seed), shapes_(shapes), prefix_(std::move(prefix)), rng_(seed) {}

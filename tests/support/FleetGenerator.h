@@ -10,8 +10,8 @@
 namespace dra::testing {
 
 // Which fleet and request shapes FleetGenerator produces. Default() enables
-// the shapes the inventory models today; the others are complete generators
-// waiting for the inventory to model them (issue 13 items 1-4).
+// every shape (the inventory models them all); each can be switched off to
+// narrow a failure down.
 struct Shapes {
   bool several_drivers = true;      // 2-3 drivers instead of one
   bool multi_slice_pools = true;    // pools of 1-3 slices (resourceSliceCount)
@@ -27,24 +27,24 @@ struct Shapes {
   bool claim_pods = true;
   bool shared_devices = true;  // allowMultipleAllocations + capacity requests (issue 13 item 3)
   bool node_selectors = true;  // slice nodeSelector on labelled nodes (issue 13 item 4)
-  // Off by default: the inventory judges one request at a time, and these
-  // shapes make the allocator refuse what every request alone would get.
+  // The three shapes below make the allocator refuse claims whose requests
+  // each fit alone; the test judges a claim whole (Inventory::CheckClaim).
   // A pool whose newest generation misses a slice: an allocationMode All
   // request on a node that any incomplete pool reaches (of any driver) makes
   // the v1.37.2 allocator fail with an error, which aborts the Pod on every
-  // node; CountForRequest only sees the request's own class (seeds 3, 4, 7).
-  bool incomplete_pools = false;
-  // Counter slice + devices consuming counters (item 2). Free counts agree,
-  // but an All request over a class that matches a full GPU and its halves
-  // cannot get them all at once (their consumption exceeds the counter set),
-  // while every device alone is free (seeds 104, 113, 125 with all four
-  // shapes on).
-  bool partitionable_devices = false;
-  // adminAccess requests (item 1). Free counts agree, but a claim whose
-  // admin-access All request and another request both want the same devices
-  // is refused (one device serves one request of a claim), while each
-  // request alone fits (seed 13 with admin_access,node_selectors,shared_devices).
-  bool admin_access = false;
+  // node (seeds 3, 4, 7 before the claim-level check).
+  bool incomplete_pools = true;
+  // Counter slice + devices consuming counters (item 2): an All request over
+  // a class that matches a full GPU and its halves cannot get them all at
+  // once (their consumption exceeds the counter set), while every device
+  // alone is free (seeds 104, 113, 125).
+  bool partitionable_devices = true;
+  // adminAccess requests (item 1). Within one claim a device serves one
+  // request only, adminAccess included. A firstAvailable subrequest may get
+  // `adminAccess: true` too, which resource.k8s.io/v1 does not have: the API
+  // server drops it and the subrequest is an ordinary one (seed 13: an "admin"
+  // All subrequest over devices another claim holds is refused).
+  bool admin_access = true;
 
   static Shapes Default() { return Shapes{}; }
   static Shapes All();

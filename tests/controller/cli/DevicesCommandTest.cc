@@ -19,7 +19,7 @@ int RunCommand(std::vector<std::string> args, std::string* err = nullptr) {
 TEST(DevicesCommandTest, UsageErrorsExitTwo) {
   std::string err;
   EXPECT_EQ(RunCommand({"--state", "busy"}, &err), kExitUsage);
-  EXPECT_NE(err.find("--state must be free, allocated or tainted"), std::string::npos);
+  EXPECT_NE(err.find("--state must be free, allocated, unavailable or tainted"), std::string::npos);
   EXPECT_EQ(RunCommand({"extra"}), kExitUsage);
   EXPECT_EQ(RunCommand({"-o", "wide"}), kExitUsage);
 }

@@ -51,9 +51,56 @@ TEST_F(DeviceTableTest, FiltersCombine) {
   EXPECT_EQ(DeviceTable::Build(inventory_, {"node-1", "", "", "tainted"}).size(), 0u);
 }
 
+// A partitionable GPU on node-3 with the whole GPU allocated: the halves'
+// counters are used up, so they are unavailable, not free. A monitoring
+// claim with adminAccess on the same GPU is shown but does not allocate it.
+TEST_F(DeviceTableTest, DevicesTheAllocatorCannotGiveAreUnavailable) {
+  inventory_.ApplySlice(testing::CounterSlice(
+      "mig-counters", "node-3", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  inventory_.ApplySlice(
+      Slice("mig-devices", "node-3",
+            {testing::Partition("full", "gpu-0", 80), testing::Partition("half-0", "gpu-0", 40),
+             testing::Partition("half-1", "gpu-0", 40)},
+            1, 2));
+  inventory_.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-3", "full")}));
+  inventory_.ApplyClaim(
+      testing::ClaimOf("monitor", {testing::Result("node-3", "half-0", /*admin_access=*/true)}));
+  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", ""});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].key.device, "full");
+  EXPECT_EQ(rows[0].state, "allocated");
+  EXPECT_EQ(rows[1].key.device, "half-0");
+  EXPECT_EQ(rows[1].state, "unavailable");
+  EXPECT_EQ(rows[1].reason, "counters in use");
+  EXPECT_TRUE(rows[1].claims.empty());
+  EXPECT_EQ(rows[1].admin_access_claims, std::vector<std::string>{"default/monitor"});
+  EXPECT_EQ(rows[2].state, "unavailable");
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "unavailable"}).size(), 2u);
+
+  std::string table = DeviceTable::FormatTable(rows);
+  EXPECT_NE(table.find("unavailable (counters in use)"), std::string::npos) << table;
+  EXPECT_NE(table.find("default/monitor(adminAccess)"), std::string::npos) << table;
+  std::string json = DeviceTable::FormatJson(rows);
+  EXPECT_NE(json.find("\"reason\": \"counters in use\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"adminAccessClaims\": [\n      \"default/monitor\""), std::string::npos)
+      << json;
+}
+
+// adminAccess does not allocate: a device only such a claim names is free.
+TEST_F(DeviceTableTest, AdminAccessAloneLeavesADeviceFree) {
+  inventory_.ApplySlice(Slice("s3", "node-3", {Gpu("gpu-0", 80, "h100")}));
+  inventory_.ApplyClaim(
+      testing::ClaimOf("monitor", {testing::Result("node-3", "gpu-0", /*admin_access=*/true)}));
+  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", ""});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].state, "free");
+  EXPECT_EQ(rows[0].admin_access_claims, std::vector<std::string>{"default/monitor"});
+}
+
 TEST_F(DeviceTableTest, StateValidation) {
   EXPECT_TRUE(DeviceTable::ValidateState("").empty());
   EXPECT_TRUE(DeviceTable::ValidateState("tainted").empty());
+  EXPECT_TRUE(DeviceTable::ValidateState("unavailable").empty());
   EXPECT_FALSE(DeviceTable::ValidateState("busy").empty());
 }
 

@@ -75,6 +75,30 @@ TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
   EXPECT_EQ(reconciler.remembered(), 0u);
 }
 
+// The Event of a Pending Pod says when the devices a node has cannot all be
+// allocated together: node-2's whole GPU and its two halves share counters,
+// so three devices are free one by one but not as one claim.
+TEST_F(PodEventReconcilerTest, EventNamesDevicesThatCannotBeAllocatedTogether) {
+  inventory_.ApplySlice(testing::CounterSlice(
+      "mig-counters", "node-2", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  inventory_.ApplySlice(testing::Slice(
+      "mig-devices", "node-2",
+      {testing::Partition("full", "gpu-0", 80), testing::Partition("half-0", "gpu-0", 40),
+       testing::Partition("half-1", "gpu-0", 40)},
+      1, 2));
+  auto node = std::make_shared<api::NodeView>();
+  node->meta.name = "node-2";
+  nodes_.Upsert("node-2", node);
+  auto reconciler = Make();
+  pods_.Upsert("team/p", PendingPod("p", 3, "0/2 nodes are available"));
+  reconciler.Reconcile("team/p");
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_NE(events_[0].find("0/2 nodes: "), std::string::npos) << events_[0];
+  EXPECT_NE(events_[0].find("1 have the devices but cannot allocate them all together: "),
+            std::string::npos)
+      << events_[0];
+}
+
 TEST_F(PodEventReconcilerTest, BacklogIsRateLimitedNotDropped) {
   auto reconciler = Make({3, std::chrono::milliseconds(1000), std::chrono::seconds(30)});
   std::vector<kube::Clock::Duration> waits;

@@ -23,6 +23,10 @@ const char* kGpuPod = R"({"metadata":{"name":"p","namespace":"team"},"spec":{"co
     "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
     "reason":"Unschedulable","message":"0/3 nodes are available: 3 Insufficient example.com/gpu."}]}})";
 
+const char* kThreeGpuPod = R"({"metadata":{"name":"p3","namespace":"team"},"spec":{"containers":[
+    {"name":"main","resources":{"limits":{"example.com/gpu":"3"}}}]},
+    "status":{"phase":"Pending"}})";
+
 std::shared_ptr<const api::NodeView> Node(std::string name, int64_t plugin_gpus = 0) {
   auto node = std::make_shared<api::NodeView>();
   node->meta.name = std::move(name);
@@ -193,6 +197,40 @@ TEST_F(PodExplainerTest, AllNodesFitSaysSo) {
   auto e = Explain(Pod(kGpuPod));
   EXPECT_EQ(e.summary, "1/1 nodes have enough free devices for DRA");
   EXPECT_TRUE(e.schedulable());
+}
+
+// node-a publishes one partitionable GPU: the whole GPU and its two halves
+// share 80Gi of counters. Each of the three is free on its own, so the counts
+// say three; the allocator can only take the two halves or the whole GPU.
+TEST_F(PodExplainerTest, DevicesThatCannotBeAllocatedTogetherDoNotFit) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(testing::CounterSlice(
+      "mig-counters", "node-a", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  inventory_.ApplySlice(
+      Slice("mig-devices", "node-a",
+            {testing::Partition("full", "gpu-0", 80), testing::Partition("half-0", "gpu-0", 40),
+             testing::Partition("half-1", "gpu-0", 40)},
+            1, 2));
+  inventory_.ApplySlice(
+      Slice("plain", "node-b",
+            {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100"), Gpu("gpu-2", 40, "a100")}));
+  nodes_ = {Node("node-a"), Node("node-b")};
+  auto three = Explain(Pod(kThreeGpuPod));
+  ASSERT_EQ(three.nodes.size(), 2u);
+  EXPECT_EQ(three.nodes[0].reason, Reason::kNotTogether);
+  EXPECT_FALSE(three.nodes[0].detail.empty());
+  EXPECT_EQ(three.nodes[1].reason, Reason::kFits);
+  EXPECT_EQ(three.fitting_nodes, 1);
+  EXPECT_NE(three.summary.find("1 have the devices but cannot allocate them all together: " +
+                               three.nodes[0].detail),
+            std::string::npos)
+      << three.summary;
+  EXPECT_NE(ExplanationPrinter::Json(three).find("\"reason\": \"NotTogether\""), std::string::npos);
+
+  // Two devices: the two halves together fit.
+  auto two = Explain(Pod(kGpuPod));
+  EXPECT_EQ(two.nodes[0].reason, Reason::kFits);
+  EXPECT_EQ(two.fitting_nodes, 2);
 }
 
 TEST_F(PodExplainerTest, SummaryCapsGroups) {

@@ -54,6 +54,23 @@ TEST(AllocationMetricsTest, ClassUnusableOnANodeHasNothingAllocatableThere) {
       << samples;
 }
 
+// An invalid pool (a device name published twice) has nothing the allocator
+// would give out, as an incomplete one.
+TEST(AllocationMetricsTest, InvalidPoolHasNothingAllocatable) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  f.inventory.ApplySlice(
+      testing::Slice("node-a-more", "node-a", {testing::Gpu("gpu-0", 80, "a100")}, 1, 2, "node-a"));
+  f.inventory.ApplySlice(
+      testing::Slice("node-a-gpus", "node-a",
+                     {testing::Gpu("gpu-0", 80, "a100"), testing::Gpu("gpu-1", 80, "a100")}, 1, 2));
+  std::string samples = Samples(Scrape(metrics), "dra_controller_devices_allocatable");
+  EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\"} 0\n"))
+      << samples;
+  EXPECT_TRUE(Mentions(samples, "pool=\"node-b\",node=\"node-b\",device_class=\"gpu\"} 1\n"))
+      << samples;
+}
+
 TEST(AllocationMetricsTest, DeletedNodeLeavesNoSeries) {
   MetricsFixture f;
   AllocationMetrics metrics(f.Sources());

@@ -20,7 +20,7 @@ dra_controller_devices_published{driver="gpu.example.com",pool="node-b",node="no
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100"} 1
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu"} 1
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu"} 1
-# HELP dra_controller_devices_allocatable Published devices in a complete pool without a NoSchedule or NoExecute taint (allocated ones included)
+# HELP dra_controller_devices_allocatable Published devices in a complete, valid pool without a NoSchedule or NoExecute taint (allocated ones included)
 # TYPE dra_controller_devices_allocatable gauge
 dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100"} 2
 dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu"} 2
