@@ -20,7 +20,7 @@ void ExtendedResourceCollector::Render(std::string& out, const Inputs& in) {
   GaugeTable capacity("dra_controller_extended_resource_capacity",
                       "Devices of the DeviceClass backing a DRA extended resource", kLabels);
   GaugeTable allocatable("dra_controller_extended_resource_allocatable",
-                         "Devices of the backing class in a complete pool and not tainted "
+                         "Devices of the backing class in a complete, valid pool and not tainted "
                          "NoSchedule/NoExecute",
                          kLabels);
   GaugeTable allocated("dra_controller_extended_resource_allocated",

@@ -80,7 +80,7 @@ dra_controller_pool_generation{driver="gpu.example.com",pool="node-c"} 3
 # HELP dra_controller_extended_resource_capacity Devices of the DeviceClass backing a DRA extended resource
 # TYPE dra_controller_extended_resource_capacity gauge
 dra_controller_extended_resource_capacity{extended_resource="example.com/gpu",device_class="gpu"} 5
-# HELP dra_controller_extended_resource_allocatable Devices of the backing class in a complete pool and not tainted NoSchedule/NoExecute
+# HELP dra_controller_extended_resource_allocatable Devices of the backing class in a complete, valid pool and not tainted NoSchedule/NoExecute
 # TYPE dra_controller_extended_resource_allocatable gauge
 dra_controller_extended_resource_allocatable{extended_resource="example.com/gpu",device_class="gpu"} 3
 # HELP dra_controller_extended_resource_allocated Devices of the backing class that are allocated
