@@ -15,7 +15,7 @@ endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        agreement-soak test-asan test-tsan fuzz
+        agreement-soak test-asan test-tsan fuzz build-clang
 
 all: build
 
@@ -31,6 +31,7 @@ help:
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
+	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -74,6 +75,13 @@ test-tsan: deps
 fuzz: deps
 	@hack/sanitize.sh fuzz
 
+# Every target (tests and benchmarks included) with clang++, to keep the code
+# free of the warnings clang finds and g++ does not.
+build-clang: deps
+	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=clang++ \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
+	cmake --build build-clang -j $(JOBS)
+
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
 
@@ -101,7 +109,7 @@ lint: configure
 	@hack/lint.sh check
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-clang
 
 # Installs build/dra-controller into $(DESTDIR)$(PREFIX)/bin with a kubectl-dra
 # link beside it, so `kubectl dra check` (kubectl's plugin convention) runs it.
