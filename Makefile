@@ -15,7 +15,7 @@ endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        agreement-soak test-asan test-tsan fuzz build-clang
+        agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang
 
 all: build
 
@@ -31,6 +31,7 @@ help:
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
+	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
 	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
 	@echo "make fmt | lint | clean"
 
@@ -74,6 +75,9 @@ test-tsan: deps
 
 fuzz: deps
 	@hack/sanitize.sh fuzz
+
+fuzz-merge:
+	@hack/sanitize.sh fuzz-merge
 
 # Every target (tests and benchmarks included) with clang++, to keep the code
 # free of the warnings clang finds and g++ does not.
