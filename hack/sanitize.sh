@@ -71,7 +71,7 @@ run_fuzz() {
     log "fuzzing $t for ${seconds}s"
     "$dir/tests/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$dir/artifacts/$t-" "$dir/corpus/$t" "$REPO_ROOT/tests/fuzz/corpus/$t" \
-      2>"$dir/$t.log" || { tail -n 60 "$dir/$t.log" >&2; die "$t found a crash (see $dir/artifacts)"; }
+      >"$dir/$t.log" 2>&1 || { tail -n 60 "$dir/$t.log" >&2; die "$t found a crash (see $dir/artifacts)"; }
     grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' "$dir/$t.log" >&2 || true
   done
 }
