@@ -15,7 +15,7 @@ endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        agreement-soak test-asan test-tsan fuzz
+        agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet
 
 all: build
 
@@ -32,6 +32,8 @@ help:
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
+	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
+	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -75,6 +77,16 @@ test-tsan: deps
 fuzz: deps
 	@hack/sanitize.sh fuzz
 
+fuzz-merge:
+	@hack/sanitize.sh fuzz-merge
+
+# Every target (tests and benchmarks included) with clang++, to keep the code
+# free of the warnings clang finds and g++ does not.
+build-clang: deps
+	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=clang++ \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
+	cmake --build build-clang -j $(JOBS)
+
 demo: build k8s-binaries
 	@hack/demo.sh $(BUILD_DIR)
 
@@ -108,7 +120,7 @@ lint: configure
 	@hack/lint.sh check
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-clang
 
 # Installs build/dra-controller into $(DESTDIR)$(PREFIX)/bin with a kubectl-dra
 # link beside it, so `kubectl dra check` (kubectl's plugin convention) runs it.

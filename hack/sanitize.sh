@@ -4,6 +4,9 @@
 #   sanitize.sh address [runtime|all]  ASan+UBSan (g++), build-asan   `make test-asan`
 #   sanitize.sh thread  [runtime|all]  TSan (g++), build-tsan         `make test-tsan`
 #   sanitize.sh fuzz                   libFuzzer+ASan+UBSan (clang), build-fuzz  `make fuzz`
+#   sanitize.sh fuzz-merge             adds to tests/fuzz/corpus/<Target> the inputs of
+#                                      build-fuzz/corpus/<Target> that reach new coverage
+#                                      (libFuzzer -merge=1)                      `make fuzz-merge`
 # runtime: the runtime's unit and fault-injection tests (tests/src, label
 # runtime) and the replay of the runtime's fuzz targets; all: every unit test
 # (tests/src and tests/controller) and every fuzz target's replay.
@@ -12,7 +15,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-MODE="${1:?usage: sanitize.sh address|thread|fuzz [runtime|all]}"
+MODE="${1:?usage: sanitize.sh address|thread|fuzz|fuzz-merge [runtime|all]}"
 SET="${2:-all}"
 JOBS="${JOBS:-2}"
 SUPP="$REPO_ROOT/tests/sanitizers"
@@ -68,8 +71,26 @@ run_fuzz() {
     log "fuzzing $t for ${seconds}s"
     "$dir/tests/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$dir/artifacts/$t-" "$dir/corpus/$t" "$REPO_ROOT/tests/fuzz/corpus/$t" \
-      2>"$dir/$t.log" || { tail -n 60 "$dir/$t.log" >&2; die "$t found a crash (see $dir/artifacts)"; }
+      >"$dir/$t.log" 2>&1 || { tail -n 60 "$dir/$t.log" >&2; die "$t found a crash (see $dir/artifacts)"; }
     grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' "$dir/$t.log" >&2 || true
+  done
+}
+
+# Only inputs that add coverage to the committed corpus are copied in; inputs
+# longer than FUZZ_MERGE_MAX_LEN (1024) bytes are left out, and coverage means
+# edges only (-use_counters=0, not hit counts), to keep it small.
+run_merge() {
+  local dir="$REPO_ROOT/build-fuzz" t before after
+  mapfile -t targets < <(fuzz_targets all)
+  if [[ -n "${FUZZ_TARGETS:-}" ]]; then read -ra targets <<<"$FUZZ_TARGETS"; fi
+  for t in "${targets[@]}"; do
+    [[ -x "$dir/tests/$t" && -d "$dir/corpus/$t" ]] || die "$t: run make fuzz first"
+    before=$(find "$REPO_ROOT/tests/fuzz/corpus/$t" -type f | wc -l)
+    "$dir/tests/$t" -merge=1 -use_counters=0 -max_len="${FUZZ_MERGE_MAX_LEN:-1024}" \
+      "$REPO_ROOT/tests/fuzz/corpus/$t" "$dir/corpus/$t" 2>"$dir/$t.merge.log" \
+      || { tail -n 30 "$dir/$t.merge.log" >&2; die "$t: merge failed"; }
+    after=$(find "$REPO_ROOT/tests/fuzz/corpus/$t" -type f | wc -l)
+    log "$t: $before -> $after corpus files ($(cat "$REPO_ROOT/tests/fuzz/corpus/$t"/* | wc -c) bytes)"
   done
 }
 
@@ -77,5 +98,6 @@ case "$MODE" in
   address) run_tests address asan ;;
   thread) run_tests thread tsan ;;
   fuzz) run_fuzz ;;
-  *) die "unknown mode '$MODE' (address|thread|fuzz)" ;;
+  fuzz-merge) run_merge ;;
+  *) die "unknown mode '$MODE' (address|thread|fuzz|fuzz-merge)" ;;
 esac

@@ -1,200 +1,18 @@
 #include "controller/cel/Parser.h"
 
 #include <algorithm>
-#include <map>
+#include <iterator>
 #include <optional>
 
+#include "controller/cel/ConstantFolder.h"
+#include "controller/cel/MacroParser.h"
+#include "controller/cel/NodeBuilder.h"
+#include "controller/cel/Vocabulary.h"
+
 namespace dra::cel {
-namespace {
 
 using kube::Result;
 using kube::Status;
-
-NodePtr MakeNode(NodeKind kind, size_t offset) {
-  auto node = std::make_unique<Node>();
-  node->kind = kind;
-  node->offset = offset;
-  return node;
-}
-
-NodePtr MakeBinary(NodeKind kind, BinaryOp op, NodePtr lhs, NodePtr rhs, size_t offset) {
-  auto node = MakeNode(kind, offset);
-  node->op = op;
-  node->children.push_back(std::move(lhs));
-  node->children.push_back(std::move(rhs));
-  return node;
-}
-
-// Builds a balanced tree of && or || so that long chains stay shallow; both
-// are associative (including CEL's commutative error handling).
-NodePtr Balance(NodeKind kind, std::vector<NodePtr>& terms, size_t lo, size_t hi,
-                const std::vector<size_t>& offsets) {
-  if (hi - lo == 1) return std::move(terms[lo]);
-  size_t mid = lo + (hi - lo) / 2;
-  NodePtr lhs = Balance(kind, terms, lo, mid, offsets);
-  NodePtr rhs = Balance(kind, terms, mid, hi, offsets);
-  NodePtr node = MakeBinary(kind, BinaryOp::kEq, std::move(lhs), std::move(rhs), offsets[mid]);
-  node->depth = std::max(node->children[0]->depth, node->children[1]->depth) + 1;
-  return node;
-}
-
-const std::map<std::string_view, Function>& Functions() {
-  static const std::map<std::string_view, Function> kFunctions = {
-      {"size", Function::kSize},
-      {"startsWith", Function::kStartsWith},
-      {"endsWith", Function::kEndsWith},
-      {"contains", Function::kContains},
-      {"matches", Function::kMatches},
-      {"lowerAscii", Function::kLowerAscii},
-      {"upperAscii", Function::kUpperAscii},
-      {"quantity", Function::kQuantity},
-      {"isQuantity", Function::kIsQuantity},
-      {"semver", Function::kSemver},
-      {"isSemver", Function::kIsSemver},
-      {"compareTo", Function::kCompareTo},
-      {"isGreaterThan", Function::kIsGreaterThan},
-      {"isLessThan", Function::kIsLessThan},
-      {"asInteger", Function::kAsInteger},
-      {"asApproximateFloat", Function::kAsApproximateFloat},
-      {"isInteger", Function::kIsInteger},
-      {"add", Function::kQuantityAdd},
-      {"sub", Function::kQuantitySub},
-      {"sign", Function::kSign},
-      {"major", Function::kMajor},
-      {"minor", Function::kMinor},
-      {"patch", Function::kPatch},
-      {"int", Function::kInt},
-      {"uint", Function::kUint},
-      {"double", Function::kDouble},
-      {"string", Function::kString},
-      {"bool", Function::kBool},
-      {"dyn", Function::kDyn},
-      {"type", Function::kType},
-  };
-  return kFunctions;
-}
-
-// Functions of the extension libraries the DRA environment enables
-// (strings v2, Kubernetes lists v1 and regex, sets, optional types),
-// evaluated by name; see Extensions.
-bool IsExtension(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"charAt",
-                                                "indexOf",
-                                                "lastIndexOf",
-                                                "join",
-                                                "replace",
-                                                "split",
-                                                "substring",
-                                                "trim",
-                                                "format",
-                                                "strings.quote",
-                                                "find",
-                                                "findAll",
-                                                "isSorted",
-                                                "sum",
-                                                "min",
-                                                "max",
-                                                "includes",
-                                                "sets.contains",
-                                                "sets.equivalent",
-                                                "sets.intersects",
-                                                "hasValue",
-                                                "value",
-                                                "orValue",
-                                                "or",
-                                                "optional.of",
-                                                "optional.none",
-                                                "optional.ofNonZeroValue",
-                                                "slice",
-                                                "flatten",
-                                                "sort",
-                                                "reverse",
-                                                "distinct",
-                                                "lists.range"};
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
-}
-
-// Identifiers that name a type, as type() returns them.
-bool IsTypeName(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"int",  "uint", "double", "string",    "bool",
-                                                "list", "map",  "bytes",  "null_type", "type"};
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
-}
-
-// Namespaces whose members are called as ns.function(...).
-bool IsNamespace(std::string_view name) {
-  return name == "cel" || name == "optional" || name == "sets" || name == "strings" ||
-         name == "lists";
-}
-
-const std::map<std::string_view, Macro>& Macros() {
-  static const std::map<std::string_view, Macro> kMacros = {
-      {"all", Macro::kAll},
-      {"exists", Macro::kExists},
-      {"exists_one", Macro::kExistsOne},
-      {"filter", Macro::kFilter},
-      {"map", Macro::kMap},
-      {"existsOne", Macro::kExistsOne},
-      {"transformList", Macro::kTransformList},
-      {"transformMapEntry", Macro::kTransformMapEntry},
-      {"optMap", Macro::kOptMap},
-      {"optFlatMap", Macro::kOptFlatMap},
-      {"sortBy", Macro::kSortBy},
-      {"transformMap", Macro::kTransformMap},
-  };
-  return kMacros;
-}
-
-bool IsReserved(std::string_view name) {
-  static constexpr std::string_view kReserved[] = {
-      "as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
-      "let", "loop",  "package", "namespace", "return", "var", "void",     "while", "in"};
-  return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
-}
-
-// quantity("...") and semver("...") with a valid literal become literals, so
-// that selectors do not re-parse them for every device. Invalid literals stay
-// calls and fail at evaluation, as CEL reports them.
-NodePtr FoldConstant(NodePtr call) {
-  bool quantity = call->function == Function::kQuantity;
-  if ((!quantity && call->function != Function::kSemver) || call->children.size() != 1 ||
-      call->children[0]->kind != NodeKind::kLiteral)
-    return call;
-  const auto* text = call->children[0]->literal.If<std::string>();
-  if (!text) return call;
-  Value folded;
-  if (quantity) {
-    auto q = kube::Quantity::Parse(*text);
-    if (!q.ok()) return call;
-    folded = Value(*q);
-  } else {
-    auto v = Semver::Parse(*text);
-    if (!v.ok()) return call;
-    folded = Value(*v);
-  }
-  auto node = MakeNode(NodeKind::kLiteral, call->offset);
-  node->literal = std::move(folded);
-  return node;
-}
-
-// s.matches("literal") compiles its pattern once, here, rather than for every
-// device. A pattern RE2 rejects stays an error value that evaluation returns
-// (with the call's position), as it does for a computed pattern.
-void PrecompilePattern(Node& call) {
-  bool takes_regex =
-      call.function == Function::kMatches || call.name == "find" || call.name == "findAll";
-  if (!takes_regex || call.children.size() < 2 || call.children[1]->kind != NodeKind::kLiteral)
-    return;
-  const auto* pattern = call.children[1]->literal.If<std::string>();
-  if (!pattern) return;
-  auto regex = Regex::Compile(*pattern);
-  if (regex.ok())
-    call.regex = std::move(regex).value();
-  else
-    call.regex_error = regex.status().message();
-}
-
-}  // namespace
 
 Result<NodePtr> Parser::Parse(std::string_view expression) {
   if (expression.size() > kMaxExpressionBytes)
@@ -206,36 +24,8 @@ Result<NodePtr> Parser::Parse(std::string_view expression) {
   Parser parser(expression, std::move(*tokens));
   NodePtr root;
   KUBE_ASSIGN_OR_RETURN(root, parser.Expr());
-  if (parser.Peek().kind != Token::Kind::kEnd) return parser.Unexpected();
+  if (parser.cursor_.Peek().kind != Token::Kind::kEnd) return parser.cursor_.Unexpected();
   return root;
-}
-
-bool Parser::IsPunct(std::string_view p) const {
-  return Peek().kind == Token::Kind::kPunct && Peek().text == p;
-}
-
-bool Parser::Accept(std::string_view p) {
-  if (!IsPunct(p)) return false;
-  ++pos_;
-  return true;
-}
-
-Status Parser::Expect(std::string_view p) {
-  if (Accept(p)) return Status::Ok();
-  return ErrorAt(Peek().offset, "expected '" + std::string(p) + "'");
-}
-
-Status Parser::ErrorAt(size_t offset, std::string_view what) const {
-  return Lexer::SyntaxError(input_, offset, what);
-}
-
-Status Parser::Unexpected() const {
-  const Token& t = Peek();
-  if (t.kind == Token::Kind::kEnd) return ErrorAt(t.offset, "unexpected end of expression");
-  std::string text = t.kind == Token::Kind::kPunct || t.kind == Token::Kind::kIdent
-                         ? t.text
-                         : std::string(input_.substr(t.offset, 1));
-  return ErrorAt(t.offset, "unexpected '" + text + "'");
 }
 
 // Records the depth of a freshly built node and enforces the nesting limit.
@@ -244,23 +34,24 @@ Result<NodePtr> Parser::Finish(NodePtr node) {
   for (const auto& child : node->children) depth = std::max(depth, child->depth);
   node->depth = depth + 1;
   if (node->depth > kMaxDepth)
-    return ErrorAt(node->offset,
-                   "expression nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    return cursor_.ErrorAt(
+        node->offset, "expression nested more than " + std::to_string(kMaxDepth) + " levels deep");
   return node;
 }
 
 Result<NodePtr> Parser::Expr() {
-  if (++nesting_ > kMaxDepth) return ErrorAt(Peek().offset, "expression nested too deeply");
+  if (++nesting_ > kMaxDepth)
+    return cursor_.ErrorAt(cursor_.Peek().offset, "expression nested too deeply");
   NodePtr cond;
   KUBE_ASSIGN_OR_RETURN(cond, Or());
-  if (IsPunct("?")) {
-    size_t offset = Peek().offset;
-    ++pos_;
+  if (cursor_.IsPunct("?")) {
+    size_t offset = cursor_.Peek().offset;
+    cursor_.Advance();
     NodePtr yes, no;
     KUBE_ASSIGN_OR_RETURN(yes, Or());
-    if (auto s = Expect(":"); !s.ok()) return s;
+    if (auto s = cursor_.Expect(":"); !s.ok()) return s;
     KUBE_ASSIGN_OR_RETURN(no, Expr());
-    auto node = MakeNode(NodeKind::kConditional, offset);
+    auto node = NodeBuilder::Make(NodeKind::kConditional, offset);
     node->children.push_back(std::move(cond));
     node->children.push_back(std::move(yes));
     node->children.push_back(std::move(no));
@@ -280,13 +71,13 @@ Result<NodePtr> Parser::LogicalChain(std::string_view op, NodeKind kind,
   std::vector<NodePtr> terms;
   std::vector<size_t> offsets;
   do {
-    offsets.push_back(pos_ == 0 ? 0 : tokens_[pos_ - 1].offset);
+    offsets.push_back(cursor_.PreviousOffset());
     NodePtr next;
     KUBE_ASSIGN_OR_RETURN(next, (this->*term)());
     terms.push_back(std::move(next));
-  } while (Accept(op));
+  } while (cursor_.Accept(op));
   if (terms.size() == 1) return std::move(terms[0]);
-  return Finish(Balance(kind, terms, 0, terms.size(), offsets));
+  return Finish(NodeBuilder::Balanced(kind, terms, offsets));
 }
 
 Result<NodePtr> Parser::Relation() {
@@ -309,10 +100,10 @@ Result<NodePtr> Parser::Multiplication() {
 }
 
 std::optional<BinaryOp> Parser::MatchOperator(BinaryOps ops, bool allow_in) const {
-  const Token& t = Peek();
+  const Token& t = cursor_.Peek();
   if (allow_in && t.kind == Token::Kind::kIdent && t.text == "in") return BinaryOp::kIn;
   for (const auto& [text, op] : ops) {
-    if (IsPunct(text)) return op;
+    if (cursor_.IsPunct(text)) return op;
   }
   return std::nullopt;
 }
@@ -323,40 +114,40 @@ Result<NodePtr> Parser::LeftAssociative(BinaryOps ops, bool allow_in,
   NodePtr lhs;
   KUBE_ASSIGN_OR_RETURN(lhs, (this->*operand)());
   while (std::optional<BinaryOp> op = MatchOperator(ops, allow_in)) {
-    size_t offset = Peek().offset;
-    ++pos_;
+    size_t offset = cursor_.Peek().offset;
+    cursor_.Advance();
     NodePtr rhs;
     KUBE_ASSIGN_OR_RETURN(rhs, (this->*operand)());
-    KUBE_ASSIGN_OR_RETURN(
-        lhs, Finish(MakeBinary(NodeKind::kBinary, *op, std::move(lhs), std::move(rhs), offset)));
+    KUBE_ASSIGN_OR_RETURN(lhs, Finish(NodeBuilder::Binary(NodeKind::kBinary, *op, std::move(lhs),
+                                                          std::move(rhs), offset)));
   }
   return lhs;
 }
 
 Result<NodePtr> Parser::Unary() {
-  if (++nesting_ > kMaxDepth) return ErrorAt(Peek().offset, "expression nested too deeply");
+  if (++nesting_ > kMaxDepth)
+    return cursor_.ErrorAt(cursor_.Peek().offset, "expression nested too deeply");
   NodePtr result;
-  size_t offset = Peek().offset;
-  if (Accept("!")) {
+  size_t offset = cursor_.Peek().offset;
+  if (cursor_.Accept("!")) {
     NodePtr operand;
     KUBE_ASSIGN_OR_RETURN(operand, Unary());
-    auto node = MakeNode(NodeKind::kNot, offset);
+    auto node = NodeBuilder::Make(NodeKind::kNot, offset);
     node->children.push_back(std::move(operand));
     KUBE_ASSIGN_OR_RETURN(result, Finish(std::move(node)));
-  } else if (Accept("-")) {
-    const Token& t = Peek();
-    bool literal = t.kind == Token::Kind::kInt &&
-                   !(pos_ + 1 < tokens_.size() && tokens_[pos_ + 1].kind == Token::Kind::kPunct &&
-                     (tokens_[pos_ + 1].text == "." || tokens_[pos_ + 1].text == "["));
+  } else if (cursor_.Accept("-")) {
+    const Token& t = cursor_.Peek();
+    bool literal =
+        t.kind == Token::Kind::kInt && !(cursor_.NextIsPunct(".") || cursor_.NextIsPunct("["));
     if (literal) {
       // -9223372036854775808 is only valid as a negated literal.
-      result = MakeNode(NodeKind::kLiteral, offset);
+      result = NodeBuilder::Make(NodeKind::kLiteral, offset);
       result->literal = Value(static_cast<int64_t>(0 - t.int_magnitude));
-      ++pos_;
+      cursor_.Advance();
     } else {
       NodePtr operand;
       KUBE_ASSIGN_OR_RETURN(operand, Unary());
-      auto node = MakeNode(NodeKind::kNeg, offset);
+      auto node = NodeBuilder::Make(NodeKind::kNeg, offset);
       node->children.push_back(std::move(operand));
       KUBE_ASSIGN_OR_RETURN(result, Finish(std::move(node)));
     }
@@ -371,30 +162,30 @@ Result<NodePtr> Parser::Member() {
   NodePtr node;
   KUBE_ASSIGN_OR_RETURN(node, Primary());
   while (true) {
-    size_t offset = Peek().offset;
-    if (Accept(".")) {
-      bool optional = Accept("?");
-      if (Peek().kind != Token::Kind::kIdent)
-        return ErrorAt(Peek().offset, "expected a field name");
-      Token name = Peek();
-      ++pos_;
-      if (IsPunct("(") && !optional) {
+    size_t offset = cursor_.Peek().offset;
+    if (cursor_.Accept(".")) {
+      bool optional = cursor_.Accept("?");
+      if (cursor_.Peek().kind != Token::Kind::kIdent)
+        return cursor_.ErrorAt(cursor_.Peek().offset, "expected a field name");
+      Token name = cursor_.Peek();
+      cursor_.Advance();
+      if (cursor_.IsPunct("(") && !optional) {
         KUBE_ASSIGN_OR_RETURN(node, MemberCall(std::move(node), name));
         continue;
       }
       if (auto s = CheckDeviceField(*node, name); !s.ok()) return s;
-      auto select = MakeNode(NodeKind::kSelect, offset);
+      auto select = NodeBuilder::Make(NodeKind::kSelect, offset);
       select->name = name.text;
       select->optional = optional;
       select->children.push_back(std::move(node));
       KUBE_ASSIGN_OR_RETURN(node, Finish(std::move(select)));
-    } else if (Accept("[")) {
-      bool optional = Accept("?");
+    } else if (cursor_.Accept("[")) {
+      bool optional = cursor_.Accept("?");
       NodePtr index;
       KUBE_ASSIGN_OR_RETURN(index, Expr());
-      if (auto s = Expect("]"); !s.ok()) return s;
-      auto select =
-          MakeBinary(NodeKind::kIndex, BinaryOp::kEq, std::move(node), std::move(index), offset);
+      if (auto s = cursor_.Expect("]"); !s.ok()) return s;
+      auto select = NodeBuilder::Binary(NodeKind::kIndex, BinaryOp::kEq, std::move(node),
+                                        std::move(index), offset);
       select->optional = optional;
       KUBE_ASSIGN_OR_RETURN(node, Finish(std::move(select)));
     } else {
@@ -413,21 +204,21 @@ Status Parser::CheckDeviceField(const Node& operand, const Token& field) const {
                                                  "allowMultipleAllocations"};
   if (std::find(std::begin(kFields), std::end(kFields), field.text) != std::end(kFields))
     return Status::Ok();
-  return ErrorAt(field.offset, "undefined field '" + field.text + "'");
+  return cursor_.ErrorAt(field.offset, "undefined field '" + field.text + "'");
 }
 
 Result<NodePtr> Parser::Primary() {
-  const Token& t = Peek();
+  const Token& t = cursor_.Peek();
   auto literal = [&](Value v) -> Result<NodePtr> {
-    auto node = MakeNode(NodeKind::kLiteral, t.offset);
+    auto node = NodeBuilder::Make(NodeKind::kLiteral, t.offset);
     node->literal = std::move(v);
-    ++pos_;
+    cursor_.Advance();
     return node;
   };
   switch (t.kind) {
     case Token::Kind::kInt:
       if (t.int_magnitude > static_cast<uint64_t>(INT64_MAX))
-        return ErrorAt(t.offset, "integer literal out of range");
+        return cursor_.ErrorAt(t.offset, "integer literal out of range");
       return literal(Value(static_cast<int64_t>(t.int_magnitude)));
     case Token::Kind::kUint:
       return literal(Value(t.uint_value));
@@ -444,208 +235,129 @@ Result<NodePtr> Parser::Primary() {
       if (t.text == "[") return ListLiteral();
       if (t.text == "{") return MapLiteral();
       if (t.text == "(") {
-        ++pos_;
+        cursor_.Advance();
         NodePtr inner;
         KUBE_ASSIGN_OR_RETURN(inner, Expr());
-        if (auto s = Expect(")"); !s.ok()) return s;
+        if (auto s = cursor_.Expect(")"); !s.ok()) return s;
         return inner;
       }
-      return Unexpected();
+      return cursor_.Unexpected();
     case Token::Kind::kEnd:
       break;
   }
-  return Unexpected();
+  return cursor_.Unexpected();
 }
 
 Result<NodePtr> Parser::IdentOrCall() {
-  Token name = Peek();
-  ++pos_;
-  if (IsReserved(name.text)) return ErrorAt(name.offset, "reserved word '" + name.text + "'");
+  Token name = cursor_.Peek();
+  cursor_.Advance();
+  if (Vocabulary::IsReserved(name.text))
+    return cursor_.ErrorAt(name.offset, "reserved word '" + name.text + "'");
   bool shadowed = std::find(scope_.begin(), scope_.end(), name.text) != scope_.end();
-  if (!shadowed && IsNamespace(name.text) && IsPunct(".")) return Qualified(name);
-  if (IsPunct("(")) {
-    if (name.text == "has") return Has(name);
+  if (!shadowed && Vocabulary::IsNamespace(name.text) && cursor_.IsPunct("."))
+    return Qualified(name);
+  if (cursor_.IsPunct("(")) {
+    if (name.text == "has") return MacroParser(*this).Has(name);
     NodePtr node;
     KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
-    ++pos_;
+    cursor_.Advance();
     if (auto s = Args(node->children, ")"); !s.ok()) return s;
-    PrecompilePattern(*node);
-    return Finish(FoldConstant(std::move(node)));
+    ConstantFolder::PrecompilePattern(*node);
+    return Finish(ConstantFolder::Fold(std::move(node)));
   }
-  if (!shadowed && IsTypeName(name.text)) {
-    auto node = MakeNode(NodeKind::kLiteral, name.offset);
+  if (!shadowed && Vocabulary::IsTypeName(name.text)) {
+    auto node = NodeBuilder::Make(NodeKind::kLiteral, name.offset);
     node->literal = Value(TypeValue{name.text});
     return node;
   }
   bool known = name.text == "device" || shadowed;
-  if (!known) return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
-  auto node = MakeNode(NodeKind::kIdent, name.offset);
+  if (!known) return cursor_.ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
+  auto node = NodeBuilder::Make(NodeKind::kIdent, name.offset);
   node->name = name.text;
   return node;
 }
 
 Status Parser::Args(std::vector<NodePtr>& out, std::string_view close) {
-  if (Accept(close)) return Status::Ok();
+  if (cursor_.Accept(close)) return Status::Ok();
   while (true) {
     // [?x]: an optional element, left out when x is optional.none().
-    bool optional_entry = close == "]" && Accept("?");
+    bool optional_entry = close == "]" && cursor_.Accept("?");
     NodePtr arg;
     KUBE_ASSIGN_OR_RETURN(arg, Expr());
     arg->optional_entry = optional_entry;
     out.push_back(std::move(arg));
-    if (Accept(close)) return Status::Ok();
-    if (auto s = Expect(","); !s.ok()) return s;
-    if (close == "]" && Accept(close)) return Status::Ok();
+    if (cursor_.Accept(close)) return Status::Ok();
+    if (auto s = cursor_.Expect(","); !s.ok()) return s;
+    if (close == "]" && cursor_.Accept(close)) return Status::Ok();
   }
 }
 
 Result<NodePtr> Parser::ListLiteral() {
-  auto node = MakeNode(NodeKind::kList, Peek().offset);
-  ++pos_;
+  auto node = NodeBuilder::Make(NodeKind::kList, cursor_.Peek().offset);
+  cursor_.Advance();
   if (auto s = Args(node->children, "]"); !s.ok()) return s;
   return Finish(std::move(node));
 }
 
 Result<NodePtr> Parser::MapLiteral() {
-  auto node = MakeNode(NodeKind::kMap, Peek().offset);
-  ++pos_;
-  while (!Accept("}")) {
+  auto node = NodeBuilder::Make(NodeKind::kMap, cursor_.Peek().offset);
+  cursor_.Advance();
+  while (!cursor_.Accept("}")) {
     NodePtr key, value;
-    bool optional_entry = Accept("?");  // {?k: v}: left out when v is optional.none()
+    bool optional_entry = cursor_.Accept("?");  // {?k: v}: left out when v is optional.none()
     KUBE_ASSIGN_OR_RETURN(key, Expr());
-    if (auto s = Expect(":"); !s.ok()) return s;
+    if (auto s = cursor_.Expect(":"); !s.ok()) return s;
     KUBE_ASSIGN_OR_RETURN(value, Expr());
     value->optional_entry = optional_entry;
     node->children.push_back(std::move(key));
     node->children.push_back(std::move(value));
-    if (Accept("}")) break;
-    if (auto s = Expect(","); !s.ok()) return s;
+    if (cursor_.Accept("}")) break;
+    if (auto s = cursor_.Expect(","); !s.ok()) return s;
   }
   return Finish(std::move(node));
 }
 
-Result<NodePtr> Parser::Has(const Token& name) {
-  ++pos_;  // (
-  NodePtr arg;
-  KUBE_ASSIGN_OR_RETURN(arg, Expr());
-  if (auto s = Expect(")"); !s.ok()) return s;
-  // As cel-go, has() takes a field selection only: has(m["k"]) and
-  // has(x.?f) are compile errors (write "k" in m instead).
-  if (arg->kind != NodeKind::kSelect || arg->optional)
-    return ErrorAt(name.offset, "invalid argument to has() macro");
-  arg->kind = NodeKind::kHas;
-  arg->offset = name.offset;
-  return arg;
-}
-
 // A call node for the function `name` names, arguments still to come.
 Result<NodePtr> Parser::CallTo(const Token& name) {
-  auto it = Functions().find(name.text);
-  bool extension = it == Functions().end() && IsExtension(name.text);
-  if (it == Functions().end() && !extension)
-    return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
-  auto node = MakeNode(NodeKind::kCall, name.offset);
-  node->function = extension ? Function::kExtension : it->second;
+  std::optional<Function> function = Vocabulary::FunctionNamed(name.text);
+  bool extension = !function && Vocabulary::IsExtension(name.text);
+  if (!function && !extension)
+    return cursor_.ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
+  auto node = NodeBuilder::Make(NodeKind::kCall, name.offset);
+  node->function = extension ? Function::kExtension : *function;
   node->name = name.text;
   return node;
 }
 
 // ns.function(args) for the namespaced functions, and the cel.bind macro.
 Result<NodePtr> Parser::Qualified(const Token& ns) {
-  ++pos_;  // .
-  if (Peek().kind != Token::Kind::kIdent) return ErrorAt(Peek().offset, "expected a name");
-  Token name = Peek();
-  ++pos_;
+  cursor_.Advance();  // .
+  if (cursor_.Peek().kind != Token::Kind::kIdent)
+    return cursor_.ErrorAt(cursor_.Peek().offset, "expected a name");
+  Token name = cursor_.Peek();
+  cursor_.Advance();
   name.text = ns.text + "." + name.text;
   name.offset = ns.offset;
-  if (!IsPunct("(")) return ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
-  if (name.text == "cel.bind") return Bind(name);
+  if (!cursor_.IsPunct("("))
+    return cursor_.ErrorAt(name.offset, "undeclared reference to '" + name.text + "'");
+  if (name.text == "cel.bind") return MacroParser(*this).Bind(name);
   NodePtr node;
   KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
-  ++pos_;
+  cursor_.Advance();
   if (auto s = Args(node->children, ")"); !s.ok()) return s;
-  return Finish(std::move(node));
-}
-
-// cel.bind(var, init, body): `var` names init's value inside body.
-Result<NodePtr> Parser::Bind(const Token& name) {
-  ++pos_;  // (
-  if (Peek().kind != Token::Kind::kIdent || IsReserved(Peek().text))
-    return ErrorAt(Peek().offset, "cel.bind() variable must be a simple identifier");
-  auto node = MakeNode(NodeKind::kBind, name.offset);
-  node->name = Peek().text;
-  ++pos_;
-  if (auto s = Expect(","); !s.ok()) return s;
-  NodePtr init, body;
-  KUBE_ASSIGN_OR_RETURN(init, Expr());
-  if (auto s = Expect(","); !s.ok()) return s;
-  scope_.push_back(node->name);
-  auto parsed = Expr();
-  scope_.pop_back();
-  if (!parsed.ok()) return parsed.status();
-  if (auto s = Expect(")"); !s.ok()) return s;
-  node->children.push_back(std::move(init));
-  node->children.push_back(std::move(*parsed));
   return Finish(std::move(node));
 }
 
 Result<NodePtr> Parser::MemberCall(NodePtr target, const Token& name) {
-  if (Macros().count(name.text)) return Comprehension(std::move(target), name);
+  if (std::optional<Macro> macro = Vocabulary::MacroNamed(name.text))
+    return MacroParser(*this).Comprehension(std::move(target), name, *macro);
   NodePtr node;
   KUBE_ASSIGN_OR_RETURN(node, CallTo(name));
   node->has_target = true;
   node->children.push_back(std::move(target));
-  ++pos_;  // (
+  cursor_.Advance();  // (
   if (auto s = Args(node->children, ")"); !s.ok()) return s;
-  PrecompilePattern(*node);
-  return Finish(std::move(node));
-}
-
-// all/exists/existsOne take (k, v, predicate) as well as (x, predicate);
-// transformList/transformMap always take two variables.
-bool Parser::TwoVariables(Macro macro) const {
-  if (macro == Macro::kTransformList || macro == Macro::kTransformMap ||
-      macro == Macro::kTransformMapEntry)
-    return true;
-  if (macro != Macro::kAll && macro != Macro::kExists && macro != Macro::kExistsOne) return false;
-  // after "(x ,": "v ," starts a two-variable form
-  return pos_ + 1 < tokens_.size() && Peek().kind == Token::Kind::kIdent &&
-         tokens_[pos_ + 1].kind == Token::Kind::kPunct && tokens_[pos_ + 1].text == ",";
-}
-
-Result<NodePtr> Parser::Comprehension(NodePtr target, const Token& name) {
-  auto node = MakeNode(NodeKind::kComprehension, name.offset);
-  node->macro = Macros().at(name.text);
-  ++pos_;  // (
-  if (Peek().kind != Token::Kind::kIdent || IsReserved(Peek().text))
-    return ErrorAt(Peek().offset, "argument to " + name.text + "() must be a variable name");
-  std::string var = Peek().text;
-  ++pos_;
-  if (auto s = Expect(","); !s.ok()) return s;
-  std::string var2;
-  if (TwoVariables(node->macro)) {
-    if (Peek().kind != Token::Kind::kIdent || IsReserved(Peek().text))
-      return ErrorAt(Peek().offset, "argument to " + name.text + "() must be a variable name");
-    var2 = Peek().text;
-    ++pos_;
-    if (var2 == var) return ErrorAt(name.offset, "duplicate variable name '" + var + "'");
-    if (auto s = Expect(","); !s.ok()) return s;
-  }
-  scope_.push_back(var);
-  if (!var2.empty()) scope_.push_back(var2);
-  node->children.push_back(std::move(target));
-  std::vector<NodePtr> args;
-  auto status = Args(args, ")");
-  scope_.resize(scope_.size() - (var2.empty() ? 1 : 2));
-  if (!status.ok()) return status;
-  bool transform = node->macro == Macro::kTransformList || node->macro == Macro::kTransformMap ||
-                   node->macro == Macro::kTransformMapEntry;
-  size_t max_args = node->macro == Macro::kMap || transform ? 2 : 1;
-  if (args.empty() || args.size() > max_args)
-    return ErrorAt(name.offset, "wrong number of arguments to " + name.text + "()");
-  for (auto& arg : args) node->children.push_back(std::move(arg));
-  node->name = var;
-  node->name2 = var2;
+  ConstantFolder::PrecompilePattern(*node);
   return Finish(std::move(node));
 }
 

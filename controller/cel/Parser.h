@@ -9,12 +9,14 @@
 
 #include "controller/cel/Ast.h"
 #include "controller/cel/Lexer.h"
+#include "controller/cel/TokenCursor.h"
 #include "src/base/Result.h"
 
 namespace dra::cel {
 
 // Recursive-descent parser for the CEL subset used by DRA selectors. Names
 // are resolved here: unknown identifiers and functions are compile errors.
+// Macros are parsed by MacroParser, names looked up in Vocabulary.
 class Parser {
  public:
   static constexpr size_t kMaxExpressionBytes = size_t{10} * 1024;
@@ -23,8 +25,9 @@ class Parser {
   static kube::Result<NodePtr> Parse(std::string_view expression);
 
  private:
-  Parser(std::string_view input, std::vector<Token> tokens)
-      : input_(input), tokens_(std::move(tokens)) {}
+  friend class MacroParser;
+
+  Parser(std::string_view input, std::vector<Token> tokens) : cursor_(input, std::move(tokens)) {}
 
   kube::Result<NodePtr> Expr();
   kube::Result<NodePtr> Or();
@@ -46,25 +49,12 @@ class Parser {
   kube::Result<NodePtr> MapLiteral();
   kube::Result<NodePtr> MemberCall(NodePtr target, const Token& name);
   kube::Result<NodePtr> CallTo(const Token& name);
-  kube::Result<NodePtr> Comprehension(NodePtr target, const Token& name);
-  kube::Result<NodePtr> Has(const Token& name);
   kube::Result<NodePtr> Qualified(const Token& ns);
-  kube::Result<NodePtr> Bind(const Token& name);
-  bool TwoVariables(Macro macro) const;
   kube::Status CheckDeviceField(const Node& operand, const Token& field) const;
   kube::Status Args(std::vector<NodePtr>& out, std::string_view close);
   kube::Result<NodePtr> Finish(NodePtr node);
 
-  const Token& Peek() const { return tokens_[pos_]; }
-  bool IsPunct(std::string_view p) const;
-  bool Accept(std::string_view p);
-  kube::Status Expect(std::string_view p);
-  kube::Status ErrorAt(size_t offset, std::string_view what) const;
-  kube::Status Unexpected() const;
-
-  std::string_view input_;
-  std::vector<Token> tokens_;
-  size_t pos_ = 0;
+  TokenCursor cursor_;
   int nesting_ = 0;
   std::vector<std::string> scope_;  // comprehension variables in scope
 };

@@ -104,8 +104,9 @@ AllocationState::Capacity AllocationState::Consumed(const std::string& device_ke
   if (use == nullptr) return sum;
   for (const Result* share : use->shares) {
     for (const auto& [name, quantity] : share->consumed_capacity) {
-      auto slot =
-          std::find_if(sum.begin(), sum.end(), [&](const auto& s) { return s.first == name; });
+      // An init-capture: clang before 16 cannot capture a structured binding.
+      auto slot = std::find_if(sum.begin(), sum.end(),
+                               [&key = name](const auto& s) { return s.first == key; });
       if (slot == sum.end()) {
         sum.emplace_back(name, quantity);
       } else if (auto total = slot->second.Add(quantity); total.ok()) {
