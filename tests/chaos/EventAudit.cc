@@ -1,0 +1,42 @@
+#include "tests/chaos/EventAudit.h"
+
+namespace dra::testing {
+
+EventAudit::EventAudit(const nlohmann::json& events) {
+  for (const auto& e : events) {
+    if (e.value("/source/component"_json_pointer, std::string()) != "dra-controller") continue;
+    int count = e.value("count", 1);
+    std::string reason = e.value("reason", "");
+    by_reason_[reason] += count;
+    const auto& object = e.value("involvedObject", nlohmann::json::object());
+    std::string key = object.value("kind", "") + "/" + object.value("namespace", "") + "/" +
+                      object.value("name", "") + "/" + object.value("uid", "") + " " +
+                      e.value("type", "") + " " + reason + ": " + e.value("message", "");
+    ++objects_by_key_[key];
+    by_name_[e.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
+             e.value("/metadata/name"_json_pointer, std::string())] = {object.value("kind", ""),
+                                                                       count};
+  }
+}
+
+int EventAudit::MaxObjectsPerKey() const {
+  int most = 0;
+  for (const auto& [key, objects] : objects_by_key_) most = std::max(most, objects);
+  return most;
+}
+
+int EventAudit::KeysWithSeveralObjects() const {
+  int keys = 0;
+  for (const auto& [key, objects] : objects_by_key_) keys += objects > 1 ? 1 : 0;
+  return keys;
+}
+
+std::map<std::string, int> EventAudit::Counts(const std::string& kind) const {
+  std::map<std::string, int> out;
+  for (const auto& [name, entry] : by_name_) {
+    if (entry.first == kind) out[name] = entry.second;
+  }
+  return out;
+}
+
+}  // namespace dra::testing
