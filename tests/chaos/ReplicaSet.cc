@@ -36,6 +36,7 @@ void ReplicaSet::Record(size_t slot, int code, bool killed, bool stopped) {
   std::ofstream(log_dir_ + "/" + r.name() + ".log") << log;
   ReplicaExit exit{r.name(), code, killed, false, stopped};
   exit.leadership_lost = log.find("leader election lost") != std::string::npos;
+  exit.led = log.find(" became leader of ") != std::string::npos;
   exits_.push_back(exit);
   slots_[slot].reset();
 }

@@ -18,6 +18,7 @@ struct ReplicaExit {
   bool killed_by_us = false;     // the SIGKILL of the leader kill loop
   bool leadership_lost = false;  // exit 1 after "leader election lost" (documented)
   bool stopped_by_us = false;    // SIGTERM at the end of the run
+  bool led = false;              // it became leader (one term: it exits when it loses)
   // Neither a kill of ours, a documented leadership-lost exit nor a clean stop.
   bool Crashed() const {
     if (killed_by_us) return code != 128 + 9;
