@@ -25,6 +25,7 @@
 #include "tests/chaos/ChaosResources.h"
 #include "tests/chaos/EventAudit.h"
 #include "tests/chaos/LeaderMonitor.h"
+#include "tests/chaos/LeaderTerm.h"
 #include "tests/chaos/MetricsText.h"
 #include "tests/chaos/ReplicaSet.h"
 #include "tests/chaos/TaintAudit.h"
@@ -413,21 +414,27 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   EXPECT_TRUE(problems.empty()) << Join(problems);
   fresh_->process().Signal(SIGTERM);
   EXPECT_EQ(fresh_->process().Wait(20s), std::optional<int>(0));
+  std::string fresh_log = fresh_->process().Output();
+  std::ofstream(options_.artifacts + "/fresh.log") << fresh_log;
 
   // Crashes, leaders, Events, writes.
-  int killed = 0, lost = 0, stopped = 0, terms = 1;  // the fresh process's term
+  int killed = 0, lost = 0, stopped = 0;
+  std::vector<LeaderTerm> terms;
   for (const auto& e : replicas_->exits()) {
     EXPECT_FALSE(e.Crashed()) << e.name << " exited with " << e.code << " (log in "
                               << options_.artifacts << ")";
     killed += e.killed_by_us;
     lost += e.leadership_lost && !e.killed_by_us;
     stopped += e.stopped_by_us;
-    terms += e.led;
+    if (e.term) terms.push_back(*e.term);
   }
   EXPECT_EQ(monitor_->both_leading_rounds(), 0) << "two replicas reported leading at once";
   EventAudit events(Items(chaos::kEvents));
   int processes = replicas_->started() + 1;
-  EXPECT_LE(events.MaxObjectsPerKey(), terms)
+  if (auto fresh_term = LeaderTerm::FromLog(fresh_log)) terms.push_back(*fresh_term);
+  auto duplicates = events.DuplicatesWithinOneTerm(terms);
+  EXPECT_TRUE(duplicates.empty()) << "Events the recorder should have merged:" << Join(duplicates);
+  EXPECT_LE(events.MaxObjectsPerKey(), static_cast<int>(terms.size()))
       << "an Event key has more objects than there were leader terms";
 
   Log("duration " + Fixed(Secs(SteadyClock::now() - started)) +
@@ -444,7 +451,8 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
       Fixed(Secs(kFailoverBound)) + " s)");
   Log("processes: " + std::to_string(processes) + " started; exits: " + std::to_string(killed) +
       " SIGKILL (ours), " + std::to_string(lost) + " leadership lost (exit 1), " +
-      std::to_string(stopped) + " SIGTERM at the end; " + std::to_string(terms) + " leader terms");
+      std::to_string(stopped) + " SIGTERM at the end; " + std::to_string(terms.size()) +
+      " leader terms (the fresh process's included)");
   Log("leader polls: " + std::to_string(monitor_->rounds()) + " rounds, both leading in " +
       std::to_string(monitor_->both_leading_rounds()) + ", none leading in " +
       std::to_string(monitor_->leaderless_rounds()));
@@ -457,7 +465,8 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   }
   Log("events: " + reasons + "; keys with several Event objects " +
       std::to_string(events.KeysWithSeveralObjects()) + ", most objects for one key " +
-      std::to_string(events.MaxObjectsPerKey()));
+      std::to_string(events.MaxObjectsPerKey()) + " (" + events.MostObjects().first +
+      "); keys with several objects in one leader term: " + std::to_string(duplicates.size()));
 
   if (!options_.audit_log.empty()) {
     auto all = AuditLog::Count(options_.audit_log, "dra-controller/", audit_since);
@@ -474,7 +483,7 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
         "/100; status writes per change: " +
         Fixed(changes.health_changes ? 100.0 * status_writes / changes.health_changes : 0) +
         "/100");
-    int leader_changes = terms + options_.fault_rounds * 3;
+    int leader_changes = static_cast<int>(terms.size()) + options_.fault_rounds * 3;
     EXPECT_LE(rule_writes, 3 * changes.health_changes + 10 * leader_changes) << "write storm";
     EXPECT_EQ(fresh_writes.Total("devicetaintrules"), 0) << "the fresh leader wrote rules";
     EXPECT_EQ(fresh_writes.Total("devicehealths/status"), 0) << "the fresh leader wrote status";

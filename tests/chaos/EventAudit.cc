@@ -13,6 +13,7 @@ EventAudit::EventAudit(const nlohmann::json& events) {
                       object.value("name", "") + "/" + object.value("uid", "") + " " +
                       e.value("type", "") + " " + reason + ": " + e.value("message", "");
     ++objects_by_key_[key];
+    first_seen_by_key_[key].push_back(LeaderTerm::Second(e.value("firstTimestamp", "")));
     by_name_[e.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
              e.value("/metadata/name"_json_pointer, std::string())] = {object.value("kind", ""),
                                                                        count};
@@ -29,6 +30,31 @@ int EventAudit::KeysWithSeveralObjects() const {
   int keys = 0;
   for (const auto& [key, objects] : objects_by_key_) keys += objects > 1 ? 1 : 0;
   return keys;
+}
+
+std::vector<std::string> EventAudit::DuplicatesWithinOneTerm(
+    const std::vector<LeaderTerm>& terms) const {
+  std::vector<std::string> out;
+  for (const auto& [key, seen] : first_seen_by_key_) {
+    if (seen.size() < 2) continue;
+    for (const auto& term : terms) {
+      int in_term = 0;
+      for (const auto& second : seen) in_term += term.Contains(second) ? 1 : 0;
+      if (in_term > 1) {
+        out.push_back(key + ": " + std::to_string(in_term) + " Event objects in the term " +
+                      term.from + ".." + term.to);
+      }
+    }
+  }
+  return out;
+}
+
+std::pair<std::string, int> EventAudit::MostObjects() const {
+  std::pair<std::string, int> most{"", 0};
+  for (const auto& [key, objects] : objects_by_key_) {
+    if (objects > most.second) most = {key, objects};
+  }
+  return most;
 }
 
 std::map<std::string, int> EventAudit::Counts(const std::string& kind) const {

@@ -3,6 +3,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "tests/chaos/LeaderTerm.h"
 
 namespace dra::testing {
 
@@ -22,13 +25,19 @@ class EventAudit {
   const std::map<std::string, int>& objects_by_key() const { return objects_by_key_; }
   int MaxObjectsPerKey() const;
   int KeysWithSeveralObjects() const;
+  // Keys with more than one Event object first seen within one leader term:
+  // duplicates the recorder should have merged. One line each.
+  std::vector<std::string> DuplicatesWithinOneTerm(const std::vector<LeaderTerm>& terms) const;
+  // The key with the most Event objects, and how many.
+  std::pair<std::string, int> MostObjects() const;
   // Event name -> count, for Events about `kind` objects.
   std::map<std::string, int> Counts(const std::string& kind) const;
 
  private:
   std::map<std::string, int> by_reason_;
   std::map<std::string, int> objects_by_key_;
-  std::map<std::string, std::pair<std::string, int>> by_name_;  // name -> kind, count
+  std::map<std::string, std::vector<std::string>> first_seen_by_key_;  // seconds
+  std::map<std::string, std::pair<std::string, int>> by_name_;         // name -> kind, count
 };
 
 }  // namespace dra::testing

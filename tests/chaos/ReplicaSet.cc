@@ -34,9 +34,8 @@ void ReplicaSet::Record(size_t slot, int code, bool killed, bool stopped) {
   ChaosReplica& r = *slots_[slot];
   std::string log = r.process().Output();
   std::ofstream(log_dir_ + "/" + r.name() + ".log") << log;
-  ReplicaExit exit{r.name(), code, killed, false, stopped};
+  ReplicaExit exit{r.name(), code, killed, false, stopped, LeaderTerm::FromLog(log)};
   exit.leadership_lost = log.find("leader election lost") != std::string::npos;
-  exit.led = log.find(" became leader of ") != std::string::npos;
   exits_.push_back(exit);
   slots_[slot].reset();
 }

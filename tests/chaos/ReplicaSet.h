@@ -3,22 +3,24 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/base/Status.h"
 #include "tests/chaos/ChaosReplica.h"
+#include "tests/chaos/LeaderTerm.h"
 
 namespace dra::testing {
 
 // How one replica process ended.
 struct ReplicaExit {
   std::string name;
-  int code = 0;                  // exit status, or 128 + signal
-  bool killed_by_us = false;     // the SIGKILL of the leader kill loop
-  bool leadership_lost = false;  // exit 1 after "leader election lost" (documented)
-  bool stopped_by_us = false;    // SIGTERM at the end of the run
-  bool led = false;              // it became leader (one term: it exits when it loses)
+  int code = 0;                    // exit status, or 128 + signal
+  bool killed_by_us = false;       // the SIGKILL of the leader kill loop
+  bool leadership_lost = false;    // exit 1 after "leader election lost" (documented)
+  bool stopped_by_us = false;      // SIGTERM at the end of the run
+  std::optional<LeaderTerm> term;  // when it led (one term: it exits when it loses)
   // Neither a kill of ours, a documented leadership-lost exit nor a clean stop.
   bool Crashed() const {
     if (killed_by_us) return code != 128 + 9;
