@@ -54,20 +54,21 @@ double Secs(SteadyClock::duration d) { return std::chrono::duration<double>(d).c
 
 std::string Flag(std::chrono::seconds s) { return std::to_string(s.count()) + "s"; }
 
-// Gauges of dra_controller_* computed from the caches by every replica.
-bool AllocationGauge(const MetricsText& m, const std::string& series) {
+// Every dra_controller_* gauge but the build's. A series at 0 is left out:
+// a long-running leader keeps label sets it once used at 0, a fresh process
+// never had them.
+bool ControllerGauge(const MetricsText& m, const std::string& series) {
   std::string name = MetricsText::NameOf(series);
-  return name.rfind("dra_controller_", 0) == 0 && name.rfind("dra_controller_health_", 0) != 0 &&
-         name != "dra_controller_build_info" && m.TypeOf(name) == "gauge";
+  return name.rfind("dra_controller_", 0) == 0 && name != "dra_controller_build_info" &&
+         m.TypeOf(name) == "gauge" && m.samples().at(series) != 0;
 }
 
-// Gauges of device health, computed by the leader's reconciler. A series
-// at 0 is left out: a long-running leader keeps label sets it once used at
-// 0, a fresh one never had them.
-bool HealthGauge(const MetricsText& m, const std::string& series) {
+// The gauges a standby computes too (from its caches): not those of the
+// leader-only reconcilers (device health, extended-resource findings).
+bool AllocationGauge(const MetricsText& m, const std::string& series) {
   std::string name = MetricsText::NameOf(series);
-  return name.rfind("dra_controller_health_", 0) == 0 && m.TypeOf(name) == "gauge" &&
-         m.samples().at(series) != 0;
+  return ControllerGauge(m, series) && name.rfind("dra_controller_health_", 0) != 0 &&
+         name != "dra_controller_extended_resource_findings";
 }
 
 struct Stats {
@@ -249,11 +250,15 @@ class ChaosTest : public ClusterTest {
     }
   }
 
-  // The leader's metrics once its work queues are idle and the world is
-  // what the DeviceHealth objects call for.
-  MetricsText Settle() {
+  // Waits until the leader's work queues are idle, the world is what the
+  // DeviceHealth objects call for, and rules and statuses have not changed
+  // for 15 s (kube-controller-manager's eviction still updates rules and
+  // Pods for a while after the last change).
+  void Settle() {
     MetricsText leader;
     std::vector<std::string> problems;
+    Snapshot last;
+    auto quiet_since = SteadyClock::now();
     auto settled = WaitFor(
         "idle queues and the expected taints", 180s,
         [&] {
@@ -267,11 +272,16 @@ class ChaosTest : public ClusterTest {
           }
           problems =
               TaintAudit::Check(Items(chaos::kDeviceHealths), Items(chaos::kDeviceTaintRules));
-          return problems.empty();
+          if (!problems.empty()) return false;
+          Snapshot now = Take();
+          if (!(now == last)) {
+            last = now;
+            quiet_since = SteadyClock::now();
+          }
+          return SteadyClock::now() - quiet_since >= 15s;
         },
         [&] { return Join(problems); });
     EXPECT_TRUE(settled.ok()) << settled.ToString();
-    return leader;
   }
 
   // Pods evicted from NoExecute devices wait for a kubelet that never comes.
@@ -351,9 +361,8 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   driver_->Stop();
   ChangeCounts changes = driver_->counts();
   auto settle_start = SteadyClock::now();
-  MetricsText leader = Settle();
-  Log("settled in " + Fixed(Secs(SteadyClock::now() - settle_start)) + " s");
-  Snapshot before = Take();
+  Settle();
+  Log("settled in " + Fixed(Secs(SteadyClock::now() - settle_start)) + " s (15 s quiet)");
 
   // A fresh process: a standby first (its caches only), then the leader.
   auto fresh = ChaosReplica::Start(cluster_->kubeconfig(), Flags(), "fresh");
@@ -376,10 +385,13 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
       },
       [&] { return "leader vs fresh: " + difference; });
   EXPECT_TRUE(agreed.ok()) << agreed.ToString();
+
+  // The hand-over: what the old leader left must be what the fresh one keeps.
+  monitor_->Stop();
+  MetricsText leader = MetricsText::Parse(replicas_->LeaderMetrics());
   size_t allocation_series =
       leader.Select([&](const std::string& s) { return AllocationGauge(leader, s); }).size();
-
-  monitor_->Stop();
+  Snapshot before = Take();
   std::string takeover_since = AuditLog::Now();
   replicas_->StopAll(20s);
   ASSERT_TRUE(WaitFor("the fresh process to lead", 30s, [&] {
@@ -406,10 +418,13 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   auto final_page = fresh_->Scrape(2s);
   ASSERT_TRUE(final_page.ok());
   fresh_metrics = MetricsText::Parse(*final_page);
-  std::string health_difference = DescribeDifference(
-      leader.Select([&](const std::string& s) { return HealthGauge(leader, s); }),
-      fresh_metrics.Select([&](const std::string& s) { return HealthGauge(fresh_metrics, s); }));
-  EXPECT_EQ(health_difference, "") << "device-health gauges: old leader vs fresh leader";
+  std::string gauge_difference = DescribeDifference(
+      leader.Select([&](const std::string& s) { return ControllerGauge(leader, s); }),
+      fresh_metrics.Select(
+          [&](const std::string& s) { return ControllerGauge(fresh_metrics, s); }));
+  EXPECT_EQ(gauge_difference, "") << "dra_controller_* gauges: old leader vs fresh leader";
+  size_t leader_series =
+      leader.Select([&](const std::string& s) { return ControllerGauge(leader, s); }).size();
   auto problems = TaintAudit::Check(Items(chaos::kDeviceHealths), Items(chaos::kDeviceTaintRules));
   EXPECT_TRUE(problems.empty()) << Join(problems);
   fresh_->process().Signal(SIGTERM);
@@ -458,7 +473,8 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
       std::to_string(monitor_->leaderless_rounds()));
   Log("final: " + std::to_string(healths) + " DeviceHealth, " +
       std::to_string(before.rules.size()) + " DeviceTaintRules; " +
-      std::to_string(allocation_series) + " allocation series equal on leader and fresh process");
+      std::to_string(allocation_series) + " allocation series equal on leader and fresh standby, " +
+      std::to_string(leader_series) + " gauge series on old and fresh leader");
   std::string reasons;
   for (const auto& [reason, n] : events.occurrences_by_reason()) {
     reasons += reason + "=" + std::to_string(n) + " ";
