@@ -325,6 +325,173 @@ class ChaosTest : public ClusterTest {
     return out;
   }
 
+  // The fresh process as a standby: its allocation gauges must equal the leader's.
+  void StartFreshStandby() {
+    auto fresh = ChaosReplica::Start(cluster_->kubeconfig(), Flags(), "fresh");
+    ASSERT_TRUE(fresh.ok()) << fresh.status().ToString();
+    fresh_ = std::move(*fresh);
+    ASSERT_TRUE(
+        WaitFor("the fresh process to be ready", 60s, [&] { return fresh_->Ready(1s); }).ok());
+    std::string difference;
+    auto agreed = WaitFor(
+        "the fresh process's allocation metrics to equal the leader's", 60s,
+        [&] {
+          auto mine = fresh_->Scrape(2s);
+          std::string page = replicas_->LeaderMetrics();
+          if (!mine.ok() || page.empty()) return false;
+          MetricsText f = MetricsText::Parse(*mine), l = MetricsText::Parse(page);
+          difference = DescribeDifference(
+              l.Select([&](const std::string& s) { return AllocationGauge(l, s); }),
+              f.Select([&](const std::string& s) { return AllocationGauge(f, s); }));
+          return difference.empty();
+        },
+        [&] { return "leader vs fresh: " + difference; });
+    EXPECT_TRUE(agreed.ok()) << agreed.ToString();
+  }
+
+  // The hand-over: the replicas stop, the fresh process leads and reconciles
+  // everything; what the old leader left must be what the fresh one keeps.
+  void HandOver() {
+    monitor_->Stop();
+    MetricsText leader = MetricsText::Parse(replicas_->LeaderMetrics());
+    allocation_series_ =
+        leader.Select([&](const std::string& s) { return AllocationGauge(leader, s); }).size();
+    before_ = Take();
+    takeover_since_ = AuditLog::Now();
+    replicas_->StopAll(20s);
+    ASSERT_TRUE(WaitFor("the fresh process to lead", 30s, [&] {
+                  return fresh_->MasterStatus(1s) == 1;
+                }).ok());
+    ASSERT_NO_FATAL_FAILURE(WaitForFreshReconcile());
+    std::this_thread::sleep_for(3s);  // one hold-off: a wrong requeue would write by now
+    Snapshot after = Take();
+    EXPECT_TRUE(before_.rules == after.rules) << "the fresh leader rewrote DeviceTaintRules";
+    EXPECT_TRUE(before_.healths == after.healths) << "the fresh leader rewrote DeviceHealth status";
+    EXPECT_TRUE(before_.health_events == after.health_events)
+        << "the fresh leader recorded DeviceHealth Events in a settled world";
+    auto page = fresh_->Scrape(2s);
+    ASSERT_TRUE(page.ok());
+    MetricsText fresh = MetricsText::Parse(*page);
+    auto gauges = [](const MetricsText& m) {
+      return m.Select([&](const std::string& s) { return ControllerGauge(m, s); });
+    };
+    EXPECT_EQ(DescribeDifference(gauges(leader), gauges(fresh)), "")
+        << "dra_controller_* gauges: old leader vs fresh leader";
+    leader_series_ = gauges(leader).size();
+    auto problems =
+        TaintAudit::Check(Items(chaos::kDeviceHealths), Items(chaos::kDeviceTaintRules));
+    EXPECT_TRUE(problems.empty()) << Join(problems);
+    fresh_->process().Signal(SIGTERM);
+    EXPECT_EQ(fresh_->process().Wait(20s), std::optional<int>(0));
+    fresh_log_ = fresh_->process().Output();
+    std::ofstream(options_.artifacts + "/fresh.log") << fresh_log_;
+  }
+
+  void WaitForFreshReconcile() {
+    auto healths = static_cast<double>(before_.healths.size());
+    auto reconciled = WaitFor("the fresh leader to reconcile every DeviceHealth", 60s, [&] {
+      auto page = fresh_->Scrape(2s);
+      if (!page.ok()) return false;
+      MetricsText m = MetricsText::Parse(*page);
+      return m.Sum("controller_runtime_reconcile_total", "controller=\"devicehealth\"") >=
+                 healths &&
+             m.Sum("workqueue_depth") == 0 && m.Sum("workqueue_unfinished_work_seconds") == 0;
+    });
+    EXPECT_TRUE(reconciled.ok()) << reconciled.ToString();
+  }
+
+  // Exits (no crash), the leader invariant, leader terms.
+  void CheckExits() {
+    for (const auto& e : replicas_->exits()) {
+      EXPECT_FALSE(e.Crashed()) << e.name << " exited with " << e.code << " (log in "
+                                << options_.artifacts << ")";
+      killed_ += e.killed_by_us;
+      lost_ += e.leadership_lost && !e.killed_by_us;
+      stopped_ += e.stopped_by_us;
+      if (e.term) terms_.push_back(*e.term);
+    }
+    if (auto fresh_term = LeaderTerm::FromLog(fresh_log_)) terms_.push_back(*fresh_term);
+    EXPECT_EQ(monitor_->both_leading_rounds(), 0) << "two replicas reported leading at once";
+    Log("processes: " + std::to_string(replicas_->started() + 1) + " started; exits: " +
+        std::to_string(killed_) + " SIGKILL (ours), " + std::to_string(lost_) +
+        " leadership lost (exit 1), " + std::to_string(stopped_) + " SIGTERM at the end; " +
+        std::to_string(terms_.size()) + " leader terms (the fresh process's included)");
+    Log("leader polls: " + std::to_string(monitor_->rounds()) + " rounds, both leading in " +
+        std::to_string(monitor_->both_leading_rounds()) + ", none leading in " +
+        std::to_string(monitor_->leaderless_rounds()));
+  }
+
+  // Event objects: one per dedup key and leader term at most.
+  void CheckEvents() {
+    EventAudit events(Items(chaos::kEvents));
+    auto duplicates = events.DuplicatesWithinOneTerm(terms_);
+    EXPECT_TRUE(duplicates.empty())
+        << "Events the recorder should have merged:" << Join(duplicates);
+    EXPECT_LE(events.MaxObjectsPerKey(), static_cast<int>(terms_.size()))
+        << "an Event key has more objects than there were leader terms";
+    std::string reasons;
+    for (const auto& [reason, n] : events.occurrences_by_reason()) {
+      reasons += reason + "=" + std::to_string(n) + " ";
+    }
+    Log("events: " + reasons + "; keys with several Event objects " +
+        std::to_string(events.KeysWithSeveralObjects()) + ", most objects for one key " +
+        std::to_string(events.MaxObjectsPerKey()) + " (" + events.MostObjects().first +
+        "); keys with several objects in one leader term: " + std::to_string(duplicates.size()));
+  }
+
+  // Writes from the audit log: no storm, none by the fresh leader.
+  void CheckWrites(const ChangeCounts& changes) {
+    if (options_.audit_log.empty()) {
+      Log("writes not counted: DRA_CHAOS_AUDIT_LOG is unset (hack/chaos.sh sets it)");
+      return;
+    }
+    auto all = AuditLog::Count(options_.audit_log, "dra-controller/", audit_since_);
+    auto fresh_writes = AuditLog::Count(options_.audit_log, "dra-controller/", takeover_since_);
+    int rule_writes = all.Total("devicetaintrules");
+    int status_writes = all.Total("devicehealths/status");
+    std::string detail;
+    for (const auto& [key, n] : all.by_resource_verb) detail += key + "=" + std::to_string(n) + " ";
+    Log("controller writes (audit log): " + detail);
+    int per = std::max(changes.health_changes, 1);
+    Log("DeviceTaintRule writes per DeviceHealth change: " + Fixed(100.0 * rule_writes / per) +
+        "/100; status writes per change: " + Fixed(100.0 * status_writes / per) + "/100");
+    int leader_changes = static_cast<int>(terms_.size()) + options_.fault_rounds * 3;
+    EXPECT_LE(rule_writes, 3 * changes.health_changes + 10 * leader_changes) << "write storm";
+    EXPECT_EQ(fresh_writes.Total("devicetaintrules"), 0) << "the fresh leader wrote rules";
+    EXPECT_EQ(fresh_writes.Total("devicehealths/status"), 0) << "the fresh leader wrote status";
+  }
+
+  void Report(const ChangeCounts& changes, SteadyClock::time_point started) {
+    Log("duration " + Fixed(Secs(SteadyClock::now() - started)) +
+        " s; changes applied: " + std::to_string(changes.health_changes) + " DeviceHealth, " +
+        std::to_string(changes.slice_changes) + " ResourceSlice, " +
+        std::to_string(changes.class_changes) + " DeviceClass, " +
+        std::to_string(changes.pod_changes) + " Pod; " + std::to_string(changes.failed) +
+        " requests failed during faults");
+    Log("restarts: kube-apiserver " + std::to_string(restarts_["kube-apiserver"]) + ", etcd " +
+        std::to_string(restarts_["etcd"]) + ", both " + std::to_string(restarts_["both"]) +
+        "; API back: " + restart_times_.Describe() +
+        "; leader back: " + recovery_times_.Describe());
+    Log("leader kills: " + std::to_string(kills_) + " (" + std::to_string(kills_missed_) +
+        " rounds without a leader to kill); failover " + failover_times_.Describe() + " (bound " +
+        Fixed(Secs(kFailoverBound)) + " s)");
+    Log("final: " + std::to_string(before_.healths.size()) + " DeviceHealth, " +
+        std::to_string(before_.rules.size()) + " DeviceTaintRules; " +
+        std::to_string(allocation_series_) +
+        " allocation series equal on leader and fresh standby, " + std::to_string(leader_series_) +
+        " gauge series on old and fresh leader");
+  }
+
+  std::string audit_since_;
+  std::string takeover_since_;
+  Snapshot before_;
+  std::string fresh_log_;
+  std::vector<LeaderTerm> terms_;
+  size_t allocation_series_ = 0;
+  size_t leader_series_ = 0;
+  int killed_ = 0;
+  int lost_ = 0;
+  int stopped_ = 0;
   ChaosOptions options_;
   chaos::Fleet fleet_;
   std::string lease_;
@@ -342,7 +509,7 @@ class ChaosTest : public ClusterTest {
 
 TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   auto started = SteadyClock::now();
-  std::string audit_since = AuditLog::Now();
+  audit_since_ = AuditLog::Now();
   Log("seed " + std::to_string(options_.seed) + ", lease " + lease_ + ", artifacts " +
       options_.artifacts);
   replicas_ = std::make_unique<ReplicaSet>(cluster_->kubeconfig(), Flags(), options_.artifacts);
@@ -363,149 +530,13 @@ TEST_F(ChaosTest, SurvivesControlPlaneRestartsAndLeaderKills) {
   auto settle_start = SteadyClock::now();
   Settle();
   Log("settled in " + Fixed(Secs(SteadyClock::now() - settle_start)) + " s (15 s quiet)");
+  ASSERT_NO_FATAL_FAILURE(StartFreshStandby());
+  ASSERT_NO_FATAL_FAILURE(HandOver());
 
-  // A fresh process: a standby first (its caches only), then the leader.
-  auto fresh = ChaosReplica::Start(cluster_->kubeconfig(), Flags(), "fresh");
-  ASSERT_TRUE(fresh.ok()) << fresh.status().ToString();
-  fresh_ = std::move(*fresh);
-  ASSERT_TRUE(
-      WaitFor("the fresh process to be ready", 60s, [&] { return fresh_->Ready(1s); }).ok());
-  std::string difference;
-  auto agreed = WaitFor(
-      "the fresh process's allocation metrics to equal the leader's", 60s,
-      [&] {
-        auto mine = fresh_->Scrape(2s);
-        std::string page = replicas_->LeaderMetrics();
-        if (!mine.ok() || page.empty()) return false;
-        MetricsText f = MetricsText::Parse(*mine), l = MetricsText::Parse(page);
-        difference = DescribeDifference(
-            l.Select([&](const std::string& s) { return AllocationGauge(l, s); }),
-            f.Select([&](const std::string& s) { return AllocationGauge(f, s); }));
-        return difference.empty();
-      },
-      [&] { return "leader vs fresh: " + difference; });
-  EXPECT_TRUE(agreed.ok()) << agreed.ToString();
-
-  // The hand-over: what the old leader left must be what the fresh one keeps.
-  monitor_->Stop();
-  MetricsText leader = MetricsText::Parse(replicas_->LeaderMetrics());
-  size_t allocation_series =
-      leader.Select([&](const std::string& s) { return AllocationGauge(leader, s); }).size();
-  Snapshot before = Take();
-  std::string takeover_since = AuditLog::Now();
-  replicas_->StopAll(20s);
-  ASSERT_TRUE(WaitFor("the fresh process to lead", 30s, [&] {
-                return fresh_->MasterStatus(1s) == 1;
-              }).ok());
-  size_t healths = before.healths.size();
-  MetricsText fresh_metrics;
-  auto reconciled = WaitFor("the fresh leader to reconcile every DeviceHealth", 60s, [&] {
-    auto page = fresh_->Scrape(2s);
-    if (!page.ok()) return false;
-    fresh_metrics = MetricsText::Parse(*page);
-    return fresh_metrics.Sum("controller_runtime_reconcile_total", "controller=\"devicehealth\"") >=
-               static_cast<double>(healths) &&
-           fresh_metrics.Sum("workqueue_depth") == 0 &&
-           fresh_metrics.Sum("workqueue_unfinished_work_seconds") == 0;
-  });
-  EXPECT_TRUE(reconciled.ok()) << reconciled.ToString();
-  std::this_thread::sleep_for(3s);  // one hold-off: a wrong requeue would write by now
-  Snapshot after = Take();
-  EXPECT_TRUE(before.rules == after.rules) << "the fresh leader rewrote DeviceTaintRules";
-  EXPECT_TRUE(before.healths == after.healths) << "the fresh leader rewrote DeviceHealth status";
-  EXPECT_TRUE(before.health_events == after.health_events)
-      << "the fresh leader recorded DeviceHealth Events in a settled world";
-  auto final_page = fresh_->Scrape(2s);
-  ASSERT_TRUE(final_page.ok());
-  fresh_metrics = MetricsText::Parse(*final_page);
-  std::string gauge_difference = DescribeDifference(
-      leader.Select([&](const std::string& s) { return ControllerGauge(leader, s); }),
-      fresh_metrics.Select(
-          [&](const std::string& s) { return ControllerGauge(fresh_metrics, s); }));
-  EXPECT_EQ(gauge_difference, "") << "dra_controller_* gauges: old leader vs fresh leader";
-  size_t leader_series =
-      leader.Select([&](const std::string& s) { return ControllerGauge(leader, s); }).size();
-  auto problems = TaintAudit::Check(Items(chaos::kDeviceHealths), Items(chaos::kDeviceTaintRules));
-  EXPECT_TRUE(problems.empty()) << Join(problems);
-  fresh_->process().Signal(SIGTERM);
-  EXPECT_EQ(fresh_->process().Wait(20s), std::optional<int>(0));
-  std::string fresh_log = fresh_->process().Output();
-  std::ofstream(options_.artifacts + "/fresh.log") << fresh_log;
-
-  // Crashes, leaders, Events, writes.
-  int killed = 0, lost = 0, stopped = 0;
-  std::vector<LeaderTerm> terms;
-  for (const auto& e : replicas_->exits()) {
-    EXPECT_FALSE(e.Crashed()) << e.name << " exited with " << e.code << " (log in "
-                              << options_.artifacts << ")";
-    killed += e.killed_by_us;
-    lost += e.leadership_lost && !e.killed_by_us;
-    stopped += e.stopped_by_us;
-    if (e.term) terms.push_back(*e.term);
-  }
-  EXPECT_EQ(monitor_->both_leading_rounds(), 0) << "two replicas reported leading at once";
-  EventAudit events(Items(chaos::kEvents));
-  int processes = replicas_->started() + 1;
-  if (auto fresh_term = LeaderTerm::FromLog(fresh_log)) terms.push_back(*fresh_term);
-  auto duplicates = events.DuplicatesWithinOneTerm(terms);
-  EXPECT_TRUE(duplicates.empty()) << "Events the recorder should have merged:" << Join(duplicates);
-  EXPECT_LE(events.MaxObjectsPerKey(), static_cast<int>(terms.size()))
-      << "an Event key has more objects than there were leader terms";
-
-  Log("duration " + Fixed(Secs(SteadyClock::now() - started)) +
-      " s; changes applied: " + std::to_string(changes.health_changes) + " DeviceHealth, " +
-      std::to_string(changes.slice_changes) + " ResourceSlice, " +
-      std::to_string(changes.class_changes) + " DeviceClass, " +
-      std::to_string(changes.pod_changes) + " Pod; " + std::to_string(changes.failed) +
-      " requests failed during faults");
-  Log("restarts: kube-apiserver " + std::to_string(restarts_["kube-apiserver"]) + ", etcd " +
-      std::to_string(restarts_["etcd"]) + ", both " + std::to_string(restarts_["both"]) +
-      "; API back: " + restart_times_.Describe() + "; leader back: " + recovery_times_.Describe());
-  Log("leader kills: " + std::to_string(kills_) + " (" + std::to_string(kills_missed_) +
-      " rounds without a leader to kill); failover " + failover_times_.Describe() + " (bound " +
-      Fixed(Secs(kFailoverBound)) + " s)");
-  Log("processes: " + std::to_string(processes) + " started; exits: " + std::to_string(killed) +
-      " SIGKILL (ours), " + std::to_string(lost) + " leadership lost (exit 1), " +
-      std::to_string(stopped) + " SIGTERM at the end; " + std::to_string(terms.size()) +
-      " leader terms (the fresh process's included)");
-  Log("leader polls: " + std::to_string(monitor_->rounds()) + " rounds, both leading in " +
-      std::to_string(monitor_->both_leading_rounds()) + ", none leading in " +
-      std::to_string(monitor_->leaderless_rounds()));
-  Log("final: " + std::to_string(healths) + " DeviceHealth, " +
-      std::to_string(before.rules.size()) + " DeviceTaintRules; " +
-      std::to_string(allocation_series) + " allocation series equal on leader and fresh standby, " +
-      std::to_string(leader_series) + " gauge series on old and fresh leader");
-  std::string reasons;
-  for (const auto& [reason, n] : events.occurrences_by_reason()) {
-    reasons += reason + "=" + std::to_string(n) + " ";
-  }
-  Log("events: " + reasons + "; keys with several Event objects " +
-      std::to_string(events.KeysWithSeveralObjects()) + ", most objects for one key " +
-      std::to_string(events.MaxObjectsPerKey()) + " (" + events.MostObjects().first +
-      "); keys with several objects in one leader term: " + std::to_string(duplicates.size()));
-
-  if (!options_.audit_log.empty()) {
-    auto all = AuditLog::Count(options_.audit_log, "dra-controller/", audit_since);
-    auto fresh_writes = AuditLog::Count(options_.audit_log, "dra-controller/", takeover_since);
-    int rule_writes = all.Total("devicetaintrules");
-    int status_writes = all.Total("devicehealths/status");
-    std::string detail;
-    for (const auto& [key, n] : all.by_resource_verb) {
-      detail += key + "=" + std::to_string(n) + " ";
-    }
-    Log("controller writes (audit log): " + detail);
-    double per_change = changes.health_changes ? double(rule_writes) / changes.health_changes : 0;
-    Log("DeviceTaintRule writes per DeviceHealth change: " + Fixed(per_change * 100) +
-        "/100; status writes per change: " +
-        Fixed(changes.health_changes ? 100.0 * status_writes / changes.health_changes : 0) +
-        "/100");
-    int leader_changes = static_cast<int>(terms.size()) + options_.fault_rounds * 3;
-    EXPECT_LE(rule_writes, 3 * changes.health_changes + 10 * leader_changes) << "write storm";
-    EXPECT_EQ(fresh_writes.Total("devicetaintrules"), 0) << "the fresh leader wrote rules";
-    EXPECT_EQ(fresh_writes.Total("devicehealths/status"), 0) << "the fresh leader wrote status";
-  } else {
-    Log("writes not counted: DRA_CHAOS_AUDIT_LOG is unset (hack/chaos.sh sets it)");
-  }
+  Report(changes, started);
+  CheckExits();
+  CheckEvents();
+  CheckWrites(changes);
   std::ofstream(options_.artifacts + "/summary.txt") << summary_.str();
 }
 

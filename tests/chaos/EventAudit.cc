@@ -14,6 +14,10 @@ EventAudit::EventAudit(const nlohmann::json& events) {
                       e.value("type", "") + " " + reason + ": " + e.value("message", "");
     ++objects_by_key_[key];
     first_seen_by_key_[key].push_back(LeaderTerm::Second(e.value("firstTimestamp", "")));
+    described_by_key_[key].push_back(
+        e.value("/metadata/name"_json_pointer, std::string()) + " " +
+        e.value("firstTimestamp", "") + ".." + e.value("lastTimestamp", "") +
+        " count=" + std::to_string(count) + " apiVersion=" + object.value("apiVersion", ""));
     by_name_[e.value("/metadata/namespace"_json_pointer, std::string()) + "/" +
              e.value("/metadata/name"_json_pointer, std::string())] = {object.value("kind", ""),
                                                                        count};
@@ -39,10 +43,15 @@ std::vector<std::string> EventAudit::DuplicatesWithinOneTerm(
     if (seen.size() < 2) continue;
     for (const auto& term : terms) {
       int in_term = 0;
-      for (const auto& second : seen) in_term += term.Contains(second) ? 1 : 0;
+      std::string which;
+      for (size_t i = 0; i < seen.size(); ++i) {
+        if (!term.Contains(seen[i])) continue;
+        ++in_term;
+        which += " [" + described_by_key_.at(key)[i] + "]";
+      }
       if (in_term > 1) {
         out.push_back(key + ": " + std::to_string(in_term) + " Event objects in the term " +
-                      term.from + ".." + term.to);
+                      term.from + ".." + term.to + ":" + which);
       }
     }
   }

@@ -37,7 +37,9 @@ class EventAudit {
   std::map<std::string, int> by_reason_;
   std::map<std::string, int> objects_by_key_;
   std::map<std::string, std::vector<std::string>> first_seen_by_key_;  // seconds
-  std::map<std::string, std::pair<std::string, int>> by_name_;         // name -> kind, count
+  // "<name> first..last count=N apiVersion=V" per object, in the order of first_seen_by_key_.
+  std::map<std::string, std::vector<std::string>> described_by_key_;
+  std::map<std::string, std::pair<std::string, int>> by_name_;  // name -> kind, count
 };
 
 }  // namespace dra::testing
