@@ -45,7 +45,7 @@ std::vector<std::string> EventAudit::DuplicatesWithinOneTerm(
       int in_term = 0;
       std::string which;
       for (size_t i = 0; i < seen.size(); ++i) {
-        if (!term.Contains(seen[i])) continue;
+        if (!term.StrictlyInside(seen[i])) continue;
         ++in_term;
         which += " [" + described_by_key_.at(key)[i] + "]";
       }

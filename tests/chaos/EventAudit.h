@@ -25,8 +25,9 @@ class EventAudit {
   const std::map<std::string, int>& objects_by_key() const { return objects_by_key_; }
   int MaxObjectsPerKey() const;
   int KeysWithSeveralObjects() const;
-  // Keys with more than one Event object first seen within one leader term:
-  // duplicates the recorder should have merged. One line each.
+  // Keys with more than one Event object first seen strictly inside one
+  // leader term (LeaderTerm::StrictlyInside): duplicates the recorder should
+  // have merged. One line each.
   std::vector<std::string> DuplicatesWithinOneTerm(const std::vector<LeaderTerm>& terms) const;
   // The key with the most Event objects, and how many.
   std::pair<std::string, int> MostObjects() const;

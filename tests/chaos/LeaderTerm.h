@@ -15,6 +15,10 @@ struct LeaderTerm {
 
   static std::optional<LeaderTerm> FromLog(const std::string& log);
   bool Contains(const std::string& second) const { return from <= second && second <= to; }
+  // Event times have whole seconds: in the second a term starts or ends, an
+  // Event may be the previous or the next leader's, so only the seconds
+  // strictly inside the term are attributed to it.
+  bool StrictlyInside(const std::string& second) const { return from < second && second < to; }
   // "2026-12-01T03:02:20.409Z ..." or "2026-12-01T03:02:20Z" -> "2026-12-01T03:02:20".
   static std::string Second(const std::string& timestamp) { return timestamp.substr(0, 19); }
 };

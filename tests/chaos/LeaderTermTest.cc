@@ -17,6 +17,9 @@ TEST(LeaderTermTest, FromBecomingLeaderToTheLastLine) {
   EXPECT_EQ(term->to, "2026-12-01T03:02:31");
   EXPECT_TRUE(term->Contains(LeaderTerm::Second("2026-12-01T03:02:25Z")));
   EXPECT_FALSE(term->Contains(LeaderTerm::Second("2026-12-01T03:02:32Z")));
+  // The second the next leader may start in is not attributed to this term.
+  EXPECT_FALSE(term->StrictlyInside(LeaderTerm::Second("2026-12-01T03:02:31Z")));
+  EXPECT_TRUE(term->StrictlyInside(LeaderTerm::Second("2026-12-01T03:02:30Z")));
 }
 
 TEST(LeaderTermTest, AStandbyHasNoTerm) {
