@@ -15,7 +15,7 @@ endif
 
 .PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet
+        agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
 
 all: build
 
@@ -28,6 +28,7 @@ help:
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
 	@echo "make agreement-soak  inventory vs scheduler on 200 random fleets (fresh control plane)"
+	@echo "make chaos         apiserver/etcd restarts and a leader SIGKILL every 30 s for CHAOS_MINUTES (10) (fresh control plane)"
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
@@ -63,6 +64,11 @@ integration-test: build k8s-binaries
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
 agreement-soak: build k8s-binaries
 	@hack/agreement-soak.sh $(BUILD_DIR)
+# CHAOS_MINUTES / CHAOS_KILL_INTERVAL / CHAOS_FAULT_ROUNDS / CHAOS_SEED tune it.
+# Builds only what it runs: the controller and the chaos binary.
+chaos: configure k8s-binaries
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller chaos_tests
+	@hack/chaos.sh $(BUILD_DIR)
 # Sanitizer and fuzzing builds (hack/sanitize.sh; own build directories).
 SAN_SET ?= all
 FUZZ_SECONDS ?= 60

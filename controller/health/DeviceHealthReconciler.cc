@@ -32,6 +32,14 @@ std::string Target(const api::DeviceHealth& h) {
   return h.driver + "/" + h.pool + (h.device.empty() ? " (whole pool)" : "/" + h.device);
 }
 
+// The storm guard counts devices by name, so overlapping DeviceHealths
+// (a whole pool and a device of it) do not count a device twice.
+std::vector<std::string> DeviceNames(const ScopeView& scope) {
+  std::vector<std::string> names;
+  for (const auto& d : scope.devices) names.push_back(d.key.device);
+  return names;
+}
+
 }  // namespace
 
 DeviceHealthReconciler::DeviceHealthReconciler(HealthSources sources,
@@ -154,14 +162,12 @@ bool DeviceHealthReconciler::StormRoom(const api::DeviceHealth& health, const Po
     if (other->meta.name == health.meta.name || other->meta.deleting) continue;
     PolicyInput other_input = InputOf(*other, nullptr, now);
     if (!policy_.Decide(other_input, now, true).wants_no_execute) continue;
-    int devices =
-        static_cast<int>(DeviceScope::Resolve(*sources_.inventory, *other).devices.size());
-    candidates.push_back({other->meta.name, other->driver, other->pool, devices,
+    candidates.push_back({other->meta.name, other->driver, other->pool,
+                          DeviceNames(DeviceScope::Resolve(*sources_.inventory, *other)),
                           other_input.in_force == TaintEffect::kNoExecute,
                           Seconds(other_input.state_since)});
   }
-  candidates.push_back({health.meta.name, health.driver, health.pool,
-                        static_cast<int>(scope.devices.size()),
+  candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
                         input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
   StormGuard guard(policy_.options().storm_share);
   return guard.Admit(std::move(candidates), DeviceScope::Fleet(*sources_.inventory))

@@ -13,7 +13,9 @@ struct StormCandidate {
   std::string key;  // the DeviceHealth's name
   std::string driver;
   std::string pool;
-  int devices = 0;                // devices it taints (a whole pool counts all of them)
+  // Names of the devices it taints in its pool (a whole pool: all of them).
+  // A device two candidates both name counts once.
+  std::vector<std::string> devices;
   bool under_no_execute = false;  // its rule already has NoExecute
   int64_t since = 0;              // when it went bad (seconds since the epoch)
 };
@@ -25,10 +27,11 @@ struct FleetSize {
 };
 
 // Keeps NoExecute from emptying a pool or a driver's fleet at once: at most
-// Allowed(share, n) devices of a pool, and of a driver cluster-wide, are
-// admitted. Objects already under NoExecute are admitted first (a running
-// eviction is never undone), then the oldest, then by name; the rest wait
-// under NoSchedule and are promoted, oldest first, when room frees up.
+// Allowed(share, n) distinct devices of a pool, and of a driver cluster-wide,
+// are admitted (a whole-pool DeviceHealth and one for a device of that pool
+// overlap: the device is counted once). Objects already under NoExecute are admitted first (a
+// running eviction is never undone), then the oldest, then by name; the rest wait under NoSchedule
+// and are promoted, oldest first, when room frees up.
 class StormGuard {
  public:
   explicit StormGuard(double share) : share_(share) {}

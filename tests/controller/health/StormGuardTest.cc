@@ -12,9 +12,12 @@ FleetSize Fleet(int pool_a, int pool_b) {
   return fleet;
 }
 
+// A candidate tainting `devices` devices of its own (named after its key).
 StormCandidate Bad(const std::string& key, const std::string& pool, int64_t since,
                    bool under = false, int devices = 1) {
-  return {key, "d", pool, devices, under, since};
+  std::vector<std::string> names;
+  for (int i = 0; i < devices; ++i) names.push_back(key + "-gpu-" + std::to_string(i));
+  return {key, "d", pool, names, under, since};
 }
 
 TEST(StormGuardTest, AllowedRoundsDownButKeepsOne) {
@@ -67,6 +70,22 @@ TEST(StormGuardTest, WholePoolCountsAllItsDevices) {
   StormGuard guard(0.5);
   EXPECT_TRUE(guard.Admit({Bad("p", "a", 1, false, 4)}, Fleet(8, 8)).contains("p"));
   EXPECT_FALSE(guard.Admit({Bad("p", "a", 1, false, 5)}, Fleet(8, 8)).contains("p"));
+}
+
+// Found by the chaos run (tests/chaos): a whole-pool DeviceHealth and one for
+// a device of that pool, both Unhealthy, at 100 %, held one of them at
+// NoSchedule for good: the shared device was counted twice (5 of 4).
+TEST(StormGuardTest, OverlappingDeviceHealthsCountADeviceOnce) {
+  std::vector<std::string> pool{"gpu-0", "gpu-1", "gpu-2", "gpu-3"};
+  StormCandidate whole{"whole", "d", "a", pool, true, 1};
+  StormCandidate one{"one", "d", "a", {"gpu-2"}, false, 2};
+  EXPECT_EQ(StormGuard(1.0).Admit({whole, one}, Fleet(4, 4)),
+            (std::set<std::string>{"whole", "one"}));
+  // At 50 % of 8: the pool's first half and a device of it are 4 devices.
+  StormCandidate half{"half", "d", "a", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}, true, 1};
+  StormCandidate other{"other", "d", "a", {"gpu-4"}, false, 3};
+  EXPECT_EQ(StormGuard(0.5).Admit({half, one, other}, Fleet(8, 8)),
+            (std::set<std::string>{"half", "one"}));
 }
 
 }  // namespace
