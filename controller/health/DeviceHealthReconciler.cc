@@ -52,7 +52,8 @@ DeviceHealthReconciler::DeviceHealthReconciler(HealthSources sources,
       events_(std::move(events)),
       clock_(std::move(clock)),
       policy_(options),
-      metrics_(metrics ? std::move(metrics) : std::make_shared<HealthMetrics>(nullptr)) {}
+      metrics_(metrics ? std::move(metrics) : std::make_shared<HealthMetrics>(nullptr)),
+      own_writes_(kOwnWritesPatience) {}
 
 void DeviceHealthReconciler::NoteChange(const std::string& key) {
   std::lock_guard lock(mu_);
@@ -78,6 +79,10 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   auto rule = sources_.rules ? sources_.rules->Get(TaintRuleBuilder::RuleName(key)) : nullptr;
   bool ours = rule && TaintRuleBuilder::Owns(*rule, key);
   if (!health || health->meta.deleting) return Remove(key, rule, ours);
+  std::string rule_rv = rule ? rule->meta.resource_version : "";
+  if (auto wait = own_writes_.Wait(key, health->meta.resource_version, rule_rv, clock_->Now())) {
+    return kube::ReconcileResult::RequeueAfter(*wait);  // the watch brings our writes first
+  }
   if (rule && !ours) return ReportForeign(*health);
   const api::DeviceTaintRule* own_rule = ours ? rule.get() : nullptr;
   auto now = clock_->WallNow();
@@ -91,11 +96,18 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   if (kube::Status s = WriteRule(*health, decision, own_rule, wrote); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
+  OwnWrites::Write written;
+  if (wrote != Write::kNothing) written.rule_rv = rule_rv;
   RecordEvents(*health, input, decision, scope);
   RecordMetrics(*health, input, decision, scope, wrote);
-  if (kube::Status s = WriteStatus(*health, input, decision, scope, own_rule); !s.ok()) {
-    return kube::ReconcileResult::Error(s);
+  bool status_written = false;
+  kube::Status s = WriteStatus(*health, input, decision, scope, own_rule, status_written);
+  if (status_written) written.health_rv = health->meta.resource_version;
+  // Without a resourceVersion (fakes only) there is nothing to compare.
+  if (!health->meta.resource_version.empty()) {
+    own_writes_.Record(key, std::move(written), clock_->Now());
   }
+  if (!s.ok()) return kube::ReconcileResult::Error(s);
   if (decision.recheck_after) return kube::ReconcileResult::RequeueAfter(*decision.recheck_after);
   return kube::ReconcileResult::Done();
 }
@@ -104,6 +116,7 @@ kube::ReconcileResult DeviceHealthReconciler::Remove(
     const std::string& key, const std::shared_ptr<const api::DeviceTaintRule>& rule, bool ours) {
   SetHeld(key, false);
   metrics_->Forget(key);
+  own_writes_.Forget(key);
   {
     std::lock_guard lock(mu_);
     changed_at_.erase(key);
@@ -220,8 +233,12 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
         {"DeviceFound", "True", "Published",
          std::to_string(scope.devices.size()) + " device(s) published in a complete pool"});
   }
+  // Said from the decision, not from the rule cache, which shows a rule just
+  // written (or deleted) only later: a status that waited for it would be
+  // written twice.
+  bool in_force = decision.keep_rule && !policy_.options().dry_run;
   const api::DeviceTaintRule::Condition* eviction = nullptr;
-  if (ours) {
+  if (ours && in_force) {
     for (const auto& c : ours->conditions) {
       if (c.type == "EvictionInProgress") eviction = &c;
     }
@@ -231,8 +248,8 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
                    eviction->reason.empty() ? "Reported" : eviction->reason, eviction->message});
   } else {
     out.push_back({"EvictionInProgress", "False", "NotReported",
-                   ours ? "the eviction controller has not reported on the rule yet"
-                        : "no DeviceTaintRule in force"});
+                   in_force ? "the eviction controller has not reported on the rule yet"
+                            : "no DeviceTaintRule in force"});
   }
   return out;
 }
@@ -241,7 +258,7 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
                                                  const PolicyInput& input,
                                                  const PolicyDecision& decision,
                                                  const ScopeView& scope,
-                                                 const api::DeviceTaintRule* ours) {
+                                                 const api::DeviceTaintRule* ours, bool& written) {
   DesiredStatus desired;
   desired.observed_generation = health.meta.generation;
   desired.observed_state = health.state_text;
@@ -258,9 +275,18 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
   }
   desired.matched_devices = static_cast<int64_t>(scope.devices.size());
   desired.conditions = Conditions(decision, scope, ours);
+  // "hold-off over: taint removed" and "no taint" say the same once the rule
+  // is gone; rewriting the one for the other cost a status write per removal.
+  const auto* tainted = health.FindCondition("Tainted");
+  if (tainted && tainted->reason == kReasonHealthy &&
+      desired.conditions[0].reason == kReasonHealthy) {
+    desired.conditions[0].message = tainted->message;
+  }
   auto status = HealthStatusBuilder::Render(desired, health, clock_->WallNow());
   if (status == HealthStatusBuilder::Current(health)) return kube::Status::Ok();
-  return writer_->PatchStatus(health.meta.name, status);
+  KUBE_RETURN_IF_ERROR(writer_->PatchStatus(health.meta.name, status));
+  written = true;
+  return kube::Status::Ok();
 }
 
 void DeviceHealthReconciler::RecordEvents(const api::DeviceHealth& health, const PolicyInput& input,

@@ -15,6 +15,7 @@
 #include "controller/health/HealthPolicy.h"
 #include "controller/health/HealthStatusBuilder.h"
 #include "controller/health/HealthWriter.h"
+#include "controller/health/OwnWrites.h"
 #include "controller/inventory/Inventory.h"
 #include "src/base/Clock.h"
 #include "src/cache/StoreReader.h"
@@ -40,6 +41,9 @@ using EventFn = std::function<void(const kube::ObjectReference& object, const st
 // world makes no write.
 class DeviceHealthReconciler : public kube::Reconciler {
  public:
+  // How long a reconcile waits for the caches to show its own last writes.
+  static constexpr std::chrono::seconds kOwnWritesPatience{2};
+
   DeviceHealthReconciler(HealthSources sources, std::shared_ptr<HealthWriter> writer,
                          EventFn events, std::shared_ptr<kube::Clock> clock, HealthOptions options,
                          std::shared_ptr<HealthMetrics> metrics);
@@ -67,7 +71,7 @@ class DeviceHealthReconciler : public kube::Reconciler {
                          const api::DeviceTaintRule* ours, Write& wrote);
   kube::Status WriteStatus(const api::DeviceHealth& health, const PolicyInput& input,
                            const PolicyDecision& decision, const ScopeView& scope,
-                           const api::DeviceTaintRule* ours);
+                           const api::DeviceTaintRule* ours, bool& written);
   void RecordEvents(const api::DeviceHealth& health, const PolicyInput& input,
                     const PolicyDecision& decision, const ScopeView& scope);
   void RecordMetrics(const api::DeviceHealth& health, const PolicyInput& input,
@@ -82,6 +86,7 @@ class DeviceHealthReconciler : public kube::Reconciler {
   std::shared_ptr<kube::Clock> clock_;
   HealthPolicy policy_;
   std::shared_ptr<HealthMetrics> metrics_;
+  OwnWrites own_writes_;
 
   mutable std::mutex mu_;  // guards the two below
   std::set<std::string> held_;

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <functional>
+
 #include "controller/health/DeviceHealthReconciler.h"
 #include "controller/health/TaintRuleBuilder.h"
 #include "src/base/FakeClock.h"
@@ -24,7 +26,8 @@ std::shared_ptr<const T> ProjectJson(const json& object) {
 }
 
 // Plays the API server: keeps the objects as JSON, applies the reconciler's
-// writes to them and feeds the projections back into the caches.
+// writes to them and feeds the projections back into the caches, at once or,
+// with `delay_watch`, when Deliver() plays the watch events.
 class FakeApi : public HealthWriter {
  public:
   FakeApi(kube::Store<api::DeviceHealth>& healths, kube::Store<api::DeviceTaintRule>& rules)
@@ -36,20 +39,28 @@ class FakeApi : public HealthWriter {
     json stored = rule;
     std::string name = rule["metadata"]["name"];
     stored["metadata"]["uid"] = "rule-uid-" + std::to_string(++uid_counter_);
-    rules_.Upsert(name, ProjectJson<api::DeviceTaintRule>(stored));
+    stored["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
+    Watch([this, name, stored] { rules_.Upsert(name, ProjectJson<api::DeviceTaintRule>(stored)); });
     return kube::Status::Ok();
   }
   kube::Status DeleteRule(const std::string& name, const std::string& uid) override {
     ++deletes;
     last_deleted_uid = uid;
-    rules_.Erase(name);
+    Watch([this, name] { rules_.Erase(name); });
     return kube::Status::Ok();
   }
   kube::Status PatchStatus(const std::string& name, const json& status) override {
     ++status_writes;
     objects_[name]["status"] = status;
-    healths_.Upsert(name, ProjectJson<api::DeviceHealth>(objects_[name]));
+    objects_[name]["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
+    auto projected = ProjectJson<api::DeviceHealth>(objects_[name]);
+    Watch([this, name, projected] { healths_.Upsert(name, projected); });
     return kube::Status::Ok();
+  }
+
+  void Deliver() {
+    for (auto& event : undelivered_) event();
+    undelivered_.clear();
   }
 
   void Put(const json& object) {
@@ -58,6 +69,7 @@ class FakeApi : public HealthWriter {
     if (objects_.contains(name) && objects_[name].contains("status")) {
       merged["status"] = objects_[name]["status"];
     }
+    merged["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
     objects_[name] = merged;
     healths_.Upsert(name, ProjectJson<api::DeviceHealth>(merged));
   }
@@ -68,12 +80,23 @@ class FakeApi : public HealthWriter {
   int status_writes = 0;
   json last_rule;
   std::string last_deleted_uid;
+  bool delay_watch = false;
 
  private:
+  void Watch(std::function<void()> event) {
+    if (delay_watch) {
+      undelivered_.push_back(std::move(event));
+    } else {
+      event();
+    }
+  }
+
   kube::Store<api::DeviceHealth>& healths_;
   kube::Store<api::DeviceTaintRule>& rules_;
   std::map<std::string, json> objects_;
   int uid_counter_ = 0;
+  int rv_counter_ = 0;
+  std::vector<std::function<void()>> undelivered_;
 };
 
 json Health(const std::string& name, const std::string& pool, const std::string& device,
@@ -162,6 +185,50 @@ TEST_F(DeviceHealthReconcilerTest, DegradedAppliesOneOwnedRuleWithSpecOnly) {
   EXPECT_EQ(api_->applies, 1);
   EXPECT_EQ(api_->status_writes, writes);
   EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied"}));
+}
+
+// A real watch brings our own writes back some milliseconds after they were
+// made, and the rule's event can queue the key again before the status's
+// event has reached the cache: that reconcile must not decide the same
+// transition a second time (Event, status patch, rule apply).
+TEST_F(DeviceHealthReconcilerTest, CachesBehindOwnWritesMakeNoSecondWrite) {
+  auto r = Make(Options(0s, 0s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  api_->delay_watch = true;
+  EXPECT_EQ(r->Reconcile("a1").kind, kube::ReconcileResult::Kind::kDone);
+  auto again = r->Reconcile("a1");  // queued by the rule's event; caches unchanged
+  EXPECT_EQ(again.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(again.requeue_after, DeviceHealthReconciler::kOwnWritesPatience);
+  EXPECT_EQ(api_->applies, 1);
+  EXPECT_EQ(api_->status_writes, 1);
+  EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied"}));
+  api_->Deliver();
+  EXPECT_EQ(r->Reconcile("a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(api_->applies, 1);
+  EXPECT_EQ(api_->status_writes, 1);
+  // Healthy again: the rule is deleted once, with one Event.
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy"));
+  (void)r->Reconcile("a1");
+  (void)r->Reconcile("a1");
+  EXPECT_EQ(api_->deletes, 1);
+  EXPECT_EQ(api_->status_writes, 2);
+  EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied", "TaintRemoved"}));
+  api_->Deliver();
+  EXPECT_EQ(r->Reconcile("a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(api_->status_writes, 2);  // "taint removed" is not rewritten to "no taint"
+  EXPECT_EQ(api_->deletes, 1);
+}
+
+// A write the server found unchanged makes no watch event: after the
+// patience, the reconcile goes ahead on what the caches show.
+TEST_F(DeviceHealthReconcilerTest, OwnWritesThatNeverShowUpStopBeingAwaited) {
+  auto r = Make(Options(0s, 0s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  api_->delay_watch = true;
+  (void)r->Reconcile("a1");
+  clock_->Step(DeviceHealthReconciler::kOwnWritesPatience);
+  EXPECT_EQ(r->Reconcile("a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(api_->applies, 2);
 }
 
 TEST_F(DeviceHealthReconcilerTest, PreviewThenNoExecuteOnTheFakeClock) {
