@@ -11,11 +11,7 @@ ScopeView DeviceScope::Resolve(const inventory::Inventory& inventory,
     auto found = inventory.Find({health.driver, health.pool, health.device});
     if (found.has_value()) view.devices.push_back(std::move(*found));
   } else {
-    for (auto& device : inventory.Devices()) {
-      if (device.key.driver == health.driver && device.key.pool == health.pool) {
-        view.devices.push_back(std::move(device));
-      }
-    }
+    view.devices = inventory.PoolDevices(health.driver, health.pool);
   }
   view.pool_complete = !view.devices.empty();
   std::set<std::string> seen;
@@ -32,11 +28,20 @@ ScopeView DeviceScope::Resolve(const inventory::Inventory& inventory,
 
 FleetSize DeviceScope::Fleet(const inventory::Inventory& inventory) {
   FleetSize fleet;
-  for (const auto& device : inventory.Devices()) {
-    ++fleet.by_pool[device.key.driver + "/" + device.key.pool];
-    ++fleet.by_driver[device.key.driver];
+  for (const auto& [pool_id, size] : inventory.DevicesPerPool()) {
+    fleet.by_pool[pool_id] += static_cast<int>(size);
+    fleet.by_driver[pool_id.substr(0, pool_id.find('/'))] += static_cast<int>(size);
   }
   return fleet;
+}
+
+bool DeviceScope::NamesAnyOf(const api::DeviceHealth& health,
+                             const std::vector<api::ResourceClaim::AllocationResult>& results) {
+  for (const auto& r : results) {
+    if (r.driver != health.driver || r.pool != health.pool) continue;
+    if (health.device.empty() || r.device == health.device) return true;
+  }
+  return false;
 }
 
 }  // namespace dra::health

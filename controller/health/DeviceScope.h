@@ -23,6 +23,9 @@ class DeviceScope {
   static ScopeView Resolve(const inventory::Inventory& inventory, const api::DeviceHealth& health);
   // Devices per pool and per driver, for the storm guard's shares.
   static FleetSize Fleet(const inventory::Inventory& inventory);
+  // Whether the DeviceHealth names a device of one of these allocation results.
+  static bool NamesAnyOf(const api::DeviceHealth& health,
+                         const std::vector<api::ResourceClaim::AllocationResult>& results);
 };
 
 }  // namespace dra::health

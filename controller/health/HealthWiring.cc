@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/health/DeviceScope.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/TaintRuleBuilder.h"
 #include "src/manager/FunctionRunnable.h"
@@ -99,10 +100,15 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     }
     return keys;
   });
-  controller.Watch<api::ResourceClaim>(informers.claims(), [store](const api::ResourceClaim&) {
+  // A claim matters to the tainted DeviceHealths naming a device it holds
+  // (their affected Pods); old and new object are both mapped, so a
+  // deallocation reaches them too. Other claims would only flood the queue.
+  controller.Watch<api::ResourceClaim>(informers.claims(), [store](const api::ResourceClaim& c) {
     std::vector<std::string> keys;
+    if (c.results.empty()) return keys;
     for (const auto& h : store->List()) {
-      if (!h->status.effect.empty()) keys.push_back(h->meta.name);
+      if (!h->status.effect.empty() && DeviceScope::NamesAnyOf(*h, c.results))
+        keys.push_back(h->meta.name);
     }
     return keys;
   });

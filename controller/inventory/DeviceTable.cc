@@ -62,6 +62,12 @@ const std::vector<DeviceId>& DeviceTable::PoolIds(const std::string& pool_id) co
   return it == by_pool_.end() ? kNone : it->second;
 }
 
+std::map<std::string, size_t> DeviceTable::PoolSizes() const {
+  std::map<std::string, size_t> sizes;
+  for (const auto& [pool_id, ids] : by_pool_) sizes.emplace(pool_id, ids.size());
+  return sizes;
+}
+
 void DeviceTable::SetPoolIds(const std::string& pool_id, std::vector<DeviceId> ids) {
   if (ids.empty()) {
     by_pool_.erase(pool_id);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ class DeviceTable {
 
   // The ids of a pool's devices ("<driver>/<pool>"); empty when none.
   const std::vector<DeviceId>& PoolIds(const std::string& pool_id) const;
+  // Devices per pool id, "<driver>/<pool>".
+  std::map<std::string, size_t> PoolSizes() const;
   void SetPoolIds(const std::string& pool_id, std::vector<DeviceId> ids);
   // Ids of the devices on `node` (those every node reaches and those behind
   // a selector that picks it included); all when empty.

@@ -297,6 +297,23 @@ std::vector<DeviceInfo> Inventory::Devices() const {
   return out;
 }
 
+std::vector<DeviceInfo> Inventory::PoolDevices(std::string_view driver,
+                                               std::string_view pool) const {
+  std::shared_lock lock(mu_);
+  std::vector<DeviceInfo> out;
+  for (DeviceId id : entries_.PoolIds(PoolTracker::PoolId(driver, pool))) {
+    out.push_back(Describe(*entries_[id]));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const DeviceInfo& a, const DeviceInfo& b) { return a.key < b.key; });
+  return out;
+}
+
+std::map<std::string, size_t> Inventory::DevicesPerPool() const {
+  std::shared_lock lock(mu_);
+  return entries_.PoolSizes();
+}
+
 std::vector<std::string> Inventory::ClassesMatching(const DeviceKey& key) const {
   std::shared_lock lock(mu_);
   std::vector<std::string> out;

@@ -134,6 +134,10 @@ class Inventory {
   ClaimFit CheckClaim(const api::ResourceClaim& claim, std::string_view node) const;
   std::optional<DeviceInfo> Find(const DeviceKey& key) const;
   std::vector<DeviceInfo> Devices() const;
+  // Devices() of one pool only, without describing the whole fleet.
+  std::vector<DeviceInfo> PoolDevices(std::string_view driver, std::string_view pool) const;
+  // Published devices per pool, "<driver>/<pool>".
+  std::map<std::string, size_t> DevicesPerPool() const;
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
   // The Pods holding the device through an allocation (not adminAccess).
   std::vector<PodUse> PodsUsing(const DeviceKey& key) const;
