@@ -62,14 +62,8 @@ class DeviceHealthTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     if (Skipped()) return;
-    auto crd = cluster_->Kubectl(
-        {"apply", "-f",
-         std::string(DRA_REPO_ROOT) + "/crds/devicehealths.dra-controller.dev.yaml"});
-    ASSERT_TRUE(crd.ok()) << crd.status().ToString();
-    ASSERT_TRUE(cluster_
-                    ->Kubectl({"wait", "--for=condition=Established", "--timeout=30s",
-                               "crd/devicehealths.dra-controller.dev"})
-                    .ok());
+    auto crd = cluster_->InstallDeviceHealthCrd();
+    ASSERT_TRUE(crd.ok()) << crd.ToString();
     auto fleet = ApplyFakeFleet(*cluster_, kFleet);
     ASSERT_TRUE(fleet.ok()) << fleet.ToString();
     ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());

@@ -74,6 +74,15 @@ kube::Status TestCluster::Create(const std::string& manifest) const {
   return out.ok() ? kube::Status::Ok() : out.status();
 }
 
+kube::Status TestCluster::InstallDeviceHealthCrd() const {
+  auto applied = Kubectl(
+      {"apply", "-f", std::string(DRA_REPO_ROOT) + "/crds/devicehealths.dra-controller.dev.yaml"});
+  if (!applied.ok()) return applied.status();
+  auto established = Kubectl({"wait", "--for=condition=Established", "--timeout=30s",
+                              "crd/devicehealths.dra-controller.dev"});
+  return established.ok() ? kube::Status::Ok() : established.status();
+}
+
 kube::Result<std::string> TestCluster::CreateTestNamespace(
     const std::string& prefix, std::chrono::seconds service_account_deadline) const {
   std::string ns = prefix + "-" + RandomSuffix();

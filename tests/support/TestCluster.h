@@ -27,6 +27,8 @@ class TestCluster {
   kube::Result<nlohmann::json> GetJson(const std::vector<std::string>& args) const;
   kube::Status Apply(const std::string& manifest) const;
   kube::Status Create(const std::string& manifest) const;
+  // Applies the repository's DeviceHealth CRD and waits until it is served.
+  kube::Status InstallDeviceHealthCrd() const;
 
   // Creates a namespace named PREFIX-<random> that is ready for Pods (its
   // default ServiceAccount exists).
