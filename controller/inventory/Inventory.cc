@@ -60,9 +60,16 @@ void Inventory::RebuildPool(const std::string& pool_id) {
   entries_.SetPoolIds(pool_id, std::move(kept));
   RecomputeCounters(pool_id);
   const PoolStatus* pool = pools_.Find(pool_id);
-  if (pool != nullptr && !pool->valid()) {
+  if (pool == nullptr || pool->valid()) return;
+  // While a pool's slices still arrive (a device slice before its counter
+  // slice, as during every sync) it is incomplete and unallocatable anyway:
+  // only a complete pool's inconsistency is worth a warning.
+  if (pool->complete()) {
     spdlog::warn("inventory: pool {} is invalid, none of its devices is allocatable: {}", pool_id,
                  pool->invalid_reason);
+  } else {
+    spdlog::debug("inventory: incomplete pool {} is not consistent yet: {}", pool_id,
+                  pool->invalid_reason);
   }
 }
 
