@@ -362,11 +362,11 @@ TEST(LeaderElectorApiServerTest, LeaderStopsAtItsDeadlineWhenRenewalsAreThrottle
   // campaign_ns + renew_deadline (exact, no slack), and must stop soon after
   // started_ns + renew_deadline: the throttled renewal cannot keep it.
   auto ms = [](int64_t ns) { return ns / 1000000; };
-  auto earliest = std::chrono::nanoseconds(stopped_ns - campaign_ns);
-  auto latest = std::chrono::nanoseconds(stopped_ns - started_ns);
-  EXPECT_GE(earliest, config.renew_deadline)
+  auto since_campaign = std::chrono::nanoseconds(stopped_ns - campaign_ns);
+  auto led_for = std::chrono::nanoseconds(stopped_ns - started_ns);
+  EXPECT_GE(since_campaign, config.renew_deadline)
       << "stopped " << ms(stopped_ns - campaign_ns) << " ms after the campaign began";
-  EXPECT_LE(latest, config.renew_deadline + dra::testing::TestTime::Scaled(100ms))
+  EXPECT_LE(led_for, config.renew_deadline + dra::testing::TestTime::Scaled(100ms))
       << "led for " << ms(stopped_ns - started_ns) << " ms with a " << config.renew_deadline.count()
       << " ms renew deadline";
   elector.Stop();
