@@ -12,14 +12,10 @@
 
 # gen_live_nodes NODES PREFIX LABEL: Ready Nodes (status is kept on create).
 gen_live_nodes() {
-  awk -v nodes="$1" -v prefix="$2" -v label="$3" -v now="$(date -u +%Y-%m-%dT%H:%M:%SZ)" '
+  awk -v nodes="$1" -v prefix="$2" -v label="$3" -v now="$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$LIST_AWK"'
     BEGIN {
       for (n = 0; n < nodes; n++) {
-        if (n % 100 == 0) {
-          if (n > 0) { print "]}" > file; close(file) }
-          file = sprintf("%s-%05d.json", prefix, n / 100)
-          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-        } else printf "," > file
+        list_item(n, prefix, 5)
         node = sprintf("fleet-node-%05d", n)
         printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",", node > file
         printf "\"labels\":{\"%s\":\"true\",\"kubernetes.io/hostname\":\"%s\"}},", label, node > file
@@ -28,19 +24,15 @@ gen_live_nodes() {
         printf "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"FakeKubeletReady\"," > file
         printf "\"lastHeartbeatTime\":\"%s\",\"lastTransitionTime\":\"%s\"}]}}", now, now > file
       }
-      if (nodes > 0) { print "]}" > file; close(file) }
+      list_end(nodes)
     }'
 }
 
 # gen_live_slices NODES INCOMPLETE_EVERY MIG_EVERY PREFIX LABEL
 gen_live_slices() {
-  awk -v nodes="$1" -v incomplete="$2" -v mig="$3" -v prefix="$4" -v label="$5" '
+  awk -v nodes="$1" -v incomplete="$2" -v mig="$3" -v prefix="$4" -v label="$5" "$LIST_AWK"'
     function open_item() {
-      if (count % 100 == 0) {
-        if (count > 0) { print "]}" > file; close(file) }
-        file = sprintf("%s-%05d.json", prefix, count / 100)
-        printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-      } else printf "," > file
+      list_item(count, prefix, 5)
       count++
     }
     function head(name, driver, node, pool, slices) {
@@ -85,7 +77,7 @@ gen_live_slices() {
           printf "]}}" > file
         }
       }
-      if (count > 0) { print "]}" > file; close(file) }
+      list_end(count)
     }'
 }
 
@@ -93,14 +85,10 @@ gen_live_slices() {
 # the real scheduler. KIND gpu: limits example.com/gpu: 1 (the scheduler
 # makes the implicit ResourceClaim); KIND plain: cpu only.
 gen_live_pods() {
-  awk -v pods="$1" -v ns="$2" -v kind="$3" -v prefix="$4" -v label="$5" '
+  awk -v pods="$1" -v ns="$2" -v kind="$3" -v prefix="$4" -v label="$5" "$LIST_AWK"'
     BEGIN {
       for (p = 0; p < pods; p++) {
-        if (p % 100 == 0) {
-          if (p > 0) { print "]}" > file; close(file) }
-          file = sprintf("%s-%05d.json", prefix, p / 100)
-          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-        } else printf "," > file
+        list_item(p, prefix, 5)
         printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"," > file
         printf "\"metadata\":{\"name\":\"%s-%06d\",\"namespace\":\"%s\",", kind, p, ns > file
         printf "\"labels\":{\"%s\":\"true\",\"app\":\"%s-%d\"}},", label, kind, p % 50 > file
@@ -109,7 +97,7 @@ gen_live_pods() {
         if (kind == "gpu") printf "{\"limits\":{\"example.com/gpu\":\"1\"}}}]}}" > file
         else printf "{\"requests\":{\"cpu\":\"10m\"}}}]}}" > file
       }
-      if (pods > 0) { print "]}" > file; close(file) }
+      list_end(pods)
     }'
 }
 
@@ -117,21 +105,17 @@ gen_live_pods() {
 # Unknown (effect None: report only, scheduling unaffected) on gpu-7 of
 # spread-out nodes; the probe flips them to Degraded and back.
 gen_live_healths() {
-  awk -v healths="$1" -v nodes="$2" -v prefix="$3" -v label="$4" '
+  awk -v healths="$1" -v nodes="$2" -v prefix="$3" -v label="$4" "$LIST_AWK"'
     BEGIN {
       step = nodes > healths ? int(nodes / healths) : 1
       for (h = 0; h < healths; h++) {
-        if (h % 100 == 0) {
-          if (h > 0) { print "]}" > file; close(file) }
-          file = sprintf("%s-%05d.json", prefix, h / 100)
-          printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" > file
-        } else printf "," > file
+        list_item(h, prefix, 5)
         node = sprintf("fleet-node-%05d", (h * step) % nodes)
         printf "{\"apiVersion\":\"dra-controller.dev/v1alpha1\",\"kind\":\"DeviceHealth\"," > file
         printf "\"metadata\":{\"name\":\"fleet-health-%05d\",\"labels\":{\"%s\":\"true\"}},", h, label > file
         printf "\"spec\":{\"driver\":\"gpu.example.com\",\"pool\":\"%s\",\"device\":\"gpu-%d\",", node, 7 - int(h / nodes) % 8 > file
         printf "\"state\":\"Unknown\",\"reason\":\"FleetBench\"}}" > file
       }
-      if (healths > 0) { print "]}" > file; close(file) }
+      list_end(healths)
     }'
 }
