@@ -187,8 +187,8 @@ empty_baseline() {
 }
 
 # histogram_p99 NAME: for each label set of a Prometheus histogram in the
-# scrape on stdin, the bucket (lower, upper] holding the p99 (client-go's
-# work-queue buckets are a power of ten apart: that is all a scrape tells).
+# scrape on stdin, the bucket (lower, upper] holding the p99: all a scrape
+# tells (the work-queue buckets double from 1 ms, so within a factor of 2).
 histogram_p99() {
   awk -v m="${1}_bucket{" '
     index($0, m) == 1 {

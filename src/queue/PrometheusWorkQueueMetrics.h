@@ -21,7 +21,8 @@ namespace kube {
 // workqueue_longest_running_processor_seconds, workqueue_retries_total), one
 // series per queue with label name="<queue name>". Families are shared by all
 // queues of a registry. Durations are measured on `clock`, which should be
-// the queue's clock.
+// the queue's clock. The two duration histograms double from 1 ms to 65.536 s
+// (17 bounds) instead of client-go's ten powers of ten from 10 ns.
 class PrometheusWorkQueueMetrics : public WorkQueueMetrics {
  public:
   static Result<std::unique_ptr<WorkQueueMetrics>> Create(

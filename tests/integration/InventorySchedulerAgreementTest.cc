@@ -7,10 +7,8 @@
 #include <set>
 
 #include "controller/inventory/Inventory.h"
-#include "controller/inventory/InventoryInformers.h"
-#include "src/cache/InformerRegistry.h"
-#include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/InventoryClusterTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -35,39 +33,15 @@ std::string PodManifest(const std::string& name, const std::string& ns) {
   return ExtendedResourcePodManifest(name, ns, kResource);
 }
 
-class InventorySchedulerAgreementTest : public ClusterTest {
+class InventorySchedulerAgreementTest : public InventoryClusterTest {
  protected:
   void SetUp() override {
-    ClusterTest::SetUp();
+    InventoryClusterTest::SetUp();
     if (Skipped()) return;
-    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
-    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
-    ASSERT_TRUE(cluster_->Apply(ClassManifest()).ok());
-    auto ns = cluster_->CreateTestNamespace("inventory");
-    ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-    ns_ = *ns;
-    auto client = cluster_->NewRestClient();
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    informers_ = std::make_unique<kube::InformerRegistry>(*client);
-    feeds_ = std::make_unique<inventory::InventoryInformers>(*informers_, inventory_);
-    informers_->StartAll();
-    ASSERT_TRUE(feeds_->WaitForSync(30s)) << "DRA informers did not sync";
-  }
-
-  void TearDown() override {
-    if (informers_) informers_->StopAll();
-    if (!cluster_) return;
-    if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
-    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    RemoveFakeFleet(*cluster_, kFleet);
-  }
-
-  json Pod(const std::string& name) {
-    auto pod = cluster_->GetJson({"get", "pod", name, "-n", ns_});
-    return pod.ok() ? *pod : json();
-  }
-  std::string NodeOf(const std::string& name) {
-    return Pod(name).value("/spec/nodeName"_json_pointer, std::string());
+    ASSERT_TRUE(ApplyFleet(kFleet));
+    ASSERT_TRUE(ApplyOwned("deviceclass", kClass, ClassManifest()));
+    ASSERT_TRUE(CreateNamespace("inventory"));
+    ASSERT_TRUE(StartInventory());
   }
 
   // Waits until the inventory's counts for the class on `node` satisfy `check`.
@@ -105,11 +79,6 @@ class InventorySchedulerAgreementTest : public ClusterTest {
     }
     return nodes;
   }
-
-  std::string ns_;
-  inventory::Inventory inventory_;
-  std::unique_ptr<kube::InformerRegistry> informers_;
-  std::unique_ptr<inventory::InventoryInformers> feeds_;
 };
 
 TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlacePods) {
@@ -134,11 +103,7 @@ TEST_F(InventorySchedulerAgreementTest, FreeCountsMatchWhereTheSchedulerCanPlace
       "big-2 reported unschedulable", 60s,
       [&] {
         pending = Pod("big-2");
-        for (const auto& c : pending.value("/status/conditions"_json_pointer, json::array())) {
-          if (c.value("type", "") == "PodScheduled" && c.value("status", "") == "False")
-            return true;
-        }
-        return false;
+        return IsUnschedulable(pending);
       },
       [&] { return pending.value("status", json()).dump(); });
   ASSERT_TRUE(unschedulable.ok()) << unschedulable.ToString();

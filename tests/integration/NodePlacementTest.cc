@@ -4,11 +4,8 @@
 // devices are used up; after a relabel both follow the new labels.
 #include <gtest/gtest.h>
 
-#include "controller/inventory/Inventory.h"
-#include "controller/inventory/InventoryInformers.h"
-#include "src/cache/InformerRegistry.h"
-#include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/InventoryClusterTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -47,36 +44,19 @@ std::string RackSliceManifest() {
   return slice.dump();
 }
 
-class NodePlacementTest : public ClusterTest {
+class NodePlacementTest : public InventoryClusterTest {
  protected:
   void SetUp() override {
-    ClusterTest::SetUp();
+    InventoryClusterTest::SetUp();
     if (Skipped()) return;
-    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
-    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
+    ASSERT_TRUE(ApplyFleet(kFleet));
     Label({{"np-1", "yes"}, {"np-2", "yes"}, {"np-3", "no"}});
-    ASSERT_TRUE(cluster_->Apply(RackSliceManifest()).ok());
+    ASSERT_TRUE(ApplyOwned("resourceslice", kSlice, RackSliceManifest()));
     ASSERT_TRUE(
-        cluster_->Apply(DeviceClassManifest(kClass, kResource, FakeGpuModelSelector("gpu-np-rack")))
-            .ok());
-    auto ns = cluster_->CreateTestNamespace("placement");
-    ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-    ns_ = *ns;
-    auto client = cluster_->NewRestClient();
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    informers_ = std::make_unique<kube::InformerRegistry>(*client);
-    feeds_ = std::make_unique<inventory::InventoryInformers>(*informers_, inventory_);
-    informers_->StartAll();
-    ASSERT_TRUE(feeds_->WaitForSync(30s)) << "inventory informers did not sync";
-  }
-
-  void TearDown() override {
-    if (informers_) informers_->StopAll();
-    if (!cluster_) return;
-    if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
-    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    (void)cluster_->Kubectl({"delete", "resourceslice", kSlice, "--ignore-not-found"});
-    RemoveFakeFleet(*cluster_, kFleet);
+        ApplyOwned("deviceclass", kClass,
+                   DeviceClassManifest(kClass, kResource, FakeGpuModelSelector("gpu-np-rack"))));
+    ASSERT_TRUE(CreateNamespace("placement"));
+    ASSERT_TRUE(StartInventory());
   }
 
   void Label(const std::vector<std::pair<std::string, std::string>>& values) {
@@ -85,20 +65,6 @@ class NodePlacementTest : public ClusterTest {
           {"label", "node", node, std::string(kLabel) + "=" + value, "--overwrite"});
       ASSERT_TRUE(labeled.ok()) << labeled.status().ToString();
     }
-  }
-
-  json Pod(const std::string& name) {
-    auto pod = cluster_->GetJson({"get", "pod", name, "-n", ns_});
-    return pod.ok() ? *pod : json();
-  }
-  std::string NodeOf(const std::string& name) {
-    return Pod(name).value("/spec/nodeName"_json_pointer, std::string());
-  }
-  bool Unschedulable(const std::string& name) {
-    for (const auto& c : Pod(name).value("/status/conditions"_json_pointer, json::array())) {
-      if (c.value("type", "") == "PodScheduled" && c.value("status", "") == "False") return true;
-    }
-    return false;
   }
 
   // "np-1=F np-2=F np-3=F": the inventory's free devices of the class per node.
@@ -122,11 +88,6 @@ class NodePlacementTest : public ClusterTest {
     if (reached.ok()) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << reached.ToString();
   }
-
-  std::string ns_;
-  inventory::Inventory inventory_;
-  std::unique_ptr<kube::InformerRegistry> informers_;
-  std::unique_ptr<inventory::InventoryInformers> feeds_;
 };
 
 TEST_F(NodePlacementTest, PodsLandOnlyOnPickedNodesAndFreeCountsFollowTheScheduler) {

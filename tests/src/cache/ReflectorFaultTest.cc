@@ -1,15 +1,14 @@
 // The reflector against a scripted server doing what a real apiserver can't
 // be made to do on demand: 410 mid-stream, cut chunks, garbage, stalls.
 #include <gtest/gtest.h>
-#include <prometheus/registry.h>
 
 #include <set>
 #include <thread>
 
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
-#include "tests/support/CountingHandler.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/ScriptedPodInformerTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -17,18 +16,6 @@ namespace {
 
 using kube::MetaObject;
 using namespace std::chrono_literals;
-
-std::string Pod(const std::string& name, int rv) {
-  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
-         R"(","namespace":"ns","resourceVersion":")" + std::to_string(rv) + R"("}})";
-}
-
-std::string PodList(const std::vector<std::string>& pods, int rv) {
-  std::string items;
-  for (const auto& p : pods) items += (items.empty() ? "" : ",") + p;
-  return R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":")" +
-         std::to_string(rv) + R"("},"items":[)" + items + "]}";
-}
 
 std::string Bookmark(int rv) {
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(rv) +
@@ -47,14 +34,14 @@ std::string Nested(int depth) {
 
 // A Pod whose spec nests `depth` objects (kube-apiserver takes up to 10,000).
 std::string DeepPod(const std::string& name, int rv, int depth) {
-  std::string pod = Pod(name, rv);
+  std::string pod = ScriptedPodInformerTest::Pod(name, rv);
   pod.pop_back();
   return pod + R"(,"spec":)" + Nested(depth) + "}";
 }
 
 // A Pod carrying `bytes` of annotation.
 std::string BigPod(const std::string& name, int rv, size_t bytes) {
-  std::string pod = Pod(name, rv);
+  std::string pod = ScriptedPodInformerTest::Pod(name, rv);
   pod.pop_back();
   return pod + R"(,"spec":{"blob":")" + std::string(bytes, 'x') + R"("}})";
 }
@@ -62,45 +49,20 @@ std::string BigPod(const std::string& name, int rv, size_t bytes) {
 bool IsWatch(const RecordedRequest& r) {
   return r.Path() == "/api/v1/pods" && r.QueryParam("watch");
 }
-bool IsList(const RecordedRequest& r) {
-  return r.Path() == "/api/v1/pods" && !r.QueryParam("watch");
-}
 
 // A watch that stays open (and quiet) until the test ends.
 ScriptedResponse IdleWatch() {
   return ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)});
 }
 
-class ReflectorFaultTest : public ::testing::Test {
+class ReflectorFaultTest : public ScriptedPodInformerTest {
  protected:
   void SetUp() override {
-    auto server = ScriptedHttpServer::Start();
-    ASSERT_TRUE(server.ok()) << server.status().ToString();
-    server_ = std::move(*server);
+    ScriptedPodInformerTest::SetUp();
+    if (HasFatalFailure()) return;
     lists_ = server_->AddRoute(Route::Where("GET", IsList).Once());
     watches_ = server_->AddRoute(Route::Where("GET", IsWatch).Once());
-  }
-
-  void TearDown() override {
-    if (informer_) informer_->Stop();
-    server_->Stop();
-  }
-
-  void StartInformer() {
-    kube::RestConfig config;
-    config.server = server_->Url();
-    config.request_timeout = 5s;
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
-    kube::RestClientOptions client_options;
-    client_options.metrics = &rest_metrics_;
-    auto client = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)), client_options);
-    options_.metrics = registry_;
-    informer_ = std::make_unique<kube::Informer<MetaObject>>(
-        client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options_);
-    events_registration_ = informer_->AddHandler(events_);
-    informer_->Start();
+    options_.watch_list = kube::WatchListMode::kOff;  // these scripts serve LIST + WATCH
   }
 
   void List(std::vector<std::string> pods, int rv) {
@@ -110,64 +72,16 @@ class ReflectorFaultTest : public ::testing::Test {
     ASSERT_TRUE(server_->Enqueue(watches_, std::move(response)).ok());
   }
 
-  std::vector<RecordedRequest> Requests(bool (*kind)(const RecordedRequest&)) const {
-    std::vector<RecordedRequest> out;
-    for (const auto& r : server_->Requests()) {
-      if (kind(r)) out.push_back(r);
-    }
-    return out;
-  }
-
   // Watch request #n also means the reflector handled what came before it;
   // then waits until the handler has been given all of that.
-  bool WaitForWatches(size_t n) {
-    return WaitFor("watch request #" + std::to_string(n), 10s,
-                   [&] { return Requests(IsWatch).size() >= n; })
-               .ok() &&
-           WaitFor("the handler to catch up", 10s, [&] {
-             return events_registration_->pending() == 0;
-           }).ok();
-  }
-
-  std::set<std::string> CachedKeys() {
-    auto keys = informer_->store().Keys();
-    return {keys.begin(), keys.end()};
-  }
+  bool WaitForWatches(size_t n) { return WaitForRequest(IsWatch, n, "watch request"); }
 
   // Requests answered with `code`, from rest_client_requests_total.
   double RequestsCounted(const std::string& code) {
     return Counted("rest_client_requests_total", "code", code);
   }
 
-  // The sum of counter `name` over the series whose label `label` is `value`.
-  double Counted(const std::string& name, const std::string& label, const std::string& value) {
-    double total = 0;
-    for (const auto& family : registry_->Collect()) {
-      if (family.name != name) continue;
-      for (const auto& metric : family.metric) {
-        for (const auto& l : metric.label) {
-          if (l.name == label && l.value == value) total += metric.counter.value;
-        }
-      }
-    }
-    return total;
-  }
-
-  std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
-  kube::RestClientMetrics rest_metrics_{registry_, "scripted"};
-  kube::ReflectorOptions options_ = [] {
-    kube::ReflectorOptions options;
-    options.initial_backoff = 50ms;
-    options.max_backoff = 400ms;
-    options.watch_list = kube::WatchListMode::kOff;  // these scripts serve LIST + WATCH
-    return options;
-  }();
-  std::unique_ptr<ScriptedHttpServer> server_;
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;
-  std::shared_ptr<CountingHandler<MetaObject>> events_ =
-      std::make_shared<CountingHandler<MetaObject>>();
-  std::shared_ptr<kube::HandlerRegistration> events_registration_;
-  std::unique_ptr<kube::Informer<MetaObject>> informer_;
 };
 
 TEST_F(ReflectorFaultTest, GoneInStreamRelistsOnceAndEmitsTheDifference) {

@@ -1,14 +1,13 @@
 // The reflector's watch-list (sendInitialEvents=true) against a scripted
 // server: the happy path, and each way a server can fail to serve it.
 #include <gtest/gtest.h>
-#include <prometheus/registry.h>
 
 #include <set>
 
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
-#include "tests/support/CountingHandler.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/ScriptedPodInformerTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -19,19 +18,9 @@ using kube::WatchListMode;
 using namespace std::chrono_literals;
 using Counts = std::map<std::string, int>;
 
-std::string Pod(const std::string& name, int rv) {
-  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
-         R"(","namespace":"ns","resourceVersion":")" + std::to_string(rv) + R"("}})";
+std::string Added(const std::string& name, int rv) {
+  return WatchEvent("ADDED", ScriptedPodInformerTest::Pod(name, rv));
 }
-
-std::string PodList(const std::vector<std::string>& pods, int rv) {
-  std::string items;
-  for (const auto& p : pods) items += (items.empty() ? "" : ",") + p;
-  return R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":")" +
-         std::to_string(rv) + R"("},"items":[)" + items + "]}";
-}
-
-std::string Added(const std::string& name, int rv) { return WatchEvent("ADDED", Pod(name, rv)); }
 
 // An ordinary bookmark: no annotation.
 std::string PlainBookmark(int rv) {
@@ -50,9 +39,6 @@ std::string InitialEventsEnd(int rv) {
 
 std::string Gone() { return WatchEvent("ERROR", StatusJson(410, "Expired", "too old")); }
 
-bool IsList(const RecordedRequest& r) {
-  return r.Path() == "/api/v1/pods" && !r.QueryParam("watch");
-}
 bool IsWatchList(const RecordedRequest& r) {
   return r.Path() == "/api/v1/pods" && r.QueryParam("watch") &&
          r.QueryParam("sendInitialEvents") == "true";
@@ -69,93 +55,36 @@ ScriptedResponse StreamThenIdle(const std::vector<std::string>& lines) {
   return ScriptedResponse::Streamed(std::move(steps));
 }
 
-class ReflectorWatchListTest : public ::testing::Test {
+class ReflectorWatchListTest : public ScriptedPodInformerTest {
  protected:
   void SetUp() override {
-    auto server = ScriptedHttpServer::Start();
-    ASSERT_TRUE(server.ok()) << server.status().ToString();
-    server_ = std::move(*server);
+    ScriptedPodInformerTest::SetUp();
+    if (HasFatalFailure()) return;
     lists_ = server_->AddRoute(Route::Where("GET", IsList).Once());
     watch_lists_ = server_->AddRoute(Route::Where("GET", IsWatchList).Once());
     watches_ = server_->AddRoute(Route::Where("GET", IsPlainWatch).Once());
-    options_.initial_backoff = 50ms;
-    options_.max_backoff = 400ms;
     options_.initial_events_idle_timeout = 300ms;
-    options_.metrics = registry_;
   }
 
   void TearDown() override {
-    if (informer_) informer_->Stop();
-    server_->Stop();
+    ScriptedPodInformerTest::TearDown();
+    if (!server_) return;
     EXPECT_TRUE(server_->ScriptErrors().empty()) << server_->ScriptErrors()[0];
-  }
-
-  void StartInformer() {
-    kube::RestConfig config;
-    config.server = server_->Url();
-    config.request_timeout = 5s;
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
-    auto client = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
-    informer_ = std::make_unique<kube::Informer<MetaObject>>(
-        client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, MetaObject::FromJson, options_);
-    events_registration_ = informer_->AddHandler(events_);
-    informer_->Start();
   }
 
   void Enqueue(ScriptedHttpServer::RouteId route, ScriptedResponse response) {
     ASSERT_TRUE(server_->Enqueue(route, std::move(response)).ok());
   }
 
-  std::vector<RecordedRequest> Requests(bool (*kind)(const RecordedRequest&)) const {
-    std::vector<RecordedRequest> out;
-    for (const auto& r : server_->Requests()) {
-      if (kind(r)) out.push_back(r);
-    }
-    return out;
-  }
-
-  // Request #n of `kind` arrived (so what came before it was handled), and
-  // the handler has been given all of that.
-  bool WaitForRequest(bool (*kind)(const RecordedRequest&), size_t n) {
-    return WaitFor("request #" + std::to_string(n), 10s, [&] { return Requests(kind).size() >= n; })
-               .ok() &&
-           WaitFor("the handler to catch up", 10s, [&] {
-             return events_registration_->pending() == 0;
-           }).ok();
-  }
-
   bool WaitForSync() { return informer_->WaitForSync(10s); }
 
-  std::set<std::string> CachedKeys() {
-    auto keys = informer_->store().Keys();
-    return {keys.begin(), keys.end()};
-  }
-
   double Syncs(const std::string& method) {
-    double total = 0;
-    for (const auto& family : registry_->Collect()) {
-      if (family.name != "reflector_syncs_total") continue;
-      for (const auto& metric : family.metric) {
-        for (const auto& l : metric.label) {
-          if (l.name == "method" && l.value == method) total += metric.counter.value;
-        }
-      }
-    }
-    return total;
+    return Counted("reflector_syncs_total", "method", method);
   }
 
   const kube::Reflector& reflector() { return informer_->reflector(); }
 
-  std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
-  kube::ReflectorOptions options_;
-  std::unique_ptr<ScriptedHttpServer> server_;
   ScriptedHttpServer::RouteId lists_ = 0, watch_lists_ = 0, watches_ = 0;
-  std::shared_ptr<CountingHandler<MetaObject>> events_ =
-      std::make_shared<CountingHandler<MetaObject>>();
-  std::shared_ptr<kube::HandlerRegistration> events_registration_;
-  std::unique_ptr<kube::Informer<MetaObject>> informer_;
 };
 
 // The cache is replaced at the bookmark, not before, and the same stream

@@ -83,16 +83,41 @@ TEST_F(PrometheusWorkQueueMetricsTest, QueueDurationIsTimeFromAddToGet) {
   EXPECT_DOUBLE_EQ(histogram.sample_sum, 2.0);
 }
 
-TEST_F(PrometheusWorkQueueMetricsTest, UsesClientGoBuckets) {
+TEST_F(PrometheusWorkQueueMetricsTest, DurationBucketsDoubleFromAMillisecondToOverAMinute) {
   auto queue = MakeQueue("q");
   for (const char* family :
        {"workqueue_queue_duration_seconds", "workqueue_work_duration_seconds"}) {
     const auto histogram = Histogram(family);
-    ASSERT_EQ(histogram.bucket.size(), 11u) << family;  // ten bounds and +Inf
-    EXPECT_DOUBLE_EQ(histogram.bucket.front().upper_bound, 1e-8);
-    EXPECT_DOUBLE_EQ(histogram.bucket[9].upper_bound, 10);
+    ASSERT_EQ(histogram.bucket.size(), 18u) << family;  // 17 bounds and +Inf
+    EXPECT_DOUBLE_EQ(histogram.bucket.front().upper_bound, 0.001) << family;
+    for (size_t i = 1; i + 1 < histogram.bucket.size(); ++i) {
+      EXPECT_DOUBLE_EQ(histogram.bucket[i].upper_bound, 2 * histogram.bucket[i - 1].upper_bound)
+          << family << " bound " << i;
+    }
+    EXPECT_DOUBLE_EQ(histogram.bucket[16].upper_bound, 65.536) << family;
     EXPECT_EQ(histogram.bucket.back().upper_bound, std::numeric_limits<double>::infinity());
   }
+}
+
+// The point of the buckets: a latency between 1 and 10 s lands in a bucket at
+// most twice as wide as its lower bound, not in (1, 10].
+TEST_F(PrometheusWorkQueueMetricsTest, QueueDurationOfSecondsIsResolvedWithinAFactorOfTwo) {
+  auto queue = MakeQueue("q");
+  queue->Add("a");
+  clock_->Step(milliseconds(1500));
+  ASSERT_EQ(queue->Get(), "a");
+  const auto histogram = Histogram("workqueue_queue_duration_seconds");
+  size_t first = histogram.bucket.size();
+  for (size_t i = 0; i < histogram.bucket.size(); ++i) {
+    if (histogram.bucket[i].cumulative_count == 1) {
+      first = i;
+      break;
+    }
+  }
+  ASSERT_LT(first, histogram.bucket.size());
+  ASSERT_GT(first, 0u);
+  EXPECT_DOUBLE_EQ(histogram.bucket[first - 1].upper_bound, 1.024);
+  EXPECT_DOUBLE_EQ(histogram.bucket[first].upper_bound, 2.048);
 }
 
 TEST_F(PrometheusWorkQueueMetricsTest, TracksUnfinishedAndFinishedWork) {

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tests/bench/fleet/Fleet.h"
+#include "tests/bench/fleet/FleetSizes.h"
+#include "tests/bench/fleet/StreamMarks.h"
+#include "tests/bench/fleet/WatchBurst.h"
+#include "tests/support/ScriptedHttpServer.h"
+
+namespace dra::bench {
+
+// The scripted server in place of kube-apiserver for a generated fleet: its
+// LIST pages, watches held open until a burst is wanted (or `stop` opens),
+// the bursts (Pods ADDED, then DELETED; DeviceHealth flips), discovery and
+// accepted writes. Requests no route answers are counted in `unmatched`.
+class FleetReplay {
+ public:
+  // Null when the server does not start.
+  static std::unique_ptr<FleetReplay> Start(const FleetSizes& s, const Fleet& fleet);
+
+  std::unique_ptr<dra::testing::ScriptedHttpServer> server;
+  dra::testing::Gate stop;
+  StreamMarks marks;
+  std::atomic<int> unmatched{0};
+  WatchBurst pod_add{Fleet::kPods}, pod_delete{Fleet::kPods}, flips{Fleet::kHealths};
+
+ private:
+  std::vector<WatchBurst*> Bursts() { return {&pod_add, &pod_delete, &flips}; }
+  void AddBurstRoute(WatchBurst& burst, const std::string& name,
+                     std::vector<dra::testing::StreamStep> events);
+  std::vector<dra::testing::StreamStep> Hold(const std::string& path);
+  void AddWatchRoutes(const FleetSizes& s, const Fleet& fleet);
+};
+
+}  // namespace dra::bench

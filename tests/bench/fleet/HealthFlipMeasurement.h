@@ -1,0 +1,18 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include "tests/bench/fleet/FleetReplay.h"
+#include "tests/bench/fleet/FleetSizes.h"
+
+namespace dra::bench {
+
+// DeviceHealth flips -> DeviceTaintRule apply request: from each MODIFIED
+// event written to the first PATCH of its rule with the new effect that the
+// server received after it; p50, p99, max and flips without such a write.
+class HealthFlipMeasurement {
+ public:
+  static void Run(benchmark::State& state, const FleetSizes& s, FleetReplay& replay);
+};
+
+}  // namespace dra::bench
