@@ -11,6 +11,18 @@ kube::Status Usage(std::string message) {
   return kube::Status(kube::StatusCode::kInvalidArgument, std::move(message));
 }
 
+kube::Status ParseInt(const cli::FlagSet& flags, const char* flag, int low, int high, int& out) {
+  std::string text = flags.Get(flag);
+  int value = low - 1;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
+    return Usage("--" + std::string(flag) + " \"" + text + "\": want an integer in " +
+                 std::to_string(low) + ".." + std::to_string(high));
+  }
+  out = value;
+  return kube::Status::Ok();
+}
+
 kube::Status ParseSeconds(const cli::FlagSet& flags, const char* flag, std::chrono::seconds& out) {
   std::string text = flags.Get(flag);
   if (text == "0") {
@@ -40,6 +52,9 @@ void HealthFlags::Declare(cli::FlagSet& flags) {
                "Device health: at most this percentage of a pool's devices, and of a driver's "
                "devices cluster-wide, under NoExecute at once (at least one device; 0 allows "
                "none); the rest get NoSchedule until room frees up");
+  flags.String("health-workers", "4",
+               "Device health: DeviceHealths reconciled at once (1..64); each reconcile waits on "
+               "its rule and status writes");
 }
 
 kube::Result<HealthOptions> HealthFlags::Parse(const cli::FlagSet& flags) {
@@ -47,13 +62,10 @@ kube::Result<HealthOptions> HealthFlags::Parse(const cli::FlagSet& flags) {
   options.dry_run = flags.GetBool("health-dry-run");
   KUBE_RETURN_IF_ERROR(ParseSeconds(flags, "health-preview", options.preview));
   KUBE_RETURN_IF_ERROR(ParseSeconds(flags, "health-hold-off", options.hold_off));
-  std::string percent = flags.Get("health-storm-guard-percent");
-  int value = -1;
-  auto [end, error] = std::from_chars(percent.data(), percent.data() + percent.size(), value);
-  if (error != std::errc() || end != percent.data() + percent.size() || value < 0 || value > 100) {
-    return Usage("--health-storm-guard-percent \"" + percent + "\": want an integer in 0..100");
-  }
-  options.storm_share = value / 100.0;
+  int percent = 0;
+  KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-storm-guard-percent", 0, 100, percent));
+  options.storm_share = percent / 100.0;
+  KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-workers", 1, 64, options.workers));
   return options;
 }
 

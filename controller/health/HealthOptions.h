@@ -16,6 +16,9 @@ struct HealthOptions {
   double storm_share = 0.25;
   // Write no DeviceTaintRules; status, Events and metrics say what would be done.
   bool dry_run = false;
+  // DeviceHealths reconciled at once. A reconcile waits on two API writes
+  // (rule, then status), so with many changes in flight this bounds throughput.
+  int workers = 4;
   // Pods named in status.affectedPods (the count is always complete).
   std::size_t max_affected_pods = 64;
 };

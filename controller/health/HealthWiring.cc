@@ -63,7 +63,7 @@ std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
       [recorder] { recorder->Stop(); },
       std::vector<kube::InformerDependency>{}));  // reads no cache
   auto controller =
-      manager.AddController({"devicehealth", 2, true, waits_for}, wiring->reconciler_);
+      manager.AddController({"devicehealth", options.workers, true, waits_for}, wiring->reconciler_);
   if (!controller.ok()) {
     spdlog::error("device health off: {}", controller.status().ToString());
     return nullptr;

@@ -31,7 +31,8 @@
 #      fleet right after: time to sync, RSS after SETTLE s, CPU to sync, and the
 #      ratios dra-controller / client-go (one start each).
 # CONTROLLER_ENV="MALLOC_ARENA_MAX=2" (NAME=VALUE words) is put in the
-# controller's environment, e.g. to run it as the Deployment does.
+# controller's environment, e.g. to run it as the Deployment does;
+# CONTROLLER_ARGS (words) are added to its command line, e.g. --health-workers=8.
 # Prints a summary and writes it to $OUT (default fleet-live-<time>.txt in
 # the current directory). The fleet is deleted at the end (bound Pods without a
 # kubelet are force-deleted: deletecollection with gracePeriodSeconds=0);
@@ -163,10 +164,10 @@ start_controller() {
   METRICS_PORT="$(free_port)" PROBE_PORT="$(free_port)"
   local t0
   t0="$(now_ms)"
-  # shellcheck disable=SC2086 # CONTROLLER_ENV is a list of NAME=VALUE words
+  # shellcheck disable=SC2086 # CONTROLLER_ENV and CONTROLLER_ARGS are lists of words
   env ${CONTROLLER_ENV:-} "$BINARY" run --metrics-bind-address="127.0.0.1:${METRICS_PORT}" \
     --health-probe-bind-address="127.0.0.1:${PROBE_PORT}" --health-preview=0 --health-hold-off=0 \
-    >"$1" 2>&1 &
+    ${CONTROLLER_ARGS:-} >"$1" 2>&1 &
   PID=$!
   until readyz; do
     kill -0 "$PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$1")"
@@ -286,7 +287,7 @@ main() {
   [[ -x "$BINARY" ]] || die "no controller binary at $BINARY (build first)"
   [[ -n "${KUBECONFIG:-}" && -n "${DRA_SCHEDULER_PORT:-}" ]] || die "source \$CLUSTER_DIR/env first"
   write_certs
-  report "fleet-live.sh $(date -u +%FT%TZ): NODES=$NODES GPU_PODS=$GPU_PODS PLAIN_PODS=$PLAIN_PODS HEALTHS=$HEALTHS CONTROLLER_ENV=${CONTROLLER_ENV:-}; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  report "fleet-live.sh $(date -u +%FT%TZ): NODES=$NODES GPU_PODS=$GPU_PODS PLAIN_PODS=$PLAIN_PODS HEALTHS=$HEALTHS CONTROLLER_ENV=${CONTROLLER_ENV:-} CONTROLLER_ARGS=${CONTROLLER_ARGS:-}; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
   if [[ -n "${KEEP_FLEET:-}" ]] && (($(k get nodes -l "$LABEL=true" -o name | wc -l) == NODES)); then
     log "reusing the fleet in place"
   else

@@ -21,20 +21,27 @@ TEST(HealthFlagsTest, Defaults) {
   EXPECT_EQ(options->hold_off, 300s);
   EXPECT_DOUBLE_EQ(options->storm_share, 0.25);
   EXPECT_FALSE(options->dry_run);
+  EXPECT_EQ(options->workers, 4);
 }
 
 TEST(HealthFlagsTest, ParsesAndRefuses) {
   auto options = Parse({"--health-dry-run", "--health-preview", "0", "--health-hold-off", "90s",
-                        "--health-storm-guard-percent", "50"});
+                        "--health-storm-guard-percent", "50", "--health-workers", "8"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_TRUE(options->dry_run);
   EXPECT_EQ(options->preview, 0s);
   EXPECT_EQ(options->hold_off, 90s);
   EXPECT_DOUBLE_EQ(options->storm_share, 0.5);
+  EXPECT_EQ(options->workers, 8);
   auto bad = Parse({"--health-storm-guard-percent", "101"});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("--health-storm-guard-percent"), std::string::npos);
   EXPECT_FALSE(Parse({"--health-preview", "soon"}).ok());
+  auto no_workers = Parse({"--health-workers", "0"});
+  ASSERT_FALSE(no_workers.ok());
+  EXPECT_NE(no_workers.status().message().find("--health-workers \"0\": want an integer in 1..64"),
+            std::string::npos);
+  EXPECT_FALSE(Parse({"--health-workers", "4x"}).ok());
 }
 
 }  // namespace
