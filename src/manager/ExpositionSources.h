@@ -27,6 +27,9 @@ class ExpositionSources {
   // Appends every source's text in the order the names were first added,
   // each ending in a newline. A source that throws is skipped and logged.
   void AppendTo(std::string& out) const;
+  // The same texts, shared rather than copied (a newline of its own follows
+  // a text that lacks one), for a /metrics reply that writes them as they are.
+  std::vector<std::shared_ptr<const std::string>> Texts() const;
 
  private:
   mutable std::mutex mu_;
