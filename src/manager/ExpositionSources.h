@@ -12,9 +12,10 @@ namespace kube {
 // Named producers of ready-made Prometheus text exposition that /metrics
 // appends after the registry's own text. A feature whose families are
 // expensive to build as registry objects renders them itself (typically
-// when its inputs change) and hands out the cached text, so a scrape costs
-// a copy. Each source must give whole families (HELP, TYPE, samples) that no
-// other source or the registry also exposes. Thread-safe.
+// when its inputs change) and hands out the cached text, which /metrics
+// writes from the shared buffer (Texts()). Each source must give whole
+// families (HELP, TYPE, samples) that no other source or the registry also
+// exposes. Thread-safe.
 class ExpositionSources {
  public:
   // nullptr means "nothing to expose yet".
