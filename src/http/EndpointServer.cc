@@ -276,7 +276,7 @@ Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
 
 Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
     const std::string& bind_address, std::map<std::string, RequestHandler> routes,
-    std::optional<TlsOptions> tls) {
+    const std::optional<TlsOptions>& tls) {
   std::unique_ptr<EndpointServer> server(new EndpointServer());
   server->routes_ = std::move(routes);
   Status started = server->Listen(bind_address, tls);

@@ -61,7 +61,7 @@ class EndpointServer {
   // Handlers that see the request; HTTPS when `tls` is given.
   static Result<std::unique_ptr<EndpointServer>> Start(const std::string& bind_address,
                                                        std::map<std::string, RequestHandler> routes,
-                                                       std::optional<TlsOptions> tls);
+                                                       const std::optional<TlsOptions>& tls);
   ~EndpointServer();
 
   int port() const { return port_; }
