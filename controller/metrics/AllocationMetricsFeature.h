@@ -22,7 +22,8 @@ namespace dra::metrics {
 // (or ten times the last refresh's duration, if longer) while changes
 // arrive, and every `max_interval` regardless (for the health provider).
 // The Manager's /metrics appends the last text (an exposition source named
-// "allocation-metrics"), so between changes a scrape costs a string copy.
+// "allocation-metrics"), so between changes a scrape writes the cached text
+// to the socket as it is, without copying it.
 class AllocationMetricsFeature {
  public:
   struct Options {

@@ -13,10 +13,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace kube {
 namespace {
@@ -31,10 +34,14 @@ constexpr std::size_t kMaxConnections = 16;
 constexpr std::chrono::milliseconds kRequestTimeout{5000};
 constexpr std::size_t kMaxRequestHeadBytes = std::size_t{16} * 1024;
 
+// A write(2) or SSL_write() takes at most this much at once (SSL_write takes
+// an int; a bounded chunk also keeps each call's send timeout meaningful).
+constexpr std::size_t kMaxWriteChunk = std::size_t{1} << 20;
+
 std::string ResponseHead(int status, const char* reason, const EndpointServer::Reply& reply) {
   return "HTTP/1.1 " + std::to_string(status) + " " + reason +
          "\r\nContent-Type: " + reply.content_type +
-         "\r\nContent-Length: " + std::to_string(reply.body.size()) +
+         "\r\nContent-Length: " + std::to_string(reply.BodySize()) +
          "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n";
 }
 
@@ -166,9 +173,12 @@ int ReadSome(int fd, SSL* ssl, char* buffer, int size) {
   return static_cast<int>(recv(fd, buffer, static_cast<std::size_t>(size), 0));
 }
 
-int WriteSome(int fd, SSL* ssl, const char* data, int size) {
+// `more`: further data follows at once (plain TCP holds back a partial
+// segment instead of sending it alone).
+int WriteSome(int fd, SSL* ssl, const char* data, int size, bool more) {
   if (ssl != nullptr) return SSL_write(ssl, data, size);
-  return static_cast<int>(send(fd, data, static_cast<std::size_t>(size), MSG_NOSIGNAL));
+  int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+  return static_cast<int>(send(fd, data, static_cast<std::size_t>(size), flags));
 }
 
 // Reads the request head (through the blank line) within the deadline.
@@ -224,12 +234,31 @@ bool ParseRequestHead(const std::string& head, EndpointServer::Request& request)
   return true;
 }
 
-bool WriteAll(int fd, SSL* ssl, const std::string& data) {
+bool WriteAll(int fd, SSL* ssl, std::string_view data, bool more) {
   std::size_t written = 0;
   while (written < data.size()) {
-    int n = WriteSome(fd, ssl, data.data() + written, static_cast<int>(data.size() - written));
+    std::size_t chunk = std::min(data.size() - written, kMaxWriteChunk);
+    bool last = written + chunk == data.size();
+    int n = WriteSome(fd, ssl, data.data() + written, static_cast<int>(chunk), more || !last);
     if (n <= 0) return false;
     written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// The head (and the body, small) in one write, then the shared buffers as
+// they are: never a copy of a large body.
+bool WriteResponse(int fd, SSL* ssl, const EndpointServer::Reply& reply, bool with_body) {
+  std::string head = ResponseHead(reply.status, ReasonPhrase(reply.status), reply);
+  if (!with_body) return WriteAll(fd, ssl, head, false);
+  std::vector<std::string_view> parts;
+  for (const auto& text : reply.shared_body) {
+    if (text && !text->empty()) parts.emplace_back(*text);
+  }
+  head += reply.body;
+  if (!WriteAll(fd, ssl, head, !parts.empty())) return false;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!WriteAll(fd, ssl, parts[i], i + 1 < parts.size())) return false;
   }
   return true;
 }
@@ -247,7 +276,7 @@ Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
 
 Result<std::unique_ptr<EndpointServer>> EndpointServer::Start(
     const std::string& bind_address, std::map<std::string, RequestHandler> routes,
-    std::optional<TlsOptions> tls) {
+    const std::optional<TlsOptions>& tls) {
   std::unique_ptr<EndpointServer> server(new EndpointServer());
   server->routes_ = std::move(routes);
   Status started = server->Listen(bind_address, tls);
@@ -358,9 +387,8 @@ void EndpointServer::ServeConnection(Connection* connection) {
     if (failed == 0 && !ParseRequestHead(head, request)) failed = 400;
     if (failed == 0) reply = Serve(request);
     if (failed > 0) reply = Reply{failed, "bad request\n"};
-    std::string response = ResponseHead(reply.status, ReasonPhrase(reply.status), reply);
-    if (request.method != "HEAD") response += reply.body;
-    if (failed >= 0 && WriteAll(connection->fd, ssl, response) && ssl != nullptr) {
+    bool with_body = request.method != "HEAD";
+    if (failed >= 0 && WriteResponse(connection->fd, ssl, reply, with_body) && ssl != nullptr) {
       SSL_shutdown(ssl);
     }
   }
@@ -428,5 +456,11 @@ void EndpointServer::Stop() {
 }
 
 EndpointServer::~EndpointServer() { Stop(); }
+
+std::size_t EndpointServer::Reply::BodySize() const {
+  std::size_t size = body.size();
+  for (const auto& text : shared_body) size += text ? text->size() : 0;
+  return size;
+}
 
 }  // namespace kube

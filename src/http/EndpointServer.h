@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "src/base/Result.h"
 
@@ -30,6 +31,13 @@ class EndpointServer {
     int status = 200;
     std::string body;
     std::string content_type = "text/plain; charset=utf-8";
+    // Sent after `body`, in order, straight from the shared buffers: a large
+    // cached text (a metrics exposition) is written without being copied.
+    // The buffers must not change while the reply is written.
+    std::vector<std::shared_ptr<const std::string>> shared_body = {};
+
+    // Bytes of body and shared_body together (the Content-Length).
+    std::size_t BodySize() const;
   };
   // What a RequestHandler learns about the request.
   struct Request {
@@ -53,7 +61,7 @@ class EndpointServer {
   // Handlers that see the request; HTTPS when `tls` is given.
   static Result<std::unique_ptr<EndpointServer>> Start(const std::string& bind_address,
                                                        std::map<std::string, RequestHandler> routes,
-                                                       std::optional<TlsOptions> tls);
+                                                       const std::optional<TlsOptions>& tls);
   ~EndpointServer();
 
   int port() const { return port_; }

@@ -24,11 +24,18 @@ void ExpositionSources::Remove(const std::string& name) {
 }
 
 void ExpositionSources::AppendTo(std::string& out) const {
+  for (const auto& text : Texts()) out += *text;
+}
+
+std::vector<std::shared_ptr<const std::string>> ExpositionSources::Texts() const {
+  static const auto* newline = new std::shared_ptr<const std::string>(
+      std::make_shared<const std::string>("\n"));  // never destroyed, as scrapes may run at exit
   std::vector<std::pair<std::string, Source>> sources;
   {
     std::lock_guard lock(mu_);
     sources = sources_;
   }
+  std::vector<std::shared_ptr<const std::string>> texts;
   for (const auto& [name, source] : sources) {
     std::shared_ptr<const std::string> text;
     try {
@@ -38,9 +45,10 @@ void ExpositionSources::AppendTo(std::string& out) const {
       continue;
     }
     if (!text || text->empty()) continue;
-    out += *text;
-    if (out.back() != '\n') out.push_back('\n');
+    texts.push_back(text);
+    if (text->back() != '\n') texts.push_back(*newline);
   }
+  return texts;
 }
 
 }  // namespace kube

@@ -3,15 +3,20 @@
 // the refresh after an inventory change (one pass over claims and devices,
 // rendered straight to text exposition), and a scrape between changes (the
 // Manager's handler: its registry serialized, then the cached text appended
-// by kube::ExpositionSources).
+// by kube::ExpositionSources), and the same scrape through the real
+// kube::EndpointServer over a loopback socket, as a scraper sees it (wall
+// time, and the server's CPU per scrape).
 // Half the devices are allocated (one claim each, reserved by a Pod), one
 // node in 100 has a NoExecute DeviceTaintRule on a device, and the info
 // metric carries two attributes.
 #include <benchmark/benchmark.h>
 #include <prometheus/counter.h>
+#include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
+#include <sys/resource.h>
 
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +24,9 @@
 #include "controller/inventory/Inventory.h"
 #include "controller/metrics/AllocationMetrics.h"
 #include "controller/metrics/ExpositionCache.h"
+#include "src/http/EndpointServer.h"
 #include "src/manager/ExpositionSources.h"
+#include "tests/support/RawHttpClient.h"
 
 namespace {
 
@@ -160,7 +167,103 @@ void BM_ScrapeBetweenChanges(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 
+// The runtime's own families as a running controller has them: a few
+// counters and histograms by queue, verb and code (a few hundred lines).
+std::shared_ptr<prometheus::Registry> RuntimeRegistry() {
+  auto registry = std::make_shared<prometheus::Registry>();
+  auto& requests =
+      prometheus::BuildCounter().Name("rest_client_requests_total").Register(*registry);
+  auto& latency =
+      prometheus::BuildHistogram().Name("workqueue_queue_duration_seconds").Register(*registry);
+  for (const char* queue : {"devicehealth", "extended-resource-pods", "leaks", "findings"}) {
+    latency
+        .Add({{"name", queue}},
+             prometheus::Histogram::BucketBoundaries{1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1,
+                                                     1, 10})
+        .Observe(0.002);
+    for (const char* code : {"200", "201", "404", "409"}) {
+      requests.Add({{"name", queue}, {"code", code}}).Increment();
+    }
+  }
+  return registry;
+}
+
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+// The Manager's /metrics handler (src/manager/Manager.cc): the registry
+// serialized, then the sources' cached texts, shared (`copied` = false) or,
+// as before, appended into one string.
+kube::EndpointServer::Handler ScrapeHandler(std::shared_ptr<prometheus::Registry> registry,
+                                            std::shared_ptr<kube::ExpositionSources> sources,
+                                            bool copied) {
+  return [registry, sources, copied] {
+    kube::EndpointServer::Reply reply{200,
+                                      prometheus::TextSerializer().Serialize(registry->Collect()),
+                                      "text/plain; version=0.0.4; charset=utf-8"};
+    if (copied) {
+      sources->AppendTo(reply.body);
+    } else {
+      reply.shared_body = sources->Texts();
+    }
+    return reply;
+  };
+}
+
+// A scrape as Prometheus sees it: GET /metrics on the real EndpointServer
+// over a loopback socket, read to the end. Wall time per scrape, and the
+// server side's CPU (the process's minus this client thread's).
+void ScrapeThroughEndpoint(benchmark::State& state, bool copied) {
+  auto inventory = Fleet(static_cast<int>(state.range(0)));
+  metrics::AllocationMetrics collector(Sources(*inventory));
+  auto cache = std::make_shared<metrics::ExpositionCache>();
+  cache->Store(collector.Render());
+  auto sources = std::make_shared<kube::ExpositionSources>();
+  sources->Add("allocation-metrics", [cache] { return cache->Load(); });
+  auto registry = RuntimeRegistry();
+  auto handler = ScrapeHandler(registry, sources, copied);
+  auto server = kube::EndpointServer::Start("127.0.0.1:0", {{"/metrics", handler}});
+  if (!server.ok()) return state.SkipWithError(server.status().ToString().c_str());
+  int port = (*server)->port();
+  auto expected = handler();
+  std::string want = expected.body;
+  for (const auto& text : expected.shared_body) want += *text;
+  auto check = dra::testing::RawHttpClient::Send(port, "GET", "/metrics");
+  if (!check.ok() || check->body != want || want.find(*cache->Load()) == std::string::npos) {
+    return state.SkipWithError("the scrape is not the registry text followed by the cache");
+  }
+  std::size_t bytes = 0;
+  double process0 = ProcessCpuSeconds();
+  double client0 = ThreadCpuSeconds();
+  for (auto _ : state) {
+    auto reply = dra::testing::RawHttpClient::Send(port, "GET", "/metrics", false);
+    if (!reply.ok()) return state.SkipWithError(reply.status().ToString().c_str());
+    bytes = reply->body_bytes;
+  }
+  double client = ThreadCpuSeconds() - client0;
+  double server_cpu = ProcessCpuSeconds() - process0 - client;
+  double n = static_cast<double>(state.iterations());
+  state.counters["server_cpu_ms"] = server_cpu * 1000 / n;
+  state.counters["client_cpu_ms"] = client * 1000 / n;
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+void BM_ScrapeThroughEndpoint(benchmark::State& state) { ScrapeThroughEndpoint(state, false); }
+void BM_ScrapeThroughEndpointCopied(benchmark::State& state) { ScrapeThroughEndpoint(state, true); }
+
 BENCHMARK(BM_Render)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScrapeBetweenChanges)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScrapeThroughEndpoint)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ScrapeThroughEndpointCopied)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -8,11 +8,14 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "src/auth/ServingCertificate.h"
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
+#include "tests/support/RawHttpClient.h"
 #include "tests/support/TestTime.h"
 
 namespace kube {
@@ -109,6 +112,96 @@ TEST(EndpointServerTest, IdleConnectionsDoNotBlockProbes) {
   ASSERT_TRUE(health.ok()) << health.status().ToString();
   EXPECT_EQ(health->status, 200);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+// A text of `size` bytes whose every line is different, so a byte lost,
+// repeated or moved changes it.
+std::shared_ptr<const std::string> NumberedLines(std::size_t size, const std::string& tag) {
+  std::string text;
+  text.reserve(size + 64);
+  for (std::size_t line = 0; text.size() < size; ++line) {
+    text += tag + " " + std::to_string(line) + "\n";
+  }
+  text.resize(size);
+  return std::make_shared<const std::string>(std::move(text));
+}
+
+// A /metrics-sized reply (tens of MB, as at 40k devices) made of a small
+// body and shared buffers arrives whole, in order, byte for byte, with the
+// Content-Length of all of it; HEAD gets the length and no body.
+TEST(EndpointServerTest, LargeSharedBodyIsServedWholeAndByteIdentical) {
+  auto big = NumberedLines(std::size_t{24} << 20, "series");
+  auto tail = std::make_shared<const std::string>("last 1\n");
+  std::shared_ptr<const std::string> none;
+  auto empty = std::make_shared<const std::string>();
+  auto server = EndpointServer::Start(
+      "127.0.0.1:0",
+      {{"/metrics", [&] {
+          return EndpointServer::Reply{200, "first 1\n", "text/plain", {big, none, empty, tail}};
+        }}});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  std::string expected = "first 1\n" + *big + *tail;
+
+  auto reply = dra::testing::RawHttpClient::Send((*server)->port(), "GET", "/metrics");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->head.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << reply->head;
+  EXPECT_EQ(dra::testing::RawHttpClient::ContentLength(reply->head),
+            static_cast<long long>(expected.size()));
+  ASSERT_EQ(reply->body.size(), expected.size());
+  EXPECT_TRUE(reply->body == expected) << "the body differs from the shared text";
+
+  auto head = dra::testing::RawHttpClient::Send((*server)->port(), "HEAD", "/metrics");
+  ASSERT_TRUE(head.ok()) << head.status().ToString();
+  EXPECT_EQ(dra::testing::RawHttpClient::ContentLength(head->head),
+            static_cast<long long>(expected.size()));
+  EXPECT_EQ(head->body_bytes, 0u);
+}
+
+// Scrapes while the cached text is replaced (a re-render): each one gets
+// one whole version, never a mix or a torn buffer, and the replaced
+// versions stay valid for the scrapes still writing them.
+TEST(EndpointServerTest, ConcurrentScrapesWhileTheSharedTextIsReplaced) {
+  std::mutex mu;
+  std::vector<std::shared_ptr<const std::string>> versions;
+  for (int v = 0; v < 4; ++v) {
+    versions.push_back(NumberedLines((std::size_t{3} << 20) + v * 4096, "v" + std::to_string(v)));
+  }
+  std::shared_ptr<const std::string> current = versions[0];
+  auto server = EndpointServer::Start(
+      "127.0.0.1:0", {{"/metrics", [&] {
+                         std::lock_guard lock(mu);
+                         return EndpointServer::Reply{200, "", "text/plain", {current}};
+                       }}});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  std::atomic<bool> done{false};
+  std::thread renderer([&] {
+    for (std::size_t i = 1; !done; ++i) {
+      auto next = versions[i % versions.size()];
+      {
+        std::lock_guard lock(mu);
+        current = std::move(next);  // the handler's reference keeps the old one alive
+      }
+      std::this_thread::yield();
+    }
+  });
+  std::atomic<int> whole{0};
+  std::atomic<int> torn{0};
+  std::vector<std::thread> scrapers;
+  for (int t = 0; t < 4; ++t) {
+    scrapers.emplace_back([&] {
+      for (int i = 0; i < 5; ++i) {
+        auto reply = dra::testing::RawHttpClient::Send((*server)->port(), "GET", "/metrics");
+        bool ok = reply.ok() && std::any_of(versions.begin(), versions.end(),
+                                            [&](const auto& v) { return reply->body == *v; });
+        ++(ok ? whole : torn);
+      }
+    });
+  }
+  for (auto& scraper : scrapers) scraper.join();
+  done = true;
+  renderer.join();
+  EXPECT_EQ(torn.load(), 0);
+  EXPECT_EQ(whole.load(), 20);
 }
 
 bool HostHasIpv6Loopback() {
@@ -327,6 +420,20 @@ TEST_F(TlsEndpointServerTest, IdleConnectionsDoNotBlockScrapesOrShutdown) {
   start = std::chrono::steady_clock::now();
   server->reset();  // with the idle connections still open
   EXPECT_LT(std::chrono::steady_clock::now() - start, limit);
+}
+
+// Over TLS the shared buffers go out in bounded SSL_write() chunks.
+TEST_F(TlsEndpointServerTest, LargeSharedBodyIsServedWholeAndByteIdentical) {
+  auto big = NumberedLines(std::size_t{5} << 20, "series");
+  auto server = StartTls({{"/metrics", [&](const EndpointServer::Request&) {
+                             return EndpointServer::Reply{200, "first 1\n", "text/plain", {big}};
+                           }}});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto reply = Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/metrics", "");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 200);
+  ASSERT_EQ(reply->body.size(), big->size() + 8);
+  EXPECT_TRUE(reply->body == "first 1\n" + *big) << "the body differs from the shared text";
 }
 
 TEST_F(TlsEndpointServerTest, ClientHangingUpMidResponseDoesNotKillTheProcess) {

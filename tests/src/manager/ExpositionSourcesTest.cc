@@ -61,5 +61,22 @@ TEST(ExpositionSourcesTest, ASourceSeesItsLatestText) {
   EXPECT_EQ(Render(sources), "a 1\n");
 }
 
+// What /metrics writes: the sources' own buffers, not copies, with a
+// newline after a text that lacks one.
+TEST(ExpositionSourcesTest, TextsShareTheSourcesBuffers) {
+  ExpositionSources sources;
+  auto a = std::make_shared<const std::string>("a 1\n");
+  auto b = std::make_shared<const std::string>("b 2");
+  sources.Add("a", [a] { return a; });
+  sources.Add("empty", Text(""));
+  sources.Add("b", [b] { return b; });
+  auto texts = sources.Texts();
+  ASSERT_EQ(texts.size(), 3u);
+  EXPECT_EQ(texts[0].get(), a.get());
+  EXPECT_EQ(texts[1].get(), b.get());
+  EXPECT_EQ(*texts[2], "\n");
+  EXPECT_EQ(Render(sources), "a 1\nb 2\n");
+}
+
 }  // namespace
 }  // namespace kube
