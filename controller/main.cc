@@ -1,3 +1,4 @@
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -14,8 +15,24 @@
 #include "controller/cli/RunCommand.h"
 #include "controller/cli/TranslateCommand.h"
 #include "controller/cli/VersionCommand.h"
+#include "src/base/HeapTrimmer.h"
+#include "src/base/MallocArenas.h"
+
+namespace {
+
+// Two arenas, as the Deployment's MALLOC_ARENA_MAX=2 (which, like any
+// MALLOC_ARENA_MAX or glibc.malloc.arena_max tunable, takes precedence).
+constexpr int kMallocArenas = 2;
+// `run` gives freed heap back once it shrank by this much (after the initial
+// sync, after a burst); checked every kHeapTrimPeriod.
+constexpr std::size_t kHeapTrimMinShrink = 4 << 20;
+constexpr std::chrono::seconds kHeapTrimPeriod{2};
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread exists: see src/base/MallocArenas.h.
+  kube::MallocArenas::Limit(kMallocArenas);
   // A peer that hung up must cost a write EPIPE, never the process (as Go
   // programs behave); no library may rely on SIGPIPE's default.
   std::signal(SIGPIPE, SIG_IGN);
@@ -34,5 +51,7 @@ int main(int argc, char** argv) {
   if (argc > 0 && dra::check::KubectlPlugin::InvokedAsPlugin(argv[0])) {
     args = dra::check::KubectlPlugin::Arguments(std::move(args));
   }
+  kube::HeapTrimmer trimmer(kHeapTrimMinShrink);
+  if (!args.empty() && args.front() == "run") trimmer.Start(kHeapTrimPeriod);
   return cli.Run(args, {std::cout, std::cerr});
 }
