@@ -24,9 +24,11 @@ namespace {
 // MALLOC_ARENA_MAX or glibc.malloc.arena_max tunable, takes precedence).
 constexpr int kMallocArenas = 2;
 // `run` gives freed heap back once it shrank by this much (after the initial
-// sync, after a burst); checked every kHeapTrimPeriod.
+// sync, after a burst); checked every 2 s while the heap moves, backing off
+// to once a minute while it does not.
 constexpr std::size_t kHeapTrimMinShrink = 4 << 20;
-constexpr std::chrono::seconds kHeapTrimPeriod{2};
+constexpr std::chrono::seconds kHeapTrimMinPeriod{2};
+constexpr std::chrono::seconds kHeapTrimMaxPeriod{64};
 
 }  // namespace
 
@@ -52,6 +54,6 @@ int main(int argc, char** argv) {
     args = dra::check::KubectlPlugin::Arguments(std::move(args));
   }
   kube::HeapTrimmer trimmer(kHeapTrimMinShrink);
-  if (!args.empty() && args.front() == "run") trimmer.Start(kHeapTrimPeriod);
+  if (!args.empty() && args.front() == "run") trimmer.Start(kHeapTrimMinPeriod, kHeapTrimMaxPeriod);
   return cli.Run(args, {std::cout, std::cerr});
 }

@@ -9,7 +9,11 @@ namespace kube {
 
 HeapTrimmer::Probe HeapTrimmer::GlibcProbe() {
   return Probe{
-      .in_use = [] { return static_cast<std::size_t>(mallinfo2().uordblks); },
+      .read =
+          [] {
+            struct mallinfo2 info = mallinfo2();
+            return Probe::Reading{.in_use = info.uordblks, .free = info.fordblks};
+          },
       .trim = [] { malloc_trim(0); },
   };
 }
@@ -19,19 +23,28 @@ HeapTrimmer::HeapTrimmer(std::size_t min_shrink, Probe probe, std::shared_ptr<Cl
 
 HeapTrimmer::~HeapTrimmer() { Stop(); }
 
-bool HeapTrimmer::Tick() {
-  std::size_t in_use = probe_.in_use();
-  peak_ = std::max(peak_, in_use);
-  if (peak_ - in_use < min_shrink_) return false;
-  probe_.trim();
-  peak_ = in_use;
-  trims_.fetch_add(1);
-  return true;
+HeapTrimmer::Outcome HeapTrimmer::Tick() {
+  auto [in_use, free] = probe_.read();
+  std::size_t moved = in_use > last_in_use_ ? in_use - last_in_use_ : last_in_use_ - in_use;
+  last_in_use_ = in_use;
+  peak_in_use_ = std::max(peak_in_use_, in_use);
+  low_free_ = std::min(low_free_, free);
+  if (peak_in_use_ - in_use >= min_shrink_ || free - low_free_ >= min_shrink_) {
+    probe_.trim();
+    peak_in_use_ = in_use;
+    low_free_ = free;
+    trims_.fetch_add(1);
+    return Outcome::kTrimmed;
+  }
+  return moved >= min_shrink_ ? Outcome::kMoved : Outcome::kSteady;
 }
 
-bool HeapTrimmer::Start(Clock::Duration period) {
-  return thread_.Start([this, period] {
-    while (thread_.SleepFor(period)) Tick();
+bool HeapTrimmer::Start(Clock::Duration min_period, Clock::Duration max_period) {
+  return thread_.Start([this, min_period, max_period] {
+    Clock::Duration period = min_period;
+    while (thread_.SleepFor(period)) {
+      period = Tick() == Outcome::kSteady ? std::min(period * 2, max_period) : min_period;
+    }
   });
 }
 

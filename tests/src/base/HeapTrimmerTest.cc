@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,19 @@ namespace {
 using std::chrono::seconds;
 constexpr std::size_t kMiB = 1 << 20;
 
-// A heap whose size the test sets, and the trims it was asked for.
+using Outcome = HeapTrimmer::Outcome;
+
+// A heap whose figures the test sets, and the trims it was asked for.
 struct FakeHeap {
   std::size_t in_use = 0;
+  std::size_t free = 0;
   int trims = 0;
   HeapTrimmer::Probe probe() {
-    return {.in_use = [this] { return in_use; }, .trim = [this] { ++trims; }};
+    return {.read =
+                [this] {
+                  return HeapTrimmer::Probe::Reading{in_use, free};
+                },
+            .trim = [this] { ++trims; }};
   }
 };
 
@@ -31,7 +39,7 @@ TEST(HeapTrimmerTest, NeverTrimsAGrowingHeapOrOneThatShrankLessThanTheMinimum) {
   HeapTrimmer trimmer(4 * kMiB, heap.probe());
   for (std::size_t mib : {10, 50, 100, 97, 120, 117}) {
     heap.in_use = mib * kMiB;
-    EXPECT_FALSE(trimmer.Tick()) << mib << " MiB in use";
+    EXPECT_NE(trimmer.Tick(), Outcome::kTrimmed) << mib << " MiB in use";
   }
   EXPECT_EQ(heap.trims, 0);
 }
@@ -40,43 +48,85 @@ TEST(HeapTrimmerTest, TrimsOnceWhenTheHeapFellBelowItsPeakThenOnlyAfterTheNextPe
   FakeHeap heap;
   HeapTrimmer trimmer(4 * kMiB, heap.probe());
   heap.in_use = 100 * kMiB;  // the initial sync decodes its lists
-  EXPECT_FALSE(trimmer.Tick());
+  EXPECT_EQ(trimmer.Tick(), Outcome::kMoved);
   heap.in_use = 60 * kMiB;  // ... and frees them once cached
-  EXPECT_TRUE(trimmer.Tick());
-  EXPECT_FALSE(trimmer.Tick()) << "nothing new was freed since the trim";
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
+  EXPECT_EQ(trimmer.Tick(), Outcome::kSteady) << "nothing new was freed since the trim";
   heap.in_use = 57 * kMiB;
-  EXPECT_FALSE(trimmer.Tick()) << "3 MiB below the trimmed level is under the minimum";
+  EXPECT_EQ(trimmer.Tick(), Outcome::kSteady) << "3 MiB below the trimmed level is too little";
   heap.in_use = 80 * kMiB;  // a burst of objects
-  EXPECT_FALSE(trimmer.Tick());
+  EXPECT_EQ(trimmer.Tick(), Outcome::kMoved);
   heap.in_use = 70 * kMiB;  // deleted again
-  EXPECT_TRUE(trimmer.Tick());
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
   EXPECT_EQ(heap.trims, 2);
   EXPECT_EQ(trimmer.trims(), 2u);
 }
 
-TEST(HeapTrimmerTest, TheLoopChecksOncePerPeriodAndStopsAtOnce) {
+// A burst that grew and was freed between two checks leaves the bytes in use
+// where they were; the free bytes it left behind still say to trim.
+TEST(HeapTrimmerTest, TrimsAfterAPeakItNeverSawWhenTheFreeBytesRose) {
+  FakeHeap heap;
+  HeapTrimmer trimmer(4 * kMiB, heap.probe());
+  heap.in_use = 60 * kMiB;
+  heap.free = 1 * kMiB;
+  EXPECT_EQ(trimmer.Tick(), Outcome::kMoved);
+  heap.free = 30 * kMiB;
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
+  EXPECT_EQ(trimmer.Tick(), Outcome::kSteady) << "the same free bytes, trimmed already";
+  heap.free = 12 * kMiB;  // reused ...
+  EXPECT_EQ(trimmer.Tick(), Outcome::kSteady);
+  heap.free = 15 * kMiB;  // ... and 3 MiB freed: too little
+  EXPECT_EQ(trimmer.Tick(), Outcome::kSteady);
+  heap.free = 16 * kMiB;
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
+  EXPECT_EQ(heap.trims, 2);
+}
+
+// The loop checks after `min_period`, doubles the wait after each steady
+// check up to `max_period`, and is back at `min_period` once the heap moves.
+TEST(HeapTrimmerTest, TheLoopBacksOffWhileTheHeapIsSteadyAndStopsAtOnce) {
   FakeHeap heap;
   std::atomic<int> checks{0};
+  std::mutex mu;
   auto probe = heap.probe();
-  auto counted = HeapTrimmer::Probe{.in_use =
+  auto counted = HeapTrimmer::Probe{.read =
                                         [&] {
+                                          std::lock_guard lock(mu);
                                           ++checks;
-                                          return heap.in_use;
+                                          return probe.read();
                                         },
                                     .trim = probe.trim};
   auto clock = std::make_shared<FakeClock>();
   HeapTrimmer trimmer(4 * kMiB, counted, clock);
-  ASSERT_TRUE(trimmer.Start(seconds(2)));
-  ASSERT_TRUE(dra::testing::WaitFor("the loop sleeps", seconds(10), [&] {
-                return clock->NumWaiters() > 0;
-              }).ok());
-  EXPECT_EQ(checks.load(), 0) << "no check before the first period";
-  clock->Step(seconds(2));
-  EXPECT_TRUE(
-      dra::testing::WaitFor("one check", seconds(10), [&] { return checks.load() == 1; }).ok())
-      << checks.load();
+  ASSERT_TRUE(trimmer.Start(seconds(2), seconds(8)));
+  // Steps the clock by `delta` once the loop sleeps; then waits until it has
+  // made `expected` checks in all and sleeps again.
+  auto step = [&](int delta, int expected) {
+    EXPECT_TRUE(dra::testing::WaitFor("the loop sleeps", seconds(10), [&] {
+                  return clock->NumWaiters() > 0;
+                }).ok());
+    clock->Step(seconds(delta));
+    EXPECT_TRUE(
+        dra::testing::WaitFor("check " + std::to_string(expected), seconds(10),
+                              [&] { return checks.load() == expected && clock->NumWaiters() > 0; })
+            .ok())
+        << checks.load() << " checks after a step of " << delta << " s";
+  };
+  step(1, 0);  // no check before the first period
+  step(1, 1);  // 2 s: steady, so the next wait is 4 s
+  step(3, 1);
+  step(1, 2);  // then 8 s, the maximum
+  step(7, 2);
+  step(1, 3);
+  step(7, 3);
+  {
+    std::lock_guard lock(mu);
+    heap.in_use = 50 * kMiB;  // moving again: back to 2 s
+  }
+  step(1, 4);
+  step(2, 5);
   trimmer.Stop();
-  EXPECT_EQ(checks.load(), 1);
+  EXPECT_EQ(checks.load(), 5);
 }
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
@@ -94,20 +144,20 @@ int64_t RssKib() {
 // resident until the trimmer gives them back.
 TEST(HeapTrimmerTest, GivesFreedHeapBetweenLiveBlocksBackToTheKernel) {
   HeapTrimmer trimmer(4 * kMiB);
-  EXPECT_FALSE(trimmer.Tick());
+  trimmer.Tick();
   std::vector<std::unique_ptr<char[]>> blocks;
   blocks.reserve(64 * 256);
   for (int i = 0; i < 64 * 256; ++i) {
     blocks.emplace_back(new char[4000]);
     std::fill_n(blocks.back().get(), 4000, static_cast<char>(i));
   }
-  EXPECT_FALSE(trimmer.Tick()) << "the heap grew";
+  EXPECT_EQ(trimmer.Tick(), Outcome::kMoved) << "the heap grew";
   int64_t full = RssKib();
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (i % 16 != 0) blocks[i].reset();
   }
   int64_t freed = RssKib();
-  EXPECT_TRUE(trimmer.Tick());
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
   int64_t trimmed = RssKib();
   EXPECT_LT(trimmed, freed - 32 * 1024) << "RSS full " << full << " KiB, after free " << freed
                                         << " KiB, after trim " << trimmed << " KiB";
