@@ -11,28 +11,30 @@
 
 namespace kube {
 
-// Gives freed heap back to the kernel after the heap shrank. glibc returns
-// memory only from the top of an arena (above M_TRIM_THRESHOLD); pages freed
-// below a live chunk stay resident until malloc_trim(0). A controller frees
-// most of what its initial LISTs and watch-lists decoded once its caches hold
-// the projections, and again after a burst of objects is deleted: both leave
-// tens of MiB resident that no allocation will reuse soon.
+// Gives freed heap back to the kernel. glibc returns memory only from the top
+// of an arena; pages freed below a live chunk stay resident until
+// malloc_trim(0). A controller frees most of what its initial LISTs and
+// watch-lists decoded once its caches hold the projections, and again after
+// a burst of changes: each leaves tens of MiB resident that the heap does not
+// use.
 //
-// A low-rate loop reads the arenas' bytes in use and free (mallinfo2) and
-// trims when, since the last trim, the bytes in use fell `min_shrink` below
-// their peak or the free bytes rose `min_shrink` above their low (which also
-// catches a peak that came and went between two checks), so an idle or
-// growing heap is never walked by malloc_trim. mallinfo2
-// itself walks every free chunk (milliseconds on a fragmented 100 MiB heap),
-// so the loop checks every `min_period` only while the heap moves and backs
-// off to `max_period` while it does not.
+// A low-rate loop compares the process's resident bytes (/proc/self/statm)
+// with the bytes the allocator has handed out (mallinfo2: arenas and mmapped
+// chunks). Their difference, the slack, is code, stacks and free heap that is
+// still resident; the loop trims when the slack grew by `min_shrink` over its
+// lowest value since the last trim, so an idle or growing heap is never
+// walked by malloc_trim, and memory freed again after a trim (a transient
+// that reused the same chunks) is caught too. mallinfo2 itself walks every
+// free chunk (milliseconds on a fragmented 100 MiB heap), so the loop checks
+// every `min_period` only while the heap moves and backs off to `max_period`
+// while it does not.
 class HeapTrimmer {
  public:
   // What the trimmer reads and does; GlibcProbe() in production, fakes in tests.
   struct Probe {
     struct Reading {
-      std::size_t in_use = 0;  // bytes allocated from the arenas
-      std::size_t free = 0;    // bytes free in the arenas, resident or not
+      std::size_t in_use = 0;    // bytes handed out by the allocator
+      std::size_t resident = 0;  // the process's resident bytes
     };
     std::function<Reading()> read;
     std::function<void()> trim;  // give free pages back
@@ -46,9 +48,9 @@ class HeapTrimmer {
   HeapTrimmer& operator=(const HeapTrimmer&) = delete;
 
   enum class Outcome {
-    kSteady,   // in use within min_shrink of the last check: nothing to do
-    kMoved,    // grew or shrank by min_shrink or more, not below the peak by that
-    kTrimmed,  // shrank by min_shrink or more since the last trim: trimmed
+    kSteady,   // in use and slack within min_shrink of the last check
+    kMoved,    // either moved by min_shrink or more; the slack did not grow that much
+    kTrimmed,  // the slack grew by min_shrink or more since the last trim: trimmed
   };
   // One check. Not thread-safe against itself: either call it directly or
   // Start() the loop.
@@ -65,9 +67,9 @@ class HeapTrimmer {
  private:
   std::size_t min_shrink_;
   Probe probe_;
-  std::size_t peak_in_use_ = 0;
   std::size_t last_in_use_ = 0;
-  std::size_t low_free_ = SIZE_MAX;
+  std::size_t last_slack_ = 0;
+  std::size_t low_slack_ = SIZE_MAX;
   std::atomic<std::uint64_t> trims_{0};
   BackgroundThread thread_;
 };
