@@ -1,8 +1,10 @@
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "controller/check/KubectlPlugin.h"
@@ -54,6 +56,11 @@ int main(int argc, char** argv) {
     args = dra::check::KubectlPlugin::Arguments(std::move(args));
   }
   kube::HeapTrimmer trimmer(kHeapTrimMinShrink);
-  if (!args.empty() && args.front() == "run") trimmer.Start(kHeapTrimMinPeriod, kHeapTrimMaxPeriod);
+  // DRA_HEAP_TRIM=off turns the trimming off (to measure it, or should it cost too much).
+  const char* trim = std::getenv("DRA_HEAP_TRIM");
+  bool trimming = trim == nullptr || std::string_view(trim) != "off";
+  if (trimming && !args.empty() && args.front() == "run") {
+    trimmer.Start(kHeapTrimMinPeriod, kHeapTrimMaxPeriod);
+  }
   return cli.Run(args, {std::cout, std::cerr});
 }
