@@ -19,6 +19,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/fleet-gen.sh"
+source "$(dirname "$0")/controller-sync.sh"
 
 KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
 BINARY="${DRA_CONTROLLER:-${REPO_ROOT}/build/dra-controller}"
@@ -48,14 +49,7 @@ measure() {
   for f in "$WORK"/fleet-*.json; do k create -f "$f" >/dev/null; done
   rm -f "$WORK"/fleet-*.json
   local started=$SECONDS
-  "$BINARY" run --metrics-bind-address=0 --health-probe-bind-address=0 >"$log" 2>&1 &
-  CONTROLLER_PID=$!
-  # Features start as their own informers sync: wait for every cache.
-  until grep -q "inventory synced" "$log" && grep -q "informer caches synced" "$log"; do
-    kill -0 "$CONTROLLER_PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$log")"
-    ((SECONDS - started < SYNC_TIMEOUT)) || die "no sync within ${SYNC_TIMEOUT}s"
-    sleep 0.2
-  done
+  start_controller_and_wait "$log" 0.2 --metrics-bind-address=0 --health-probe-bind-address=0
   local sync_s=$((SECONDS - started))
   local rss_sync hwm rss_settled
   rss_sync="$(field_kb VmRSS "$CONTROLLER_PID")"

@@ -18,6 +18,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/fleet-gen.sh"
+source "$(dirname "$0")/controller-sync.sh"
 
 SLICES="${1:-5000}"
 DEVICES="${2:-8}"
@@ -48,16 +49,9 @@ create_fleet() {
 
 # run_once MODE: prints "SYNC_MS HWM_KIB".
 run_once() {
-  local mode="$1" log="$WORK/controller-$1.log" started=$SECONDS
-  "$BINARY" run --watch-list="$mode" --metrics-bind-address=0 --health-probe-bind-address=0 \
-    >"$log" 2>&1 &
-  CONTROLLER_PID=$!
-  # Features start as their own informers sync: wait for every cache.
-  until grep -q "inventory synced" "$log" && grep -q "informer caches synced" "$log"; do
-    kill -0 "$CONTROLLER_PID" 2>/dev/null || die "controller exited: $(tail -n 5 "$log")"
-    ((SECONDS - started < SYNC_TIMEOUT)) || die "no sync within ${SYNC_TIMEOUT}s"
-    sleep 0.1
-  done
+  local mode="$1" log="$WORK/controller-$1.log"
+  start_controller_and_wait "$log" 0.1 \
+    --watch-list="$mode" --metrics-bind-address=0 --health-probe-bind-address=0
   local hwm
   hwm="$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$CONTROLLER_PID/status")"
   stop_pid "$CONTROLLER_PID"

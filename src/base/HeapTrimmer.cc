@@ -1,0 +1,74 @@
+#include "src/base/HeapTrimmer.h"
+
+#include <malloc.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace kube {
+namespace {
+
+std::size_t ResidentBytes() {
+  long pages = 0, resident = 0;
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(statm);
+  }
+  return static_cast<std::size_t>(resident) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::size_t Distance(std::size_t a, std::size_t b) { return a > b ? a - b : b - a; }
+
+}  // namespace
+
+HeapTrimmer::Probe HeapTrimmer::GlibcProbe() {
+  return Probe{
+      .read =
+          [] {
+            struct mallinfo2 info = mallinfo2();
+            return Probe::Reading{.in_use = info.uordblks + info.hblkhd,
+                                  .resident = ResidentBytes()};
+          },
+      .trim = [] { malloc_trim(0); },
+  };
+}
+
+HeapTrimmer::HeapTrimmer(std::size_t min_shrink, Probe probe, std::shared_ptr<Clock> clock)
+    : min_shrink_(min_shrink), probe_(std::move(probe)), thread_(std::move(clock)) {}
+
+HeapTrimmer::~HeapTrimmer() { Stop(); }
+
+HeapTrimmer::Outcome HeapTrimmer::Tick() {
+  auto [in_use, resident] = probe_.read();
+  std::size_t slack = resident > in_use ? resident - in_use : 0;
+  bool moved =
+      Distance(in_use, last_in_use_) >= min_shrink_ || Distance(slack, last_slack_) >= min_shrink_;
+  last_in_use_ = in_use;
+  last_slack_ = slack;
+  low_slack_ = std::min(low_slack_, slack);
+  if (slack - low_slack_ < min_shrink_) return moved ? Outcome::kMoved : Outcome::kSteady;
+  probe_.trim();
+  auto after = probe_.read();
+  low_slack_ = after.resident > after.in_use ? after.resident - after.in_use : 0;
+  last_slack_ = low_slack_;
+  trims_.fetch_add(1);
+  spdlog::debug("heap trimmed: {} KiB in use; resident {} -> {} KiB", in_use >> 10, resident >> 10,
+                after.resident >> 10);
+  return Outcome::kTrimmed;
+}
+
+bool HeapTrimmer::Start(Clock::Duration min_period, Clock::Duration max_period) {
+  return thread_.Start([this, min_period, max_period] {
+    Clock::Duration period = min_period;
+    while (thread_.SleepFor(period)) {
+      period = Tick() == Outcome::kSteady ? std::min(period * 2, max_period) : min_period;
+    }
+  });
+}
+
+void HeapTrimmer::Stop() { thread_.Stop(); }
+
+}  // namespace kube
