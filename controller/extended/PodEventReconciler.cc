@@ -61,7 +61,14 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
   }
   auto classes = stores_.classes.List();
   auto mapping = ExtendedResourceMapping::Build(classes);
-  auto nodes = stores_.nodes.List();
+  // A bound Pod is judged on its own node only; listing every Node for each
+  // of them kept a 150,000-Pod sync busy for minutes.
+  std::vector<std::shared_ptr<const api::NodeView>> nodes;
+  if (pending) {
+    nodes = stores_.nodes.List();
+  } else if (auto own = stores_.nodes.Get(pod->node_name)) {
+    nodes.push_back(std::move(own));
+  }
   PodExplainer::Inputs in{mapping, nodes, inventory_,
                           [this](const std::string& ns, const std::string& name) {
                             return stores_.claims.Get(ns + "/" + name);

@@ -162,5 +162,27 @@ TEST_F(PodEventReconcilerTest, ScheduledPodWithMissingClaimWarnsAfterGrace) {
       << events_[0];
 }
 
+TEST_F(PodEventReconcilerTest, BoundPodIsJudgedOnItsOwnNode) {
+  // node-2 serves the resource by device plugin, so the Pod bound there has
+  // no implicit claim to miss; node-1 (listed first) would say it should.
+  auto plugin_node = std::make_shared<api::NodeView>();
+  plugin_node->meta.name = "node-2";
+  plugin_node->allocatable_extended.emplace_back("example.com/gpu", *kube::Quantity::Parse("4"));
+  nodes_.Upsert("node-2", plugin_node);
+  auto reconciler = Make();
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(
+      parser
+          .parse(std::string(R"({"metadata":{"name":"p","namespace":"team"},"spec":{
+      "nodeName":"node-2","containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"1"}}}]},
+      "status":{"phase":"Running"}})"))
+          .value());
+  pods_.Upsert("team/p", std::make_shared<const api::PodView>(*pod));
+  EXPECT_EQ(reconciler.Reconcile("team/p").kind, kube::ReconcileResult::Kind::kDone);
+  clock_->Step(std::chrono::seconds(31));
+  reconciler.Reconcile("team/p");
+  EXPECT_TRUE(events_.empty()) << events_[0];
+}
+
 }  // namespace
 }  // namespace dra::extended
