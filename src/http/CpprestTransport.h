@@ -28,6 +28,7 @@ class CpprestTransport : public HttpTransport {
  private:
   // The transport error, plus OpenSSL's own reason when a TLS handshake failed.
   Status ExplainedError(const std::exception& e) const;
+  Status ExplainedError(Status error, bool tls_failure) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
