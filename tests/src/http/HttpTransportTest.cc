@@ -42,22 +42,34 @@ size_t ResidentBytes() {
 }
 
 // Runs Send on its own thread so that a transport that never returns fails
-// the test at a deadline instead of hanging it. The thread is detached and
-// owns everything it touches.
+// the test at a deadline instead of hanging it. A thread that finished is
+// joined, so its last steps (the transport's destructor, OpenSSL's
+// per-thread cleanup) happen before the test ends and the process exits;
+// TSan reported those racing with OpenSSL's atexit cleanup while the thread
+// was detached. A thread still blocked is detached and owns what it touches.
 class BackgroundSend {
  public:
   BackgroundSend(std::shared_ptr<HttpTransport> transport, HttpRequest request)
       : state_(std::make_shared<State>()) {
     state_->started = Clock::now();
-    std::thread([state = state_, transport, request] {
+    thread_ = std::thread([state = state_, transport, request] {
       auto result = transport->Send(request, state->cancel);
       std::lock_guard lock(state->mu);
       state->result = std::move(result);
       state->finished = Clock::now();
       state->done = true;
       state->cv.notify_all();
-    }).detach();
+    });
   }
+  ~BackgroundSend() {
+    if (Finished(0ms)) {
+      thread_.join();
+    } else {
+      thread_.detach();
+    }
+  }
+  BackgroundSend(const BackgroundSend&) = delete;
+  BackgroundSend& operator=(const BackgroundSend&) = delete;
   bool Finished(std::chrono::milliseconds within) {
     std::unique_lock lock(state_->mu);
     return state_->cv.wait_for(lock, within, [&] { return state_->done; });
@@ -76,6 +88,7 @@ class BackgroundSend {
     Clock::time_point started, finished;
   };
   std::shared_ptr<State> state_;
+  std::thread thread_;
 };
 
 class HttpTransportTest : public ::testing::TestWithParam<HttpBackend> {
