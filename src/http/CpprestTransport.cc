@@ -76,6 +76,8 @@ Settled Settle(const pplx::task<HttpResponse>& task, const std::string& server) 
   } catch (const std::exception& e) {
     settled.result = TransportError(server, e);
     settled.tls_failure = MentionsSsl(e);
+  } catch (...) {
+    settled.result = Status(StatusCode::kUnavailable, "request to " + server + " failed");
   }
   return settled;
 }
