@@ -52,6 +52,36 @@ http::method Method(const std::string& m) {
   return m;
 }
 
+// What a finished request task holds, as values made on the library's
+// thread: the caller never touches an exception object that the library's
+// threads still reference (those reference counts live in libstdc++ and
+// cpprestsdk, where nothing orders the caller's reads before their release).
+struct Settled {
+  Result<HttpResponse> result = Status(StatusCode::kInternal, "request not finished");
+  bool tls_failure = false;  // worth a diagnosing handshake on the caller's thread
+};
+
+bool MentionsSsl(const std::exception& e) {
+  return std::string(e.what()).find("SSL") != std::string::npos;
+}
+
+Settled Settle(const pplx::task<HttpResponse>& task, const std::string& server) {
+  Settled settled;
+  try {
+    settled.result = task.get();
+  } catch (const pplx::task_canceled&) {
+    settled.result = Status(StatusCode::kCancelled, "request cancelled");
+  } catch (const std::length_error& e) {
+    settled.result = Status(StatusCode::kTooLarge, "request to " + server + " failed: " + e.what());
+  } catch (const std::exception& e) {
+    settled.result = TransportError(server, e);
+    settled.tls_failure = MentionsSsl(e);
+  } catch (...) {
+    settled.result = Status(StatusCode::kUnavailable, "request to " + server + " failed");
+  }
+  return settled;
+}
+
 HttpResponse Head(const http::http_response& response) {
   HttpResponse head;
   head.status = response.status_code();
@@ -70,6 +100,12 @@ struct CpprestTransport::Impl {
     client::http_client_config cfg;
     cfg.set_timeout(timeout);
     cfg.set_validate_certificates(!config.insecure_skip_tls_verify);
+    // A redirect is returned to the caller, as by the libcurl transport.
+    // Following them also makes cpprestsdk copy the request into its
+    // redirect follower on the calling thread after it has handed the same
+    // request to a pool thread (asio_client::propagate); TSan reports that
+    // copy racing with the pool thread.
+    cfg.set_max_redirects(0);
     auto source = tls;
     cfg.set_ssl_context_callback([source](boost::asio::ssl::context& ctx) {
       source->Current()->InstallInto(ctx.native_handle());
@@ -119,8 +155,7 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
     std::mutex mu;
     std::condition_variable done_cv;
     bool done = false;
-    HttpResponse response;
-    std::exception_ptr error;
+    Settled settled;
   };
   auto outcome = std::make_shared<Outcome>();
   pplx::cancellation_token_source cts;
@@ -150,15 +185,12 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
             return out;
           });
         })
-        .then([outcome](const pplx::task<HttpResponse>& task) {
+        .then([outcome, server = impl_->config.server](const pplx::task<HttpResponse>& task) {
           // Runs on the library's pool, possibly after Send gave up: it only
-          // hands the outcome over.
+          // hands the outcome over, as values.
+          Settled settled = Settle(task, server);
           std::lock_guard lock(outcome->mu);
-          try {
-            outcome->response = task.get();
-          } catch (...) {
-            outcome->error = std::current_exception();
-          }
+          outcome->settled = std::move(settled);
           outcome->done = true;
           outcome->done_cv.notify_all();
         });
@@ -179,24 +211,18 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
   }
   // Cancelling closes the socket, which the library may report as an error.
   if (cancel.cancelled()) return Status(StatusCode::kCancelled, "request cancelled");
-  if (!outcome->error) return std::move(outcome->response);
-  try {
-    std::rethrow_exception(outcome->error);
-  } catch (const pplx::task_canceled&) {
-    return Status(StatusCode::kCancelled, "request cancelled");
-  } catch (const std::length_error& e) {
-    return Status(StatusCode::kTooLarge,
-                  "request to " + impl_->config.server + " failed: " + e.what());
-  } catch (const std::exception& e) {
-    return ExplainedError(e);
-  }
+  Settled settled = std::move(outcome->settled);
+  if (settled.result.ok() || !settled.tls_failure) return std::move(settled.result);
+  return ExplainedError(settled.result.status(), true);
 }
 
 Status CpprestTransport::ExplainedError(const std::exception& e) const {
-  Status error = TransportError(impl_->config.server, e);
+  return ExplainedError(TransportError(impl_->config.server, e), MentionsSsl(e));
+}
+
+Status CpprestTransport::ExplainedError(Status error, bool tls_failure) const {
   // A timeout says nothing a second handshake could explain.
-  if (error.code() == StatusCode::kTimeout) return error;
-  if (std::string(e.what()).find("SSL") == std::string::npos) return error;
+  if (error.code() == StatusCode::kTimeout || !tls_failure) return error;
   std::string reason = DiagnoseTlsFailure(impl_->config.server, *impl_->tls->Current(),
                                           !impl_->config.insecure_skip_tls_verify);
   return reason.empty() ? error : Status(error.code(), error.message() + "; " + reason);

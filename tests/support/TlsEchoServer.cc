@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+
+#include "tests/support/TestTime.h"
 
 namespace dra::testing {
 namespace {
@@ -82,7 +85,11 @@ void TlsEchoServer::AcceptLoop() {
 }
 
 void TlsEchoServer::Serve(int fd) {
-  timeval tv{2, 0};  // a client that stalls cannot hold the test server
+  // A client that stalls cannot hold the test server; a slow one (TSan on a
+  // loaded machine took more than 2 s for a handshake) gets the scaled time.
+  auto limit = TestTime::Scaled(std::chrono::seconds(2));
+  timeval tv{static_cast<time_t>(limit.count() / 1000),
+             static_cast<suseconds_t>(limit.count() % 1000 * 1000)};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
   SSL* ssl = SSL_new(ctx_);

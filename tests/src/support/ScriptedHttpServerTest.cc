@@ -14,6 +14,7 @@
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/TestTime.h"
 
 namespace dra::testing {
 namespace {
@@ -633,7 +634,8 @@ TEST_F(ScriptedHttpServerTest, StopReturnsPromptlyWhileBlockedWritingToAClientTh
   ASSERT_TRUE(server_->WaitForRequests(1, kDeadline));
   auto start = Clock::now();
   server_->Stop();
-  EXPECT_LT(Clock::now() - start, 1s);
+  // Took 2.0 s under TSan on a loaded machine.
+  EXPECT_LT(Clock::now() - start, TestTime::Scaled(1s));
   EXPECT_EQ(server_->OpenConnections(), 0);
 }
 
