@@ -21,8 +21,9 @@ std::optional<kube::Quantity> Sum(const kube::Quantity& a, const kube::Quantity*
 
 void Accumulate(AllocationState::Capacity& into, const AllocationState::Capacity& what, int sign) {
   for (const auto& [name, value] : what) {
-    auto it =
-        std::find_if(into.begin(), into.end(), [&](const auto& e) { return e.first == name; });
+    // An init-capture: clang before 16 cannot capture a structured binding.
+    auto it = std::find_if(into.begin(), into.end(),
+                           [&key = name](const auto& e) { return e.first == key; });
     if (it == into.end()) it = into.insert(into.end(), {name, kube::Quantity()});
     auto next = sign > 0 ? it->second.Add(value) : it->second.Sub(value);
     if (next.ok()) it->second = *next;
