@@ -29,6 +29,7 @@ constexpr int kMallocArenas = 2;
 // sync, after a burst); checked every 2 s while the heap moves, backing off
 // to once a minute while it does not.
 constexpr std::size_t kHeapTrimMinShrink = 4 << 20;
+constexpr double kHeapTrimHeapShare = 0.125;
 constexpr std::chrono::seconds kHeapTrimMinPeriod{2};
 constexpr std::chrono::seconds kHeapTrimMaxPeriod{64};
 
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
   if (argc > 0 && dra::check::KubectlPlugin::InvokedAsPlugin(argv[0])) {
     args = dra::check::KubectlPlugin::Arguments(std::move(args));
   }
-  kube::HeapTrimmer trimmer(kHeapTrimMinShrink);
+  kube::HeapTrimmer trimmer(kHeapTrimMinShrink, kube::HeapTrimmer::GlibcProbe(), nullptr,
+                            kHeapTrimHeapShare);
   // DRA_HEAP_TRIM=off turns the trimming off (to measure it, or should it cost too much).
   const char* trim = std::getenv("DRA_HEAP_TRIM");
   bool trimming = trim == nullptr || std::string_view(trim) != "off";

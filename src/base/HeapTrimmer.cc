@@ -36,8 +36,12 @@ HeapTrimmer::Probe HeapTrimmer::GlibcProbe() {
   };
 }
 
-HeapTrimmer::HeapTrimmer(std::size_t min_shrink, Probe probe, std::shared_ptr<Clock> clock)
-    : min_shrink_(min_shrink), probe_(std::move(probe)), thread_(std::move(clock)) {}
+HeapTrimmer::HeapTrimmer(std::size_t min_shrink, Probe probe, std::shared_ptr<Clock> clock,
+                         double heap_share)
+    : min_shrink_(min_shrink),
+      heap_share_(heap_share),
+      probe_(std::move(probe)),
+      thread_(std::move(clock)) {}
 
 HeapTrimmer::~HeapTrimmer() { Stop(); }
 
@@ -49,7 +53,9 @@ HeapTrimmer::Outcome HeapTrimmer::Tick() {
   last_in_use_ = in_use;
   last_slack_ = slack;
   low_slack_ = std::min(low_slack_, slack);
-  if (slack - low_slack_ < min_shrink_) return moved ? Outcome::kMoved : Outcome::kSteady;
+  auto worth =
+      std::max(min_shrink_, static_cast<std::size_t>(static_cast<double>(in_use) * heap_share_));
+  if (slack - low_slack_ < worth) return moved ? Outcome::kMoved : Outcome::kSteady;
   probe_.trim();
   auto after = probe_.read();
   low_slack_ = after.resident > after.in_use ? after.resident - after.in_use : 0;

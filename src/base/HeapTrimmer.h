@@ -41,8 +41,11 @@ class HeapTrimmer {
   };
   static Probe GlibcProbe();
 
+  // A trim also needs the slack to have grown by `heap_share` of the bytes in
+  // use: on a large heap a transient (a metrics render) would otherwise be
+  // trimmed and faulted back in again on every cycle.
   explicit HeapTrimmer(std::size_t min_shrink, Probe probe = GlibcProbe(),
-                       std::shared_ptr<Clock> clock = nullptr);
+                       std::shared_ptr<Clock> clock = nullptr, double heap_share = 0.0);
   ~HeapTrimmer();
   HeapTrimmer(const HeapTrimmer&) = delete;
   HeapTrimmer& operator=(const HeapTrimmer&) = delete;
@@ -66,6 +69,7 @@ class HeapTrimmer {
 
  private:
   std::size_t min_shrink_;
+  double heap_share_;
   Probe probe_;
   std::size_t last_in_use_ = 0;
   std::size_t last_slack_ = 0;

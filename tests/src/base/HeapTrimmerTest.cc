@@ -46,6 +46,21 @@ struct FakeHeap {
   }
 };
 
+TEST(HeapTrimmerTest, OnALargeHeapOnlyAShareOfItIsWorthATrim) {
+  FakeHeap heap;
+  HeapTrimmer trimmer(4 * kMiB, heap.probe(), nullptr, 0.125);
+  heap.in_use = 400 * kMiB;
+  trimmer.Tick();
+  heap.Free(40 * kMiB);  // a render's transient: under 1/8 of 360 MiB
+  EXPECT_NE(trimmer.Tick(), Outcome::kTrimmed);
+  heap.in_use += 40 * kMiB;  // the next render reuses it
+  heap.free_resident = 0;
+  trimmer.Tick();
+  heap.Free(200 * kMiB);  // a burst's worth, more than 1/8 of what stays
+  EXPECT_EQ(trimmer.Tick(), Outcome::kTrimmed);
+  EXPECT_EQ(heap.trims, 1);
+}
+
 TEST(HeapTrimmerTest, NeverTrimsAGrowingHeapOrOneThatFreedLessThanTheMinimum) {
   FakeHeap heap;
   HeapTrimmer trimmer(4 * kMiB, heap.probe());
