@@ -14,7 +14,13 @@
 namespace dra::testing {
 namespace {
 
-int Connect(int port, std::chrono::milliseconds timeout) {
+kube::Status Failed(const std::string& what) {
+  return kube::Status(kube::StatusCode::kUnavailable, what);
+}
+
+}  // namespace
+
+int RawHttpClient::Connect(int port, std::chrono::milliseconds timeout) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;
   timeval tv{};
@@ -32,12 +38,6 @@ int Connect(int port, std::chrono::milliseconds timeout) {
   }
   return fd;
 }
-
-kube::Status Failed(const std::string& what) {
-  return kube::Status(kube::StatusCode::kUnavailable, what);
-}
-
-}  // namespace
 
 kube::Result<RawHttpClient::Response> RawHttpClient::Send(int port, const std::string& method,
                                                           const std::string& path, bool keep_body,

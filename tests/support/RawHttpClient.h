@@ -24,6 +24,8 @@ class RawHttpClient {
   static kube::Result<Response> Send(int port, const std::string& method, const std::string& path,
                                      bool keep_body = true,
                                      std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  // A connected loopback socket with `timeout` on reads and writes, or -1.
+  static int Connect(int port, std::chrono::milliseconds timeout = std::chrono::seconds(10));
   // The Content-Length header's value, or -1.
   static long long ContentLength(const std::string& head);
 };

@@ -24,6 +24,22 @@ std::shared_ptr<const api::PodView> PendingPod(const std::string& name, int gpus
   return std::make_shared<const api::PodView>(*pod);
 }
 
+// A Pod in namespace team, bound to `node`, with one GPU and `status` JSON.
+std::shared_ptr<const api::PodView> BoundPod(const std::string& name, const std::string& node,
+                                             const std::string& status) {
+  std::string json =
+      R"({"metadata":{"name":")" + name + R"(","namespace":"team"},"spec":{
+      "nodeName":")" +
+      node +
+      R"(","containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"1"}}}]},
+      "status":)" +
+      status + "}";
+  simdjson::dom::parser parser;
+  auto pod = api::PodView::FromJson(parser.parse(json).value());
+  EXPECT_TRUE(pod.ok());
+  return std::make_shared<const api::PodView>(*pod);
+}
+
 class PodEventReconcilerTest : public ::testing::Test {
  protected:
   PodEventReconcilerTest() : clock_(std::make_shared<kube::FakeClock>()) {
@@ -143,14 +159,9 @@ TEST_F(PodEventReconcilerTest, PodWithoutExtendedResourcesIsIgnored) {
 
 TEST_F(PodEventReconcilerTest, ScheduledPodWithMissingClaimWarnsAfterGrace) {
   auto reconciler = Make();
-  simdjson::dom::parser parser;
-  auto pod = api::PodView::FromJson(
-      parser
-          .parse(std::string(R"({"metadata":{"name":"s","namespace":"team"},"spec":{
-      "nodeName":"node-1","containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"1"}}}]},
-      "status":{"phase":"Pending","extendedResourceClaimStatus":{"resourceClaimName":"gone"}}})"))
-          .value());
-  pods_.Upsert("team/s", std::make_shared<const api::PodView>(*pod));
+  pods_.Upsert("team/s", BoundPod("s", "node-1",
+                                  R"({"phase":"Pending","extendedResourceClaimStatus":
+      {"resourceClaimName":"gone"}})"));
   EXPECT_EQ(reconciler.Reconcile("team/s").kind, kube::ReconcileResult::Kind::kRequeueAfter);
   EXPECT_TRUE(events_.empty());
   clock_->Step(std::chrono::seconds(31));
@@ -170,14 +181,7 @@ TEST_F(PodEventReconcilerTest, BoundPodIsJudgedOnItsOwnNode) {
   plugin_node->allocatable_extended.emplace_back("example.com/gpu", *kube::Quantity::Parse("4"));
   nodes_.Upsert("node-2", plugin_node);
   auto reconciler = Make();
-  simdjson::dom::parser parser;
-  auto pod = api::PodView::FromJson(
-      parser
-          .parse(std::string(R"({"metadata":{"name":"p","namespace":"team"},"spec":{
-      "nodeName":"node-2","containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"1"}}}]},
-      "status":{"phase":"Running"}})"))
-          .value());
-  pods_.Upsert("team/p", std::make_shared<const api::PodView>(*pod));
+  pods_.Upsert("team/p", BoundPod("p", "node-2", R"({"phase":"Running"})"));
   EXPECT_EQ(reconciler.Reconcile("team/p").kind, kube::ReconcileResult::Kind::kDone);
   clock_->Step(std::chrono::seconds(31));
   reconciler.Reconcile("team/p");

@@ -71,17 +71,7 @@ TEST(EndpointServerTest, HandlerExceptionBecomes500) {
 // An open TCP connection that never sends a request.
 struct IdleConnection {
   int fd = -1;
-  explicit IdleConnection(int port) {
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-      close(fd);
-      fd = -1;
-    }
-  }
+  explicit IdleConnection(int port) : fd(dra::testing::RawHttpClient::Connect(port)) {}
   ~IdleConnection() {
     if (fd >= 0) close(fd);
   }
