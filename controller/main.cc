@@ -1,10 +1,8 @@
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "controller/check/KubectlPlugin.h"
@@ -17,7 +15,6 @@
 #include "controller/cli/RunCommand.h"
 #include "controller/cli/TranslateCommand.h"
 #include "controller/cli/VersionCommand.h"
-#include "src/base/HeapTrimmer.h"
 #include "src/base/MallocArenas.h"
 
 namespace {
@@ -25,13 +22,6 @@ namespace {
 // Two arenas, as the Deployment's MALLOC_ARENA_MAX=2 (which, like any
 // MALLOC_ARENA_MAX or glibc.malloc.arena_max tunable, takes precedence).
 constexpr int kMallocArenas = 2;
-// `run` gives freed heap back once it shrank by this much (after the initial
-// sync, after a burst); checked every 2 s while the heap moves, backing off
-// to once a minute while it does not.
-constexpr std::size_t kHeapTrimMinShrink = 4 << 20;
-constexpr double kHeapTrimHeapShare = 0.125;
-constexpr std::chrono::seconds kHeapTrimMinPeriod{2};
-constexpr std::chrono::seconds kHeapTrimMaxPeriod{64};
 
 }  // namespace
 
@@ -55,14 +45,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (argc > 0 && dra::check::KubectlPlugin::InvokedAsPlugin(argv[0])) {
     args = dra::check::KubectlPlugin::Arguments(std::move(args));
-  }
-  kube::HeapTrimmer trimmer(kHeapTrimMinShrink, kube::HeapTrimmer::GlibcProbe(), nullptr,
-                            kHeapTrimHeapShare);
-  // DRA_HEAP_TRIM=off turns the trimming off (to measure it, or should it cost too much).
-  const char* trim = std::getenv("DRA_HEAP_TRIM");
-  bool trimming = trim == nullptr || std::string_view(trim) != "off";
-  if (trimming && !args.empty() && args.front() == "run") {
-    trimmer.Start(kHeapTrimMinPeriod, kHeapTrimMaxPeriod);
   }
   return cli.Run(args, {std::cout, std::cerr});
 }

@@ -1,7 +1,11 @@
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <fstream>
+#include <set>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "controller/cli/RunCommand.h"
@@ -76,6 +80,37 @@ TEST(RunCommandTest, AMissingKubeconfigIsAFailureNotAUsageError) {
   EXPECT_EQ(outcome.code, kExitFailure) << outcome.err;
 }
 
+// The process's thread ids (/proc/self/task).
+std::set<std::string> ThreadIds() {
+  std::set<std::string> ids;
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return ids;
+  while (dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] != '.') ids.insert(entry->d_name);
+  }
+  closedir(dir);
+  return ids;
+}
+
+// Threads not in `before` whose signal mask leaves SIGINT, SIGTERM or SIGUSR1
+// open: the kernel may deliver a process signal to any of them.
+std::vector<std::string> ThreadsTakingShutdownSignals(const std::set<std::string>& before) {
+  std::vector<std::string> open;
+  for (const auto& id : ThreadIds()) {
+    if (before.contains(id)) continue;
+    std::ifstream status("/proc/self/task/" + id + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.rfind("SigBlk:", 0) != 0) continue;
+      unsigned long long blocked = std::stoull(line.substr(7), nullptr, 16);
+      for (int signal : {SIGINT, SIGTERM, SIGUSR1}) {
+        if ((blocked & (1ULL << (signal - 1))) == 0) open.push_back(id);
+      }
+    }
+  }
+  return open;
+}
+
 TEST(RunCommandTest, StartsAndStopsCleanlyOnSigterm) {
   dra::testing::TempDir dir;
   std::string kubeconfig = dir.Write("kubeconfig", R"(apiVersion: v1
@@ -94,6 +129,39 @@ current-context: x
                          });
   EXPECT_EQ(outcome.code, kExitOk) << outcome.err;
   EXPECT_TRUE(waited);
+}
+
+// Found by LeaderElectionTest: a helper thread started before `run` blocked
+// the signals took its own SIGUSR1 and the process died of it (exit 138).
+TEST(RunCommandTest, NoThreadItStartsTakesTheShutdownSignals) {
+  dra::testing::TempDir dir;
+  std::string kubeconfig = dir.Write("kubeconfig", R"(apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+)");
+  std::vector<std::string> open;
+  Outcome outcome{};
+  std::thread runner([&] {
+    // As in a fresh process: nothing blocked before Run.
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signal : {SIGINT, SIGTERM, SIGUSR1}) sigaddset(&set, signal);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    auto before = ThreadIds();
+    outcome = RunWith({"--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0",
+                       "--health-probe-bind-address", "127.0.0.1:0"},
+                      [&] {
+                        open = ThreadsTakingShutdownSignals(before);
+                        return SIGTERM;
+                      });
+  });
+  runner.join();
+  EXPECT_EQ(outcome.code, kExitOk) << outcome.err;
+  EXPECT_TRUE(open.empty()) << open.size() << " signal openings in threads Run started, e.g. "
+                            << open.front();
 }
 
 }  // namespace
