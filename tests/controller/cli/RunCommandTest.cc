@@ -111,15 +111,20 @@ std::vector<std::string> ThreadsTakingShutdownSignals(const std::set<std::string
   return open;
 }
 
-TEST(RunCommandTest, StartsAndStopsCleanlyOnSigterm) {
-  dra::testing::TempDir dir;
-  std::string kubeconfig = dir.Write("kubeconfig", R"(apiVersion: v1
+// A kubeconfig whose server never answers: `run` starts and stops without one.
+std::string UnreachableKubeconfig(dra::testing::TempDir& dir) {
+  return dir.Write("kubeconfig", R"(apiVersion: v1
 kind: Config
 clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
 )");
+}
+
+TEST(RunCommandTest, StartsAndStopsCleanlyOnSigterm) {
+  dra::testing::TempDir dir;
+  std::string kubeconfig = UnreachableKubeconfig(dir);
   bool waited = false;
   auto outcome = RunWith({"--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0",
                           "--health-probe-bind-address", "127.0.0.1:0"},
@@ -135,13 +140,7 @@ current-context: x
 // the signals took its own SIGUSR1 and the process died of it (exit 138).
 TEST(RunCommandTest, NoThreadItStartsTakesTheShutdownSignals) {
   dra::testing::TempDir dir;
-  std::string kubeconfig = dir.Write("kubeconfig", R"(apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: x, context: {cluster: c, user: u}}]
-current-context: x
-)");
+  std::string kubeconfig = UnreachableKubeconfig(dir);
   std::vector<std::string> open;
   Outcome outcome{};
   std::thread runner([&] {
