@@ -9,6 +9,8 @@ source "$(dirname "$0")/lib/common.sh"
 PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config make clang-format clang-tidy
+  # every clone (CI's included) shares one compiler cache (Makefile: CCACHE_BASEDIR)
+  ccache
   # make fuzz: clang with libFuzzer and the sanitizer runtimes (libclang-rt-14-dev)
   clang libclang-rt-14-dev
   # libraries (see README "Dependencies")
