@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "controller/BuildInfo.h"
+#include "controller/metrics/ChangeSignal.h"
 #include "src/manager/FunctionRunnable.h"
 #include "src/metrics/MetricFamilyCache.h"
 
@@ -55,6 +56,10 @@ metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
     health::HealthWiring* health = health_.get();
     options.unhealthy_devices = [health] { return health->UnhealthyDeviceKeys(); };
     options.unhealthy_devices_waits_for = {health->HealthDependency()};
+    options.watch_unhealthy_devices = [health](std::shared_ptr<std::atomic<bool>> flag) {
+      health->AddHealthHandler(
+          std::make_shared<metrics::ChangeSignal<api::DeviceHealth>>(std::move(flag)));
+    };
   }
   return options;
 }

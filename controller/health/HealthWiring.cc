@@ -62,8 +62,8 @@ std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
       "devicehealth-events", true, [recorder] { return recorder->Start(); },
       [recorder] { recorder->Stop(); },
       std::vector<kube::InformerDependency>{}));  // reads no cache
-  auto controller =
-      manager.AddController({"devicehealth", options.workers, true, waits_for}, wiring->reconciler_);
+  auto controller = manager.AddController({"devicehealth", options.workers, true, waits_for},
+                                          wiring->reconciler_);
   if (!controller.ok()) {
     spdlog::error("device health off: {}", controller.status().ToString());
     return nullptr;
@@ -116,6 +116,11 @@ void HealthWiring::Watch(kube::ManagedController& controller,
 
 kube::InformerDependency HealthWiring::HealthDependency() const {
   return kube::InformerDependency::On(*healths_);
+}
+
+void HealthWiring::AddHealthHandler(
+    std::shared_ptr<kube::EventHandler<api::DeviceHealth>> handler) {
+  healths_->AddHandler(std::move(handler));
 }
 
 std::vector<std::string> HealthWiring::UnhealthyDeviceKeys() const {

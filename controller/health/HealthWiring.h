@@ -34,6 +34,8 @@ class HealthWiring {
   std::vector<std::string> UnhealthyDeviceKeys() const;
   // The DeviceHealth informer, for what reads UnhealthyDeviceKeys().
   kube::InformerDependency HealthDependency() const;
+  // Also told of every DeviceHealth change (e.g. the metrics' refresh flag).
+  void AddHealthHandler(std::shared_ptr<kube::EventHandler<api::DeviceHealth>> handler);
 
  private:
   HealthWiring() = default;

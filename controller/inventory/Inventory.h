@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -148,6 +149,9 @@ class Inventory {
   uint64_t selector_error_total() const;
   size_t device_count() const;
   bool HasClass(std::string_view class_name) const;
+  // Moves after every applied change (under the write lock), so a reader that
+  // keeps a view of the Inventory can tell that it is stale.
+  uint64_t change_count() const { return changes_.load(std::memory_order_acquire); }
 
   // ---- Allocation metrics (#10): single-pass reads for scrapes ----
   // Visits every device once, in no particular order, under one shared lock.
@@ -178,6 +182,7 @@ class Inventory {
   DeviceInfo Describe(const Entry& entry) const;
 
   mutable std::shared_mutex mu_;
+  std::atomic<uint64_t> changes_{0};
   mutable cel::ProgramCache programs_;
   PoolTracker pools_;
   DeviceTable entries_;

@@ -1,7 +1,5 @@
 #include "controller/metrics/AllocationMetricsFeature.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "controller/api/NodeView.h"
@@ -32,7 +30,7 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
     kube::Manager& manager, const inventory::Inventory& inventory,
     inventory::InventoryInformers& inventory_informers, Options options) {
   std::unique_ptr<AllocationMetricsFeature> feature(
-      new AllocationMetricsFeature(manager, inventory, inventory_informers, std::move(options)));
+      new AllocationMetricsFeature(manager, inventory, std::move(options)));
   AllocationMetricsFeature* self = feature.get();
   // The inventory, Pods, Nodes (placement), and what the health provider reads.
   auto& informers = manager.informers();
@@ -52,22 +50,20 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
   return feature;
 }
 
-AllocationMetricsFeature::AllocationMetricsFeature(
-    kube::Manager& manager, const inventory::Inventory& inventory,
-    inventory::InventoryInformers& inventory_informers, Options options)
+AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
+                                                   const inventory::Inventory& inventory,
+                                                   Options options)
     : options_(std::move(options)),
-      dirty_(std::make_shared<std::atomic<bool>>(true)),
+      trigger_([&inventory] { return inventory.change_count(); }),
       cache_(std::make_shared<ExpositionCache>()),
       thread_(manager.clock()) {
+  // The inventory's own informers are covered by its change count.
   auto& informers = manager.informers();
-  Signal(inventory_informers.classes(), dirty_);
-  Signal(inventory_informers.slices(), dirty_);
-  Signal(inventory_informers.claims(), dirty_);
-  if (auto* rules = inventory_informers.rules()) Signal(*rules, dirty_);
   auto& pods = informers.Get<api::PodView>(kPods, api::PodView::FromJson);
   auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
-  Signal(pods, dirty_);
-  Signal(nodes, dirty_);
+  Signal(pods, trigger_.flag());
+  Signal(nodes, trigger_.flag());
+  if (options_.watch_unhealthy_devices) options_.watch_unhealthy_devices(trigger_.flag());
   MetricsSources sources{.inventory = &inventory,
                          .unhealthy_devices = options_.unhealthy_devices,
                          .pods = Lister(pods),
@@ -79,11 +75,7 @@ AllocationMetricsFeature::AllocationMetricsFeature(
 
 AllocationMetricsFeature::~AllocationMetricsFeature() { thread_.Stop(); }
 
-kube::Status AllocationMetricsFeature::Refresh() {
-  dirty_->store(false);
-  cache_->Store(metrics_->Render());
-  return kube::Status::Ok();
-}
+void AllocationMetricsFeature::Render() { cache_->Store(metrics_->Render()); }
 
 // A refresh costs a pass over the inventory and a render (README "Metrics",
 // "Scrape cost"), so under constant churn the next one waits
@@ -95,10 +87,9 @@ void AllocationMetricsFeature::Loop() {
   kube::Clock::Duration pause = options_.min_interval;
   do {
     bool due = clock.Now() - last >= options_.max_interval;
-    if (dirty_->load() || due) {
+    if (trigger_.TakeChange() || due) {
       last = clock.Now();
-      kube::Status status = Refresh();
-      if (!status.ok()) spdlog::warn("allocation metrics: {}", status.message());
+      Render();
       pause = std::max<kube::Clock::Duration>(options_.min_interval,
                                               (clock.Now() - last) * kCostFactor);
     }

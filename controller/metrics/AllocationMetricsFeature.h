@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,20 +11,21 @@
 #include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/AllocationMetrics.h"
 #include "controller/metrics/ExpositionCache.h"
+#include "controller/metrics/RefreshTrigger.h"
 #include "src/base/BackgroundThread.h"
 #include "src/manager/Manager.h"
 
 namespace dra::metrics {
 
 // Wires the allocation metrics into `run`: watches Pods and Nodes (shared
-// informers, api::PodView / api::NodeView), raises a flag on every change of
-// the inventory's informers (DeviceTaintRules included when served), Pods and
-// Nodes, and renders the families to text at most once per `min_interval`
-// (or ten times the last refresh's duration, if longer) while changes
-// arrive, and every `max_interval` regardless (for the health provider).
-// The Manager's /metrics appends the last text (an exposition source named
-// "allocation-metrics"), so between changes a scrape writes the cached text
-// to the socket as it is, without copying it.
+// informers, api::PodView / api::NodeView) and re-renders the families to
+// text when something they are computed from changed (RefreshTrigger: the
+// Inventory's change count, a flag raised by the Pod, Node and DeviceHealth
+// informers), at most once per `min_interval` (or ten times the last
+// refresh's duration, if longer). Nothing changed, nothing is rendered, except
+// once per `max_interval` as a safety net. The Manager's /metrics appends the
+// last text (an exposition source named "allocation-metrics"), so between
+// changes a scrape writes the cached text to the socket as it is.
 class AllocationMetricsFeature {
  public:
   struct Options {
@@ -31,8 +33,10 @@ class AllocationMetricsFeature {
     UnhealthyDevicesProvider unhealthy_devices;  // wired to DeviceHealth at merge
     // The informers unhealthy_devices reads; refreshes wait for them too.
     std::vector<kube::InformerDependency> unhealthy_devices_waits_for;
+    // Hands the flag to raise when what unhealthy_devices reads changed.
+    std::function<void(std::shared_ptr<std::atomic<bool>>)> watch_unhealthy_devices;
     std::chrono::milliseconds min_interval{1000};
-    std::chrono::milliseconds max_interval{30000};
+    std::chrono::milliseconds max_interval{std::chrono::minutes(10)};
   };
 
   static std::unique_ptr<AllocationMetricsFeature> Register(
@@ -40,16 +44,14 @@ class AllocationMetricsFeature {
       inventory::InventoryInformers& inventory_informers, Options options);
   ~AllocationMetricsFeature();
 
-  // Recomputes now (tests and the first refresh after sync).
-  kube::Status Refresh();
-
  private:
   AllocationMetricsFeature(kube::Manager& manager, const inventory::Inventory& inventory,
-                           inventory::InventoryInformers& inventory_informers, Options options);
+                           Options options);
   void Loop();
+  void Render();
 
   Options options_;
-  std::shared_ptr<std::atomic<bool>> dirty_;
+  RefreshTrigger trigger_;
   std::shared_ptr<ExpositionCache> cache_;  // shared with the Manager's /metrics
   std::unique_ptr<AllocationMetrics> metrics_;
   kube::BackgroundThread thread_;

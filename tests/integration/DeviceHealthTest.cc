@@ -5,15 +5,19 @@
 // device-taint eviction controller after the preview, Healthy lifts the
 // taint after the hold-off, deleting a DeviceHealth removes its rule, a
 // whole-pool DeviceHealth taints that pool only, invalid manifests are
-// refused by the CRD, and a controller restart rewrites nothing.
+// refused by the CRD, a controller restart rewrites nothing, and the
+// unhealthy-devices gauge follows a DeviceHealth within seconds.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <regex>
 #include <set>
+#include <thread>
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -84,12 +88,13 @@ class DeviceHealthTest : public ClusterTest {
     RemoveFakeFleet(*cluster_, kFleet);
   }
 
-  void StartController(const std::string& storm_guard_percent = "100") {
+  void StartController(const std::string& storm_guard_percent = "100",
+                       const std::string& preview = "3s") {
     auto process = BackgroundProcess::Start(
         {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster_->kubeconfig(), "--metrics-bind-address", "0", "--health-probe-bind-address",
-         "127.0.0.1:0", "--health-preview", "3s", "--health-hold-off", "3s",
-         "--health-storm-guard-percent", storm_guard_percent});
+         cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0",
+         "--health-probe-bind-address", "127.0.0.1:0", "--health-preview", preview,
+         "--health-hold-off", "3s", "--health-storm-guard-percent", storm_guard_percent});
     ASSERT_TRUE(process.ok()) << process.status().ToString();
     controller_ = std::move(*process);
     auto up = WaitFor(
@@ -101,6 +106,23 @@ class DeviceHealthTest : public ClusterTest {
         },
         [&] { return controller_->Output(); });
     ASSERT_TRUE(up.ok()) << up.ToString();
+    std::smatch port;
+    static const std::regex kPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
+    std::string out = controller_->Output();
+    ASSERT_TRUE(std::regex_search(out, port, kPort)) << out;
+    metrics_port_ = std::stoi(port[1]);
+  }
+
+  // dra_controller_devices_unhealthy of the test class in `pool`, as /metrics
+  // shows it now ("" when the series is not there).
+  std::string UnhealthyGauge(const std::string& pool) {
+    auto got = Subprocess::Run(
+        {"curl", "-sf", "http://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
+    if (!got.ok() || got->exit_code != 0) return "";
+    std::regex series(R"(dra_controller_devices_unhealthy\{[^}]*pool=")" + pool +
+                      R"("[^}]*device_class=")" + kClass + R"("\} (\S+))");
+    std::smatch match;
+    return std::regex_search(got->out, match, series) ? match[1].str() : "";
   }
 
   void StopController() {
@@ -149,6 +171,7 @@ class DeviceHealthTest : public ClusterTest {
 
   std::string ns_;
   std::unique_ptr<BackgroundProcess> controller_;
+  int metrics_port_ = 0;
 };
 
 TEST_F(DeviceHealthTest, DegradedGpuIsAvoidedByNewPods) {
@@ -229,6 +252,36 @@ TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheR
   ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-a-gpu-2"}).ok());
   ASSERT_TRUE(Eventually("deleting the DeviceHealth to remove its rule",
                          [&] { return RuleGone("dh-a-gpu-2"); }));
+}
+
+// The gauge re-renders on the DeviceHealth's own change, not on a timer (its
+// safety net is 10 min) and not only when a rule changes: an Unhealthy GPU
+// still in its preview and an Unknown one both have the same effect-None rule,
+// so going from one to the other changes nothing but the DeviceHealth.
+TEST_F(DeviceHealthTest, UnhealthyGaugeFollowsTheDeviceHealthAlone) {
+  StopController();
+  ASSERT_NO_FATAL_FAILURE(StartController("100", "10m"));
+  ASSERT_TRUE(cluster_->Apply(Health("dh-gauge", "dh-a", "gpu-1", "Unhealthy")).ok());
+  std::string gauge;
+  ASSERT_TRUE(Eventually(
+      "the gauge at 1", [&] { return (gauge = UnhealthyGauge("dh-a")) == "1"; },
+      [&] { return gauge; }, 15s));
+  // kube-controller-manager writes the rule's status once; then the rule
+  // stays as it is. Two render intervals, so a render its last change queued has run.
+  ASSERT_TRUE(Eventually("the rule's status", [&] {
+    return Effect("dh-gauge") == "None" &&
+           !Condition(Rule("dh-gauge"), "EvictionInProgress", "reason").empty();
+  }));
+  std::this_thread::sleep_for(2s);
+  std::string rule_version =
+      Rule("dh-gauge").value("/metadata/resourceVersion"_json_pointer, std::string());
+  ASSERT_TRUE(cluster_->Apply(Health("dh-gauge", "dh-a", "gpu-1", "Unknown")).ok());
+  EXPECT_TRUE(Eventually(
+      "the gauge at 0", [&] { return (gauge = UnhealthyGauge("dh-a")) == "0"; },
+      [&] { return gauge; }, 10s));
+  EXPECT_EQ(Rule("dh-gauge").value("/metadata/resourceVersion"_json_pointer, std::string()),
+            rule_version)
+      << "the rule changed, so this did not test the DeviceHealth's change alone";
 }
 
 TEST_F(DeviceHealthTest, WholePoolTaintsThatPoolOnly) {

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 #include <prometheus/registry.h>
 
+#include <functional>
 #include <thread>
 
+#include "controller/api/NodeView.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/Tolerations.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
@@ -53,6 +55,41 @@ TEST_F(InventoryTest, DevicesAreKeyedByDriverPoolAndNameWithTheirNode) {
   EXPECT_EQ(device->slice_name, "node-b-gpus");
   EXPECT_TRUE(device->pool_complete);
   EXPECT_FALSE(inventory_.Find(Key("node-c", "gpu-0")).has_value());
+}
+
+// What the metrics' RefreshTrigger relies on: every kind of change moves the
+// count once it is applied, and reads do not.
+TEST_F(InventoryTest, EveryAppliedChangeMovesTheChangeCount) {
+  uint64_t before = inventory_.change_count();
+  (void)inventory_.Count("gpu");
+  (void)inventory_.Devices();
+  EXPECT_EQ(inventory_.change_count(), before);
+  auto node = std::make_shared<api::NodeView>();
+  node->meta.name = "node-a";
+  std::vector<std::function<void()>> changes = {
+      [&] {
+        inventory_.ApplyClaim(Claim("default", "c", {{"node-a", "gpu-0"}}));
+      },
+      [&] { inventory_.RemoveClaim(*Claim("default", "c", {})); },
+      [&] {
+        inventory_.ApplyTaintRule(TaintRule("r", "node-a", "gpu-0", api::TaintEffect::kNoSchedule));
+      },
+      [&] {
+        inventory_.RemoveTaintRule(
+            *TaintRule("r", "node-a", "gpu-0", api::TaintEffect::kNoSchedule));
+      },
+      [&] { inventory_.ApplyClass(Class("other", {kAnyGpu})); },
+      [&] { inventory_.RemoveClass(*Class("other", {})); },
+      [&] { inventory_.ApplySlice(Slice("node-c-gpus", "node-c", {Gpu("gpu-0", 24, "m")})); },
+      [&] { inventory_.RemoveSlice(*Slice("node-c-gpus", "node-c", {})); },
+      [&] { inventory_.ApplyNode(node); },
+      [&] { inventory_.RemoveNode(*node); },
+      [&] { inventory_.RecomputeAllMatches(); }};
+  for (size_t i = 0; i < changes.size(); ++i) {
+    uint64_t last = inventory_.change_count();
+    changes[i]();
+    EXPECT_GT(inventory_.change_count(), last) << "change " << i;
+  }
 }
 
 TEST_F(InventoryTest, CountsMatchingDevicesPerNode) {
