@@ -147,6 +147,14 @@ StreamStep StreamStep::WaitFor(Gate gate, std::chrono::milliseconds deadline) {
   return WaitFor([gate] { return gate.IsOpen(); }, deadline);
 }
 
+StreamStep StreamStep::Feed(std::shared_ptr<ChunkFeed> feed, std::chrono::milliseconds duration) {
+  StreamStep step;
+  step.kind = Kind::kFeed;
+  step.feed = std::move(feed);
+  step.duration = std::min(duration, kMaxPause);
+  return step;
+}
+
 StreamStep StreamStep::End() {
   StreamStep step;
   step.kind = Kind::kEnd;
@@ -472,6 +480,16 @@ ScriptedHttpServer::RouteId ScriptedHttpServer::AddRoute(Route route,
   return routes_.back().id;
 }
 
+ScriptedHttpServer::RouteId ScriptedHttpServer::AddResponder(Route route, Responder respond) {
+  std::lock_guard lock(mu_);
+  RouteEntry entry;
+  entry.id = next_route_id_++;
+  entry.route = std::move(route);
+  entry.respond = std::move(respond);
+  routes_.push_back(std::move(entry));
+  return routes_.back().id;
+}
+
 kube::Status ScriptedHttpServer::Enqueue(RouteId route, ScriptedResponse response) {
   std::lock_guard lock(mu_);
   for (auto& entry : routes_) {
@@ -485,9 +503,10 @@ kube::Status ScriptedHttpServer::Enqueue(RouteId route, ScriptedResponse respons
 ScriptedResponse ScriptedHttpServer::NextResponse(const RecordedRequest& request) {
   std::lock_guard lock(mu_);
   for (auto& entry : routes_) {
-    if (entry.responses.empty()) continue;
+    if (entry.responses.empty() && !entry.respond) continue;
     if (!entry.route.method.empty() && entry.route.method != request.method) continue;
     if (entry.route.matches && !entry.route.matches(request)) continue;
+    if (entry.respond) return entry.respond(request);
     if (!entry.route.once && entry.responses.size() == 1) return entry.responses.front();
     ScriptedResponse next = std::move(entry.responses.front());
     entry.responses.pop_front();
@@ -549,6 +568,8 @@ ScriptedHttpServer::StepOutcome ScriptedHttpServer::RunStep(int fd, const Stream
       return sent(PauseFor(fd, step.duration));
     case StreamStep::Kind::kWaitFor:
       return WaitUntil(fd, step, what);
+    case StreamStep::Kind::kFeed:
+      return ServeFeed(fd, step);
     case StreamStep::Kind::kEnd:
       return SendAll(fd, "0\r\n\r\n") ? StepOutcome::kEnded : StepOutcome::kClose;
     case StreamStep::Kind::kCloseAbruptly:
@@ -592,6 +613,22 @@ ScriptedHttpServer::StepOutcome ScriptedHttpServer::WaitUntil(int fd, const Stre
     if (WaitOnConnection(fd, std::min(left, kPredicatePollInterval)) != WaitResult::kElapsed) {
       return StepOutcome::kClose;
     }
+  }
+}
+
+ScriptedHttpServer::StepOutcome ScriptedHttpServer::ServeFeed(int fd, const StreamStep& step) {
+  auto deadline = std::chrono::steady_clock::now() + step.duration;
+  while (true) {
+    for (const auto& chunk : step.feed->Take()) {
+      if (!chunk.empty() && !SendAll(fd, ChunkOf(chunk))) return StepOutcome::kClose;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return StepOutcome::kContinue;
+    pollfd fds[3] = {{fd, POLLRDHUP, 0}, {wake_read_fd_, POLLIN, 0}, {step.feed->fd(), POLLIN, 0}};
+    int ready = ::poll(fds, 3, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0 || fds[1].revents != 0 || fds[0].revents != 0) return StepOutcome::kClose;
   }
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "src/base/Result.h"
+#include "tests/support/ChunkFeed.h"
 #include "tests/support/HttpRequestReader.h"
 
 namespace dra::testing {
@@ -36,15 +37,16 @@ enum class CloseHow {
 
 // One step of a streamed (or raw) response body.
 struct StreamStep {
-  enum class Kind { kChunk, kRawBytes, kPause, kWaitFor, kEnd, kCloseAbruptly };
+  enum class Kind { kChunk, kRawBytes, kPause, kWaitFor, kFeed, kEnd, kCloseAbruptly };
 
   static constexpr std::chrono::milliseconds kDefaultWaitDeadline{10000};
   static constexpr std::chrono::milliseconds kMaxPause{60000};
 
   Kind kind = Kind::kEnd;
   std::string bytes;                      // kChunk, kRawBytes
-  std::chrono::milliseconds duration{0};  // kPause: how long; kWaitFor: deadline
+  std::chrono::milliseconds duration{0};  // kPause, kFeed: how long; kWaitFor: deadline
   std::function<bool()> condition;        // kWaitFor
+  std::shared_ptr<ChunkFeed> feed;        // kFeed
   CloseHow close_how = CloseHow::kFin;    // kCloseAbruptly
 
   // One well-formed HTTP chunk carrying `bytes`; empty bytes write nothing
@@ -61,6 +63,10 @@ struct StreamStep {
   static StreamStep WaitFor(std::function<bool()> condition,
                             std::chrono::milliseconds deadline = kDefaultWaitDeadline);
   static StreamStep WaitFor(Gate gate, std::chrono::milliseconds deadline = kDefaultWaitDeadline);
+  // For `duration` (at most kMaxPause), writes each chunk pushed into `feed`
+  // as one HTTP chunk as soon as it is pushed; Stop() or a client hang-up
+  // ends it like Pause. Chunks pushed after it ended wait in the feed.
+  static StreamStep Feed(std::shared_ptr<ChunkFeed> feed, std::chrono::milliseconds duration);
   // The terminating zero-size chunk.
   static StreamStep End();
   static StreamStep CloseAbruptly(CloseHow how = CloseHow::kFin);
@@ -153,6 +159,10 @@ class ScriptedHttpServer {
 
   // Routes are tried in the order they were added.
   RouteId AddRoute(Route route, std::vector<ScriptedResponse> responses = {});
+  // A route whose response is made from the request, every time it matches.
+  // `respond` runs with the server's lock held: it must not call the server.
+  using Responder = std::function<ScriptedResponse(const RecordedRequest&)>;
+  RouteId AddResponder(Route route, Responder respond);
   kube::Status Enqueue(RouteId route, ScriptedResponse response);
 
   std::vector<RecordedRequest> Requests() const;
@@ -181,6 +191,7 @@ class ScriptedHttpServer {
     RouteId id = 0;
     Route route;
     std::deque<ScriptedResponse> responses;
+    Responder respond;  // when set, answers instead of `responses`
   };
   enum class StepOutcome { kContinue, kEnded, kClose, kReset };
   enum class WaitResult { kElapsed, kStopping, kClientGone };
@@ -206,6 +217,7 @@ class ScriptedHttpServer {
   WaitResult WaitOnConnection(int fd, std::chrono::milliseconds timeout) const;
   bool PauseFor(int fd, std::chrono::milliseconds duration);  // false when interrupted
   StepOutcome WaitUntil(int fd, const StreamStep& step, std::string_view what);
+  StepOutcome ServeFeed(int fd, const StreamStep& step);
   bool stopping() const;
 
   int listen_fd_;  // -1 once stopped; owned by the accept thread until then

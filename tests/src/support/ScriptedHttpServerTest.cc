@@ -484,6 +484,45 @@ TEST_F(ScriptedHttpServerTest, GoneMidWatchArrivesAsAnErrorEvent) {
   EXPECT_TRUE(server_->WaitForOpenConnections(0, kDeadline));
 }
 
+// What a replay uses to echo writes into a watch: chunks pushed while the
+// stream is open arrive at once, in order; what is pushed after the feed
+// step ended waits for the next stream that serves the feed.
+TEST_F(ScriptedHttpServerTest, FeedWritesPushedChunksWhileTheStreamIsOpen) {
+  auto feed = std::make_shared<ChunkFeed>();
+  server_->AddRoute(Route::Exact("GET", "/api/v1/pods?watch=true"),
+                    {ScriptedResponse::Streamed({StreamStep::Feed(feed, 60s), StreamStep::End()})});
+  feed->Push(WatchEvent("ADDED", kPod));  // before the stream: kept for it
+  BackgroundStream stream(*transport_, *server_, "/api/v1/pods?watch=true");
+  ASSERT_TRUE(stream.handler().WaitForData("ADDED", kDeadline)) << stream.handler().data();
+  feed->Push(WatchEvent("MODIFIED", kPod));
+  feed->Push(WatchEvent("DELETED", kPod));
+  ASSERT_TRUE(stream.handler().WaitForData("DELETED", kDeadline)) << stream.handler().data();
+  EXPECT_FALSE(stream.Finished(0ms));
+  EXPECT_EQ(stream.handler().data(),
+            WatchEvent("ADDED", kPod) + WatchEvent("MODIFIED", kPod) + WatchEvent("DELETED", kPod));
+}
+
+TEST_F(ScriptedHttpServerTest, FeedStepEndsAfterItsDurationAndTheStreamGoesOn) {
+  auto feed = std::make_shared<ChunkFeed>();
+  server_->AddRoute(Route::Exact("GET", "/w"),
+                    {ScriptedResponse::Streamed({StreamStep::Feed(feed, 200ms),
+                                                 StreamStep::Chunk("after"), StreamStep::End()})});
+  BackgroundStream stream(*transport_, *server_, "/w");
+  ASSERT_TRUE(stream.Finished(kDeadline));
+  EXPECT_EQ(stream.handler().data(), "after");
+  feed->Push("later");
+  EXPECT_EQ(feed->Take(), std::vector<std::string>{"later"});
+}
+
+TEST_F(ScriptedHttpServerTest, ResponderAnswersFromTheRequestEveryTime) {
+  server_->AddResponder(Route::Prefix("PATCH", "/items/"), [](const RecordedRequest& r) {
+    return ScriptedResponse::Json(200, "echo " + r.Path() + " " + r.body);
+  });
+  EXPECT_EQ(Send("PATCH", "/items/a", "one")->body, "echo /items/a one");
+  EXPECT_EQ(Send("PATCH", "/items/b", "two")->body, "echo /items/b two");
+  EXPECT_EQ(Get("/items/a")->status, 404);  // method does not match
+}
+
 TEST_F(ScriptedHttpServerTest, GoneAsTheWatchResponseReachesTheHandlerAsAStatus) {
   server_->AddRoute(Route::Prefix("GET", "/api/v1/pods"),
                     {ScriptedResponse::KubeStatus(410, "Expired", "too old resource version")});
