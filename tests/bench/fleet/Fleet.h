@@ -22,6 +22,7 @@ struct Fleet {
   static constexpr int kNamespaces = 50;
   static constexpr const char* kPods = "/api/v1/pods";
   static constexpr const char* kHealths = "/apis/dra-controller.dev/v1alpha1/devicehealths";
+  static constexpr const char* kRules = "/apis/resource.k8s.io/v1/devicetaintrules";
 
  private:
   void AddPods(const FleetSizes& s);

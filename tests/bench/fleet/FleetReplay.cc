@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "tests/bench/fleet/FleetApiRoutes.h"
 #include "tests/bench/fleet/FleetStreams.h"
@@ -75,18 +76,26 @@ std::vector<StreamStep> FleetReplay::Hold(const std::string& path) {
           StreamStep::End()};
 }
 
+std::vector<StreamStep> FleetReplay::Fed(std::shared_ptr<dra::testing::ChunkFeed> feed) {
+  return {StreamStep::Feed(feed, 60s), StreamStep::Feed(feed, 60s), StreamStep::Feed(feed, 50s),
+          StreamStep::End()};
+}
+
 void FleetReplay::AddWatchRoutes(const FleetSizes& s, const Fleet& fleet) {
   AddBurstRoute(pod_add, "ADDED", FleetStreams::PodEvents(s, "ADDED", 500000));
   AddBurstRoute(pod_delete, "DELETED",
                 FleetStreams::PodEvents(s, "DELETED", 500000 + s.burst_pods));
-  AddBurstRoute(flips, "flips", FleetStreams::HealthFlips(s, marks));
+  const std::map<std::string, std::shared_ptr<dra::testing::ChunkFeed>> fed = {
+      {Fleet::kHealths, echo->healths()}, {Fleet::kRules, echo->rules()}};
   for (const auto& entry : fleet.items) {
     std::string path = entry.first;
-    server->AddRoute(Route::Where("GET",
-                                  [path](const RecordedRequest& r) {
-                                    return r.Path() == path && FleetApiRoutes::IsWatch(r);
-                                  }),
-                     {ScriptedResponse::Streamed(Hold(path))});
+    auto feed = fed.find(path);
+    server->AddRoute(
+        Route::Where("GET",
+                     [path](const RecordedRequest& r) {
+                       return r.Path() == path && FleetApiRoutes::IsWatch(r);
+                     }),
+        {ScriptedResponse::Streamed(feed == fed.end() ? Hold(path) : Fed(feed->second))});
   }
 }
 
@@ -108,6 +117,8 @@ std::unique_ptr<FleetReplay> FleetReplay::Start(const FleetSizes& s, const Fleet
                {ScriptedResponse::Json(
                    200, FleetApiRoutes::Discovery("dra-controller.dev/v1alpha1",
                                                   {"devicehealths", "devicehealths/status"}))});
+  replay->echo = std::make_unique<WriteEcho>(fleet.items.at(Fleet::kHealths));
+  replay->echo->AddRoutes(srv);  // before the catch-all writes
   FleetApiRoutes::AddWrites(srv);
   replay->AddWatchRoutes(s, fleet);
   for (const auto& [path, items] : fleet.items) FleetApiRoutes::AddList(srv, path, items);

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "tests/bench/fleet/FleetSizes.h"
-#include "tests/bench/fleet/StreamMarks.h"
 #include "tests/support/ScriptedHttpServer.h"
 
 namespace dra::bench {
@@ -15,9 +14,6 @@ class FleetStreams {
   // versions from rv + 1.
   static std::vector<dra::testing::StreamStep> PodEvents(const FleetSizes& s, const char* type,
                                                          int rv);
-  // Every DeviceHealth goes Degraded, then back to Unknown, one event every
-  // 10 ms, each marked "flip-<round>-<h>" when written.
-  static std::vector<dra::testing::StreamStep> HealthFlips(const FleetSizes& s, StreamMarks& marks);
 };
 
 }  // namespace dra::bench

@@ -4,10 +4,14 @@ namespace dra::bench {
 
 dra::testing::StreamStep StreamMarks::Mark(const std::string& key) {
   return dra::testing::StreamStep::WaitFor([this, key] {
-    std::lock_guard lock(mu_);
-    at_.emplace(key, Clock::now());
+    Record(key);
     return true;
   });
+}
+
+void StreamMarks::Record(const std::string& key) {
+  std::lock_guard lock(mu_);
+  at_.emplace(key, Clock::now());
 }
 
 std::optional<StreamMarks::Clock::time_point> StreamMarks::At(const std::string& key) {

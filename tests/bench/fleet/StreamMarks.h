@@ -17,6 +17,8 @@ class StreamMarks {
   using Clock = std::chrono::steady_clock;
 
   dra::testing::StreamStep Mark(const std::string& key);
+  // Now, for what the bench itself writes (e.g. a WriteEcho flip).
+  void Record(const std::string& key);
   std::optional<Clock::time_point> At(const std::string& key);
 
  private:
