@@ -57,8 +57,14 @@ metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
     options.unhealthy_devices = [health] { return health->UnhealthyDeviceKeys(); };
     options.unhealthy_devices_waits_for = {health->HealthDependency()};
     options.watch_unhealthy_devices = [health](std::shared_ptr<std::atomic<bool>> flag) {
+      // UnhealthyDeviceKeys reads the target and the state; not the status
+      // the controller itself patches.
+      auto matters = [](const api::DeviceHealth& a, const api::DeviceHealth& b) {
+        return a.driver != b.driver || a.pool != b.pool || a.device != b.device ||
+               a.state != b.state;
+      };
       health->AddHealthHandler(
-          std::make_shared<metrics::ChangeSignal<api::DeviceHealth>>(std::move(flag)));
+          std::make_shared<metrics::ChangeSignal<api::DeviceHealth>>(std::move(flag), matters));
     };
   }
   return options;

@@ -20,14 +20,14 @@ void Inventory::ApplySlice(std::shared_ptr<const api::ResourceSlice> slice) {
     spdlog::warn("ResourceSlice {}: {}", slice->meta.name, warning);
   }
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   for (const auto& pool_id : pools_.Apply(std::move(slice))) RebuildPool(pool_id);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::RemoveSlice(const api::ResourceSlice& slice) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   for (const auto& pool_id : pools_.Remove(slice.meta.name)) RebuildPool(pool_id);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 // Devices of slices that did not change keep their entry and match results;
@@ -91,61 +91,61 @@ void Inventory::RecomputeCounters(const std::string& pool_id) {
 
 void Inventory::ApplyClass(std::shared_ptr<const api::DeviceClass> device_class) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   classes_.Apply(std::move(device_class), entries_);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::RemoveClass(const api::DeviceClass& device_class) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   classes_.Remove(device_class.meta.name);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::RecomputeAllMatches() {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   classes_.RecomputeAll(entries_);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 // ---- claims and taint rules --------------------------------------------------
 
 void Inventory::ApplyClaim(std::shared_ptr<const api::ResourceClaim> claim) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   for (const auto& pool_id : allocations_.Apply(std::move(claim))) RecomputeCounters(pool_id);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::RemoveClaim(const api::ResourceClaim& claim) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   for (const auto& pool_id : allocations_.Remove(claim.meta)) RecomputeCounters(pool_id);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::ApplyTaintRule(std::shared_ptr<const api::DeviceTaintRule> rule) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   std::string name = rule->meta.name;
   rules_[name] = std::move(rule);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void Inventory::RemoveTaintRule(const api::DeviceTaintRule& rule) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   rules_.erase(rule.meta.name);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 // ---- node labels: only selectors are re-checked, against the changed node --------
 
 void Inventory::ApplyNode(std::shared_ptr<const api::NodeView> node) {
   std::unique_lock lock(mu_);
-  entries_.node_labels().ApplyNode(node->meta.name, node->meta.labels);
-  changes_.fetch_add(1, std::memory_order_release);
+  // A Node update with the same labels (a kubelet's status) changes nothing here.
+  if (entries_.node_labels().ApplyNode(node->meta.name, node->meta.labels)) changes_.Moved();
 }
 
 void Inventory::RemoveNode(const api::NodeView& node) {
   std::unique_lock lock(mu_);
+  auto bump = changes_.Update();
   entries_.node_labels().RemoveNode(node.meta.name);
-  changes_.fetch_add(1, std::memory_order_release);
 }
 
 // ---- queries -------------------------------------------------------------------

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -19,6 +18,7 @@
 #include "controller/api/ResourceSlice.h"
 #include "controller/cel/ProgramCache.h"
 #include "controller/inventory/AllocationState.h"
+#include "controller/inventory/ChangeCounter.h"
 #include "controller/inventory/ClaimFeasibility.h"
 #include "controller/inventory/ClassBlockerScan.h"
 #include "controller/inventory/ClassBlockers.h"
@@ -151,7 +151,7 @@ class Inventory {
   bool HasClass(std::string_view class_name) const;
   // Moves after every applied change (under the write lock), so a reader that
   // keeps a view of the Inventory can tell that it is stale.
-  uint64_t change_count() const { return changes_.load(std::memory_order_acquire); }
+  uint64_t change_count() const { return changes_.value(); }
 
   // ---- Allocation metrics (#10): single-pass reads for scrapes ----
   // Visits every device once, in no particular order, under one shared lock.
@@ -182,7 +182,7 @@ class Inventory {
   DeviceInfo Describe(const Entry& entry) const;
 
   mutable std::shared_mutex mu_;
-  std::atomic<uint64_t> changes_{0};
+  ChangeCounter changes_;
   mutable cel::ProgramCache programs_;
   PoolTracker pools_;
   DeviceTable entries_;

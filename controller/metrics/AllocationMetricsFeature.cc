@@ -13,9 +13,11 @@ namespace {
 const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
 const kube::ResourceType kNodes{"", "v1", "nodes", false, "Node"};
 
-template <typename T>
-void Signal(kube::Informer<T>& informer, const std::shared_ptr<std::atomic<bool>>& dirty) {
-  informer.AddHandler(std::make_shared<ChangeSignal<T>>(dirty));
+// What the metrics read of a Node (placement by labels, readiness, device
+// plugins' allocatable); a kubelet's periodic status update changes none of it.
+bool NodeMatters(const api::NodeView& a, const api::NodeView& b) {
+  return a.meta.labels != b.meta.labels || a.ready != b.ready ||
+         a.unschedulable != b.unschedulable || a.allocatable_extended != b.allocatable_extended;
 }
 
 template <typename T>
@@ -61,8 +63,8 @@ AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
   auto& informers = manager.informers();
   auto& pods = informers.Get<api::PodView>(kPods, api::PodView::FromJson);
   auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
-  Signal(pods, trigger_.flag());
-  Signal(nodes, trigger_.flag());
+  pods.AddHandler(std::make_shared<ChangeSignal<api::PodView>>(trigger_.flag()));
+  nodes.AddHandler(std::make_shared<ChangeSignal<api::NodeView>>(trigger_.flag(), NodeMatters));
   if (options_.watch_unhealthy_devices) options_.watch_unhealthy_devices(trigger_.flag());
   MetricsSources sources{.inventory = &inventory,
                          .unhealthy_devices = options_.unhealthy_devices,

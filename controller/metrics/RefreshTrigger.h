@@ -13,8 +13,7 @@ namespace dra::metrics {
 // the change), and a version counter that moves after a change was applied
 // (the Inventory's, which its own handlers apply on other threads: a flag
 // raised by a handler of the same informer could be seen before the change
-// is). With both quiet nothing is re-rendered, which is what keeps an idle
-// controller's CPU near zero on a large fleet.
+// is). With both quiet nothing is re-rendered.
 class RefreshTrigger {
  public:
   explicit RefreshTrigger(std::function<uint64_t()> version);

@@ -92,6 +92,23 @@ TEST_F(InventoryTest, EveryAppliedChangeMovesTheChangeCount) {
   }
 }
 
+// A kubelet's status update leaves the labels as they were: nothing to re-render.
+TEST_F(InventoryTest, ANodeUpdateWithTheSameLabelsDoesNotMoveTheChangeCount) {
+  auto node = std::make_shared<api::NodeView>();
+  node->meta.name = "node-a";
+  node->meta.labels = {{"zone", "a"}};
+  inventory_.ApplyNode(node);
+  uint64_t before = inventory_.change_count();
+  auto same = std::make_shared<api::NodeView>(*node);
+  same->meta.resource_version = "2";
+  inventory_.ApplyNode(same);
+  EXPECT_EQ(inventory_.change_count(), before);
+  auto relabelled = std::make_shared<api::NodeView>(*node);
+  relabelled->meta.labels = {{"zone", "b"}};
+  inventory_.ApplyNode(relabelled);
+  EXPECT_GT(inventory_.change_count(), before);
+}
+
 TEST_F(InventoryTest, CountsMatchingDevicesPerNode) {
   EXPECT_EQ(inventory_.Count("gpu").total, 4);
   EXPECT_EQ(inventory_.Count("gpu", "node-a").free, 2);

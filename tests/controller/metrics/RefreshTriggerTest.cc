@@ -44,13 +44,21 @@ TEST_F(RefreshTriggerTest, AMovedVersionRendersOnceWithoutAnyFlag) {
 }
 
 // A change that lands while a render is running must cause the next render:
-// the state is taken before the sources are read, not after.
-TEST_F(RefreshTriggerTest, AChangeDuringARenderIsNotLost) {
+// the state is taken before the sources are read, not after. Each source on
+// its own.
+TEST_F(RefreshTriggerTest, AVersionMovedDuringARenderIsNotLost) {
   ASSERT_TRUE(trigger_.TakeChange());
   version_ = 8;
   ASSERT_TRUE(trigger_.TakeChange());  // the render starts reading here
   version_ = 9;                        // applied while it reads
+  EXPECT_TRUE(trigger_.TakeChange());
+}
+
+TEST_F(RefreshTriggerTest, AFlagRaisedDuringARenderIsNotLost) {
+  ASSERT_TRUE(trigger_.TakeChange());
   trigger_.flag()->store(true);
+  ASSERT_TRUE(trigger_.TakeChange());  // the render starts reading here
+  trigger_.flag()->store(true);        // an informer event while it reads
   EXPECT_TRUE(trigger_.TakeChange());
 }
 
