@@ -22,6 +22,15 @@ void ChunkFeed::Push(std::string chunk) {
   (void)!::write(fd_, &one, sizeof(one));
 }
 
+void ChunkFeed::Unshift(std::vector<std::string> chunks) {
+  if (chunks.empty()) return;
+  std::lock_guard lock(mu_);
+  chunks_.insert(chunks_.begin(), std::make_move_iterator(chunks.begin()),
+                 std::make_move_iterator(chunks.end()));
+  uint64_t one = 1;
+  (void)!::write(fd_, &one, sizeof(one));
+}
+
 std::vector<std::string> ChunkFeed::Take() {
   std::lock_guard lock(mu_);
   uint64_t count;

@@ -494,6 +494,10 @@ kube::Status ScriptedHttpServer::Enqueue(RouteId route, ScriptedResponse respons
   std::lock_guard lock(mu_);
   for (auto& entry : routes_) {
     if (entry.id != route) continue;
+    if (entry.respond) {
+      return Status(StatusCode::kInvalidArgument,
+                    "route " + std::to_string(route) + " answers with a responder");
+    }
     entry.responses.push_back(std::move(response));
     return Status::Ok();
   }
@@ -619,8 +623,13 @@ ScriptedHttpServer::StepOutcome ScriptedHttpServer::WaitUntil(int fd, const Stre
 ScriptedHttpServer::StepOutcome ScriptedHttpServer::ServeFeed(int fd, const StreamStep& step) {
   auto deadline = std::chrono::steady_clock::now() + step.duration;
   while (true) {
-    for (const auto& chunk : step.feed->Take()) {
-      if (!chunk.empty() && !SendAll(fd, ChunkOf(chunk))) return StepOutcome::kClose;
+    std::vector<std::string> chunks = step.feed->Take();
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      if (chunks[i].empty() || SendAll(fd, ChunkOf(chunks[i]))) continue;
+      // The client may not have read it: the next stream of the feed sends it again.
+      step.feed->Unshift({std::make_move_iterator(chunks.begin() + static_cast<long>(i)),
+                          std::make_move_iterator(chunks.end())});
+      return StepOutcome::kClose;
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());

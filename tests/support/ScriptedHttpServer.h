@@ -159,8 +159,9 @@ class ScriptedHttpServer {
 
   // Routes are tried in the order they were added.
   RouteId AddRoute(Route route, std::vector<ScriptedResponse> responses = {});
-  // A route whose response is made from the request, every time it matches.
-  // `respond` runs with the server's lock held: it must not call the server.
+  // A route whose response is made from the request, every time it matches
+  // (Enqueue on it is refused). `respond` runs with the server's lock held: it
+  // must not call the server.
   using Responder = std::function<ScriptedResponse(const RecordedRequest&)>;
   RouteId AddResponder(Route route, Responder respond);
   kube::Status Enqueue(RouteId route, ScriptedResponse response);

@@ -515,12 +515,15 @@ TEST_F(ScriptedHttpServerTest, FeedStepEndsAfterItsDurationAndTheStreamGoesOn) {
 }
 
 TEST_F(ScriptedHttpServerTest, ResponderAnswersFromTheRequestEveryTime) {
-  server_->AddResponder(Route::Prefix("PATCH", "/items/"), [](const RecordedRequest& r) {
-    return ScriptedResponse::Json(200, "echo " + r.Path() + " " + r.body);
-  });
+  auto route =
+      server_->AddResponder(Route::Prefix("PATCH", "/items/"), [](const RecordedRequest& r) {
+        return ScriptedResponse::Json(200, "echo " + r.Path() + " " + r.body);
+      });
   EXPECT_EQ(Send("PATCH", "/items/a", "one")->body, "echo /items/a one");
   EXPECT_EQ(Send("PATCH", "/items/b", "two")->body, "echo /items/b two");
   EXPECT_EQ(Get("/items/a")->status, 404);  // method does not match
+  EXPECT_EQ(server_->Enqueue(route, ScriptedResponse::Json(200, "x")).code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST_F(ScriptedHttpServerTest, GoneAsTheWatchResponseReachesTheHandlerAsAStatus) {
