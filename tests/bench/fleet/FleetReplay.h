@@ -37,7 +37,7 @@ class FleetReplay {
   void AddBurstRoute(WatchBurst& burst, const std::string& name,
                      std::vector<dra::testing::StreamStep> events);
   std::vector<dra::testing::StreamStep> Hold(const std::string& path);
-  // Writes what `feed` is given for 170 s, then ends like Hold.
+  // Writes what `feed` is given for 170 s, then ends (Stop() ends it sooner).
   static std::vector<dra::testing::StreamStep> Fed(std::shared_ptr<dra::testing::ChunkFeed> feed);
   void AddWatchRoutes(const FleetSizes& s, const Fleet& fleet);
 };

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/bench/fleet/FleetObjects.h"
@@ -26,6 +27,20 @@ void HealthFlipMeasurement::Flip(const FleetSizes& s, FleetReplay& replay) {
       std::this_thread::sleep_for(10ms);
     }
   }
+}
+
+std::pair<int, int> HealthFlipMeasurement::WritesSince(const std::vector<RecordedRequest>& requests,
+                                                       StreamMarks::Clock::time_point since) {
+  const std::string rules = "/apis/resource.k8s.io/v1/devicetaintrules/";
+  const std::string healths = "/apis/dra-controller.dev/v1alpha1/devicehealths/";
+  int rule_writes = 0, status_writes = 0;
+  for (const auto& r : requests) {
+    if (r.arrived_at < since || r.method == "GET") continue;
+    std::string path = r.Path();
+    if (path.rfind(rules, 0) == 0) ++rule_writes;
+    if (path.rfind(healths, 0) == 0 && path.ends_with("/status")) ++status_writes;
+  }
+  return {rule_writes, status_writes};
 }
 
 void HealthFlipMeasurement::Run(benchmark::State& state, const FleetSizes& s, FleetReplay& replay) {
@@ -52,13 +67,17 @@ void HealthFlipMeasurement::Run(benchmark::State& state, const FleetSizes& s, Fl
       millis.push_back(std::chrono::duration<double, std::milli>(hit->arrived_at - *sent).count());
     }
   }
+  auto [rule_writes, status_writes] = WritesSince(requests, *replay.marks.At("flip-0-0"));
   std::printf(
       "DeviceHealth flip -> DeviceTaintRule apply request: %zu flips (1 per 10 ms), "
       "p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d without a matching write; "
-      "%d writes echoed on the watches\n",
+      "%d rule writes and %d status patches received, %d of them changed something "
+      "(echoed on the watches)\n",
       millis.size(), SampleStats::Percentile(millis, 0.5), SampleStats::Percentile(millis, 0.99),
-      SampleStats::Percentile(millis, 1.0), missed,
+      SampleStats::Percentile(millis, 1.0), missed, rule_writes, status_writes,
       replay.echo->echoed() - echoed_before - 2 * s.healths);
+  state.counters["health_rule_writes"] = rule_writes;
+  state.counters["health_status_patches"] = status_writes;
   if (missed > 0) state.SkipWithError("DeviceHealth flips without a matching rule write");
   state.counters["health_to_rule_p99_ms"] = SampleStats::Percentile(millis, 0.99);
   state.counters["health_flips_missed"] = missed;

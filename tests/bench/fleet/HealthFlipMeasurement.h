@@ -2,6 +2,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <utility>
+#include <vector>
+
 #include "tests/bench/fleet/FleetReplay.h"
 #include "tests/bench/fleet/FleetSizes.h"
 
@@ -18,6 +21,10 @@ class HealthFlipMeasurement {
 
  private:
   static void Flip(const FleetSizes& s, FleetReplay& replay);
+  // Rule writes (apply, delete) and DeviceHealth status patches that arrived
+  // from `since` on, changed or not.
+  static std::pair<int, int> WritesSince(const std::vector<dra::testing::RecordedRequest>& requests,
+                                         StreamMarks::Clock::time_point since);
 };
 
 }  // namespace dra::bench

@@ -57,7 +57,8 @@ void WriteEcho::Echo(ChunkFeed& feed, const char* type, json& object) {
 ScriptedResponse WriteEcho::ApplyRule(const Request& request) {
   std::string name = NameIn(request.Path(), kRules);
   json applied = json::parse(request.body, nullptr, false);
-  if (name.empty() || !applied.is_object()) {
+  if (name.empty() || !applied.is_object() ||
+      !applied.value("metadata", json::object()).is_object()) {
     return ScriptedResponse::KubeStatus(400, "BadRequest", "not a DeviceTaintRule apply");
   }
   std::lock_guard lock(mu_);
@@ -67,7 +68,7 @@ ScriptedResponse WriteEcho::ApplyRule(const Request& request) {
   if (!created) {
     const json& before = existing->second;
     // An apply that changes nothing writes nothing and makes no event.
-    if (applied["spec"] == before["spec"] &&
+    if (applied.value("spec", json()) == before.value("spec", json()) &&
         applied["metadata"].value("labels", json()) == before["metadata"].value("labels", json())) {
       return ScriptedResponse::Json(200, before.dump());
     }
@@ -96,12 +97,14 @@ ScriptedResponse WriteEcho::DeleteRule(const Request& request) {
 ScriptedResponse WriteEcho::PatchHealthStatus(const Request& request) {
   std::string name = NameIn(request.Path(), kHealths);
   json patch = json::parse(request.body, nullptr, false);
-  if (!patch.is_object()) return ScriptedResponse::KubeStatus(400, "BadRequest", "not JSON");
+  if (!patch.is_object() || !patch.contains("status")) {
+    return ScriptedResponse::KubeStatus(400, "BadRequest", "not a status merge patch");
+  }
   std::lock_guard lock(mu_);
   auto existing = health_objects_.find(name);
   if (existing == health_objects_.end()) return NotFound("devicehealths \"" + name + "\"");
   json merged = existing->second;
-  merged.merge_patch(json{{"status", patch.value("status", json::object())}});
+  merged.merge_patch(json{{"status", patch["status"]}});
   if (merged == existing->second) return ScriptedResponse::Json(200, merged.dump());
   existing->second = std::move(merged);
   Echo(*healths_, "MODIFIED", existing->second);

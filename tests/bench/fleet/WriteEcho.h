@@ -31,7 +31,7 @@ class WriteEcho {
   void AddRoutes(dra::testing::ScriptedHttpServer& server);
   // A new spec.state (and generation) for DeviceHealth `name`, echoed on its watch.
   void Flip(const std::string& name, const std::string& state);
-  // How many writes were echoed; rule applies that changed nothing count too.
+  // Events streamed so far: the writes that changed something, and the flips.
   int echoed() const;
 
  private:
