@@ -86,20 +86,46 @@ PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
   return container;
 }
 
+// Condition "PodScheduled" unless it is True (see PodView::scheduled).
+std::shared_ptr<const PodView::ScheduledCondition> PendingSchedule(simdjson::dom::element status) {
+  std::shared_ptr<const PodView::ScheduledCondition> found;
+  json::ForEachElement(Field(status, "conditions"), [&](simdjson::dom::element c) {
+    if (StringOr(c, "type") != "PodScheduled") return;
+    std::string_view state = StringOr(c, "status");
+    if (state == "True") {
+      found = nullptr;
+      return;
+    }
+    found = std::make_shared<const PodView::ScheduledCondition>(
+        PodView::ScheduledCondition{std::string(state), std::string(StringOr(c, "reason")),
+                                    std::string(StringOr(c, "message"))});
+  });
+  return found;
+}
+
+std::optional<PodView::ExtendedResourceClaimStatus> ClaimStatus(simdjson::dom::element status) {
+  simdjson::dom::element extended = Field(status, "extendedResourceClaimStatus");
+  if (!kube::json::IsObject(extended)) return std::nullopt;
+  PodView::ExtendedResourceClaimStatus claim_status;
+  claim_status.resource_claim_name = StringOr(extended, "resourceClaimName");
+  simdjson::dom::element mappings = Field(extended, "requestMappings");
+  claim_status.request_mappings.reserve(json::Size(mappings));
+  json::ForEachElement(mappings, [&](simdjson::dom::element m) {
+    claim_status.request_mappings.push_back({std::string(StringOr(m, "containerName")),
+                                             std::string(StringOr(m, "resourceName")),
+                                             std::string(StringOr(m, "requestName"))});
+  });
+  return claim_status;
+}
+
 }  // namespace
 
 kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
   PodView pod;
-  KUBE_ASSIGN_OR_RETURN(pod.meta, kube::ObjectMeta::FromObject(object));
-  json::ForEachElement(Field(Field(object, "metadata"), "ownerReferences"),
-                       [&](simdjson::dom::element ref) {
-                         if (pod.controller_uid.empty() && kube::json::BoolOr(ref, "controller"))
-                           pod.controller_uid = StringOr(ref, "uid");
-                       });
-
+  KUBE_ASSIGN_OR_RETURN(pod.meta,
+                        kube::ObjectMeta::FromObject(object, kube::ObjectMeta::Labels::kSkip));
   simdjson::dom::element spec = Field(object, "spec");
   pod.node_name = StringOr(spec, "nodeName");
-  pod.scheduler_name = StringOr(spec, "schedulerName");
   simdjson::dom::element init = Field(spec, "initContainers");
   simdjson::dom::element main = Field(spec, "containers");
   pod.containers.reserve(json::Size(init) + json::Size(main));
@@ -107,33 +133,11 @@ kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
       init, [&](simdjson::dom::element c) { pod.containers.push_back(ParseContainer(c, true)); });
   json::ForEachElement(
       main, [&](simdjson::dom::element c) { pod.containers.push_back(ParseContainer(c, false)); });
-  simdjson::dom::element claims = Field(spec, "resourceClaims");
-  pod.resource_claims.reserve(json::Size(claims));
-  json::ForEachElement(claims, [&](simdjson::dom::element c) {
-    pod.resource_claims.emplace_back(StringOr(c, "name"));
-  });
 
   simdjson::dom::element status = Field(object, "status");
   pod.phase = StringOr(status, "phase");
-  simdjson::dom::element extended = Field(status, "extendedResourceClaimStatus");
-  if (kube::json::IsObject(extended)) {
-    ExtendedResourceClaimStatus claim_status;
-    claim_status.resource_claim_name = StringOr(extended, "resourceClaimName");
-    simdjson::dom::element mappings = Field(extended, "requestMappings");
-    claim_status.request_mappings.reserve(json::Size(mappings));
-    json::ForEachElement(mappings, [&](simdjson::dom::element m) {
-      claim_status.request_mappings.push_back({std::string(StringOr(m, "containerName")),
-                                               std::string(StringOr(m, "resourceName")),
-                                               std::string(StringOr(m, "requestName"))});
-    });
-    pod.extended_resource_claim_status = std::move(claim_status);
-  }
-  json::ForEachElement(Field(status, "conditions"), [&](simdjson::dom::element c) {
-    if (StringOr(c, "type") != "PodScheduled") return;
-    pod.scheduled =
-        ScheduledCondition{std::string(StringOr(c, "status")), std::string(StringOr(c, "reason")),
-                           std::string(StringOr(c, "message"))};
-  });
+  pod.extended_resource_claim_status = ClaimStatus(status);
+  pod.scheduled = PendingSchedule(status);
   return pod;
 }
 

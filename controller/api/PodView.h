@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,15 +59,17 @@ struct PodView {
     std::string message;
   };
 
-  kube::ObjectMeta meta;  // meta.deleting: deletion in progress
+  // Every cached Pod holds one, so only what a reader uses is kept: no
+  // labels (ObjectMeta without them), no owner, scheduler name or claim
+  // list, and the PodScheduled condition only while it is not True, out of
+  // line, since a bound Pod's condition says nothing the controller reads.
+  kube::ObjectMeta meta;  // meta.deleting: deletion in progress; meta.labels empty
   std::string node_name;
   std::string phase;
-  std::string scheduler_name;
-  std::string controller_uid;                // uid of the ownerReference with controller: true
-  std::vector<Container> containers;         // initContainers, then containers
-  std::vector<std::string> resource_claims;  // spec.resourceClaims[].name
+  std::vector<Container> containers;  // initContainers, then containers
   std::optional<ExtendedResourceClaimStatus> extended_resource_claim_status;
-  std::optional<ScheduledCondition> scheduled;
+  // The PodScheduled condition when its status is not "True"; null otherwise.
+  std::shared_ptr<const ScheduledCondition> scheduled;
 
   bool deletion_in_progress() const { return meta.deleting; }
 

@@ -137,7 +137,8 @@ std::string NodeLocalName(simdjson::dom::element selector) {
 
 kube::Result<ResourceClaim> ResourceClaim::FromJson(simdjson::dom::element object) {
   ResourceClaim claim;
-  KUBE_ASSIGN_OR_RETURN(claim.meta, kube::ObjectMeta::FromObject(object));
+  KUBE_ASSIGN_OR_RETURN(claim.meta,
+                        kube::ObjectMeta::FromObject(object, kube::ObjectMeta::Labels::kSkip));
   simdjson::dom::element metadata = Field(object, "metadata");
   simdjson::dom::element annotations = Field(metadata, "annotations");
   claim.extended_resource_claim =

@@ -14,7 +14,8 @@ std::pair<std::string_view, std::string_view> ResourceSlice::SplitAttributeKey(
 
 kube::Result<ResourceSlice> ResourceSlice::FromJson(simdjson::dom::element object) {
   ResourceSlice slice;
-  KUBE_ASSIGN_OR_RETURN(slice.meta, kube::ObjectMeta::FromObject(object));
+  KUBE_ASSIGN_OR_RETURN(slice.meta,
+                        kube::ObjectMeta::FromObject(object, kube::ObjectMeta::Labels::kSkip));
   simdjson::dom::element spec = kube::json::Field(object, "spec");
   slice.driver = kube::json::StringOr(spec, "driver");
 

@@ -4,7 +4,23 @@
 
 namespace kube {
 
-Result<ObjectMeta> ObjectMeta::FromObject(simdjson::dom::element object) {
+namespace {
+
+void ReadLabels(simdjson::dom::element metadata, ObjectMeta& meta) {
+  simdjson::dom::object labels;
+  if (json::Field(metadata, "labels").get(labels) != simdjson::SUCCESS) return;
+  meta.labels.reserve(labels.size());
+  for (auto [key, value] : labels) {
+    std::string_view v;
+    if (value.get(v) == simdjson::SUCCESS)
+      meta.labels.emplace_back(std::string(key), std::string(v));
+  }
+  meta.labels.shrink_to_fit();
+}
+
+}  // namespace
+
+Result<ObjectMeta> ObjectMeta::FromObject(simdjson::dom::element object, Labels labels) {
   simdjson::dom::element metadata = json::Field(object, "metadata");
   if (!json::IsObject(metadata)) return Status(StatusCode::kParseError, "object has no metadata");
   ObjectMeta meta;
@@ -16,14 +32,7 @@ Result<ObjectMeta> ObjectMeta::FromObject(simdjson::dom::element object) {
   meta.generation = json::IntOr(metadata, "generation");
   meta.creation_timestamp = json::ParseTimestamp(json::StringOr(metadata, "creationTimestamp"));
   meta.deleting = json::Has(metadata, "deletionTimestamp");
-  simdjson::dom::object labels;
-  if (json::Field(metadata, "labels").get(labels) == simdjson::SUCCESS) {
-    for (auto [key, value] : labels) {
-      std::string_view v;
-      if (value.get(v) == simdjson::SUCCESS)
-        meta.labels.emplace_back(std::string(key), std::string(v));
-    }
-  }
+  if (labels == Labels::kKeep) ReadLabels(metadata, meta);
   return meta;
 }
 

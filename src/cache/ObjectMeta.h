@@ -26,8 +26,13 @@ struct ObjectMeta {
   // "namespace/name", or "name" for cluster-scoped objects (client-go's key).
   std::string Key() const { return namespace_name.empty() ? name : namespace_name + "/" + name; }
 
+  // Whether FromObject reads metadata.labels: a projection whose readers
+  // never look at them saves their heap in every cached object.
+  enum class Labels : uint8_t { kKeep, kSkip };
+
   // Reads `object.metadata`; an object without metadata.name is an error.
-  static Result<ObjectMeta> FromObject(simdjson::dom::element object);
+  static Result<ObjectMeta> FromObject(simdjson::dom::element object,
+                                       Labels labels = Labels::kKeep);
 };
 
 }  // namespace kube
