@@ -40,8 +40,11 @@ class WatchDecoder {
   // or a list page wraps them in a few more. Deeper documents are refused.
   static constexpr size_t kMaxDepth = 10'000 + 64;
   // The parser keeps its buffers between documents up to this size; after a
-  // larger document TrimCapacity() gives the memory back.
-  static constexpr size_t kRetainedCapacity = size_t{1024} * 1024;
+  // larger document TrimCapacity() gives the memory back. simdjson holds
+  // about 15 bytes per byte of capacity (tape, structural indexes, strings,
+  // the padded input copy), so a parser left at the size of a 1 MiB LIST
+  // page holds 15 MiB: the limit sits above a watch event, below a page.
+  static constexpr size_t kRetainedCapacity = size_t{128} * 1024;
   static constexpr size_t kInitialCapacity = size_t{64} * 1024;
 
   WatchDecoder();

@@ -294,6 +294,19 @@ TEST_F(ReflectorFaultTest, LargeDocumentDoesNotKeepTheDecoderLarge) {
   EXPECT_LE(informer_->reflector().decoder_capacity(), kube::WatchDecoder::kRetainedCapacity);
 }
 
+// A LIST page is far larger than a watch event: once the list is applied,
+// the decoder goes back to its initial buffers instead of keeping the
+// page's (about 15 bytes per byte of page) for the life of the watch.
+TEST_F(ReflectorFaultTest, ListPageDoesNotKeepTheDecoderLarge) {
+  List({BigPod("a", 1, 512 * 1024), Pod("b", 1)}, 1);
+  Watch(ScriptedResponse::Streamed({StreamStep::Chunk(WatchEvent("ADDED", Pod("c", 2))),
+                                    StreamStep::Pause(StreamStep::kMaxPause)}));
+  StartInformer();
+  ASSERT_TRUE(WaitFor("ns/c cached", 10s, [&] { return CachedKeys().count("ns/c") == 1; }).ok());
+  EXPECT_EQ(CachedKeys().count("ns/a"), 1u);
+  EXPECT_EQ(informer_->reflector().decoder_capacity(), kube::WatchDecoder::kInitialCapacity);
+}
+
 TEST_F(ReflectorFaultTest, RepeatedGoneRelistsBackOff) {
   server_->AddRoute(Route::Where("GET", IsList), {ScriptedResponse::Json(200, PodList({}, 5))});
   server_->AddRoute(Route::Where("GET", IsWatch),
