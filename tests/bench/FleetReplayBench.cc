@@ -16,7 +16,7 @@
 // DeviceTaintRule apply request p99, work-queue p99 and CPU at idle; then
 // client-go's informer-compare syncs the same replay, and the ratios are
 // printed. FLEET_NODES, FLEET_GPU_PODS, FLEET_PLAIN_PODS, FLEET_HEALTHS,
-// FLEET_BURST_PODS, FLEET_IDLE_SECONDS change the sizes (`make bench-fleet`;
+// FLEET_BURST_PODS, FLEET_IDLE_SECONDS, FLEET_SETTLE_SECONDS change the sizes (`make bench-fleet`;
 // README "Fleet results").
 #include <benchmark/benchmark.h>
 #include <signal.h>
@@ -131,7 +131,7 @@ void BM_FleetReplay(benchmark::State& state) {
                 static_cast<long long>(ProcessProbe::StatusKib(pid, "VmHWM")));
     state.counters["rss_peak_mib"] =
         static_cast<double>(ProcessProbe::StatusKib(pid, "VmHWM")) / 1024;
-    std::this_thread::sleep_for(5s);
+    std::this_thread::sleep_for(std::chrono::seconds(s.settle_seconds));
     double cpu0 = ProcessProbe::CpuSeconds(pid);
     std::this_thread::sleep_for(std::chrono::seconds(s.idle_seconds));
     double idle = ProcessProbe::CpuSeconds(pid) - cpu0;
