@@ -141,4 +141,10 @@ kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
   return pod;
 }
 
+bool PodView::RequestsExtendedResources() const {
+  if (extended_resource_claim_status) return true;
+  return std::any_of(containers.begin(), containers.end(),
+                     [](const Container& c) { return !c.resources.empty(); });
+}
+
 }  // namespace dra::api

@@ -61,8 +61,8 @@ struct PodView {
 
   // Every cached Pod holds one, so only what a reader uses is kept: no
   // labels (ObjectMeta without them), no owner, scheduler name or claim
-  // list, and the PodScheduled condition only while it is not True, out of
-  // line, since a bound Pod's condition says nothing the controller reads.
+  // list. A bound Pod's PodScheduled condition says nothing the controller
+  // reads, hence `scheduled` below.
   kube::ObjectMeta meta;  // meta.deleting: deletion in progress; meta.labels empty
   std::string node_name;
   std::string phase;
@@ -72,6 +72,12 @@ struct PodView {
   std::shared_ptr<const ScheduledCondition> scheduled;
 
   bool deletion_in_progress() const { return meta.deleting; }
+
+  // Whether any container requests an extended resource, or the scheduler
+  // recorded implicit claims. The Pod informer caches only these: no reader
+  // looks at another Pod, and a container's resource names cannot change
+  // (in-place resize changes only cpu and memory).
+  bool RequestsExtendedResources() const;
 
   // Invalid quantities are skipped; a missing spec reads as no containers.
   static kube::Result<PodView> FromJson(simdjson::dom::element object);

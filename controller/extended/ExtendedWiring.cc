@@ -6,6 +6,7 @@
 
 #include "controller/api/NodeView.h"
 #include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/extended/PodInformer.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/manager/FunctionRunnable.h"
 
@@ -53,7 +54,7 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   auto& slices = registry.Get<api::ResourceSlice>(inventory::DraResourceTypes::kResourceSlices,
                                                   api::ResourceSlice::FromJson);
   auto& nodes = registry.Get<api::NodeView>(ExtendedResourceTypes::kNodes, api::NodeView::FromJson);
-  auto& pods = registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::FromJson);
+  auto& pods = PodInformer::Get(registry);
   auto& claims = registry.Get<api::ResourceClaim>(inventory::DraResourceTypes::kResourceClaims,
                                                   api::ResourceClaim::FromJson);
   // What the reconcilers read besides the informers they watch: the device

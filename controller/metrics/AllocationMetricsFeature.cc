@@ -4,13 +4,13 @@
 
 #include "controller/api/NodeView.h"
 #include "controller/api/PodView.h"
+#include "controller/extended/PodInformer.h"
 #include "controller/metrics/ChangeSignal.h"
 #include "src/manager/FunctionRunnable.h"
 
 namespace dra::metrics {
 namespace {
 
-const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
 const kube::ResourceType kNodes{"", "v1", "nodes", false, "Node"};
 
 // What the metrics read of a Node (placement by labels, readiness, device
@@ -37,8 +37,7 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
   // The inventory, Pods, Nodes (placement), and what the health provider reads.
   auto& informers = manager.informers();
   auto waits_for = inventory_informers.DeviceDependencies();
-  waits_for.push_back(
-      kube::InformerDependency::On(informers.Get<api::PodView>(kPods, api::PodView::FromJson)));
+  waits_for.push_back(kube::InformerDependency::On(extended::PodInformer::Get(informers)));
   waits_for.push_back(
       kube::InformerDependency::On(informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson)));
   for (const auto& d : self->options_.unhealthy_devices_waits_for) waits_for.push_back(d);
@@ -61,7 +60,7 @@ AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
       thread_(manager.clock()) {
   // The inventory's own informers are covered by its change count.
   auto& informers = manager.informers();
-  auto& pods = informers.Get<api::PodView>(kPods, api::PodView::FromJson);
+  auto& pods = extended::PodInformer::Get(informers);
   auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
   pods.AddHandler(std::make_shared<ChangeSignal<api::PodView>>(trigger_.flag()));
   nodes.AddHandler(std::make_shared<ChangeSignal<api::NodeView>>(trigger_.flag(), NodeMatters));

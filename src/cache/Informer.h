@@ -26,17 +26,19 @@ class Informer {
  public:
   using Ptr = std::shared_ptr<const T>;
   using Transform = typename StoreSink<T>::Transform;
+  using Keep = typename StoreSink<T>::Keep;
 
+  // `keep` (null: everything) says which projected objects are cached; see StoreSink.
   Informer(std::shared_ptr<RestClient> client, ResourceType type, Transform transform,
-           ReflectorOptions options = {})
+           ReflectorOptions options = {}, Keep keep = nullptr)
       : Informer(std::make_shared<RestListerWatcher>(std::move(client), std::move(type)),
-                 std::move(transform), std::move(options)) {}
+                 std::move(transform), std::move(options), std::move(keep)) {}
 
   Informer(std::shared_ptr<ListerWatcher> lister_watcher, Transform transform,
-           ReflectorOptions options = {})
+           ReflectorOptions options = {}, Keep keep = nullptr)
       : sink_(store_, std::move(transform),
               HandlerMetrics(options.metrics, lister_watcher ? lister_watcher->Describe() : ""),
-              options.clock),
+              options.clock, std::move(keep)),
         reflector_(std::move(lister_watcher), sink_, std::move(options)) {}
 
   ~Informer() { Stop(); }

@@ -16,6 +16,8 @@ namespace kube {
 
 // Hands out one Informer per (resource, selectors, projection type), so every
 // reconciler interested in a resource shares one list+watch and one cache.
+// The first request's transform and `keep` predicate serve all of them, so
+// every caller for one projection type must pass the same.
 class InformerRegistry {
  public:
   // With `metrics`, every informer's reflector reports its decode errors
@@ -28,7 +30,8 @@ class InformerRegistry {
 
   template <typename T>
   Informer<T>& Get(const ResourceType& type, typename Informer<T>::Transform transform,
-                   const ReflectorOptions& options = {}) {
+                   const ReflectorOptions& options = {},
+                   typename Informer<T>::Keep keep = nullptr) {
     std::lock_guard lock(mu_);
     std::string key = type.Describe() + "|" + options.label_selector + "|" +
                       options.field_selector + "|" + typeid(T).name();
@@ -38,8 +41,8 @@ class InformerRegistry {
       if (!with_metrics.metrics) with_metrics.metrics = metrics_;
       if (!with_metrics.clock) with_metrics.clock = clock_;
       if (with_metrics.watch_list == WatchListMode::kAuto) with_metrics.watch_list = watch_list_;
-      auto informer =
-          std::make_shared<Informer<T>>(client_, type, std::move(transform), with_metrics);
+      auto informer = std::make_shared<Informer<T>>(client_, type, std::move(transform),
+                                                    with_metrics, std::move(keep));
       Entry entry{informer,
                   [informer] { informer->Start(); },
                   [informer] { informer->Stop(); },

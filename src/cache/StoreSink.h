@@ -36,17 +36,24 @@ namespace kube {
 // Synced means the first full list is in the store *and* every handler has
 // been given its initial contents, so a caller of WaitForSync() can rely on
 // what its handlers built from them.
+//
+// With a `keep` predicate, objects it refuses are not cached and handlers
+// never hear of them (no server-side selector can express most such
+// interests); an object that stops being kept reads as deleted.
 template <typename T>
 class StoreSink : public ReflectorSink {
  public:
   using Ptr = std::shared_ptr<const T>;
   using Transform = std::function<Result<T>(simdjson::dom::element)>;
+  using Keep = std::function<bool(const T&)>;
 
-  // `clock` (null: the real clock) times callbacks for CheckHandlers().
+  // `clock` (null: the real clock) times callbacks for CheckHandlers();
+  // `keep` (null: everything) says which projected objects are cached.
   StoreSink(Store<T>& store, Transform transform, HandlerMetrics metrics = {},
-            std::shared_ptr<Clock> clock = nullptr)
+            std::shared_ptr<Clock> clock = nullptr, Keep keep = nullptr)
       : store_(store),
         transform_(std::move(transform)),
+        keep_(std::move(keep)),
         metrics_(metrics),
         clock_(clock ? std::move(clock) : RealClock::Shared()) {}
   ~StoreSink() override { Stop(); }
@@ -116,6 +123,7 @@ class StoreSink : public ReflectorSink {
   Status ReplaceItem(simdjson::dom::element object) override {
     auto projected = Project(object);
     if (!projected.ok()) return projected.status();
+    if (!Kept(**projected)) return Status::Ok();
     std::string key = (*projected)->meta.Key();
     pending_[key] = std::move(*projected);
     return Status::Ok();
@@ -154,8 +162,12 @@ class StoreSink : public ReflectorSink {
       if (meta.ok()) Remove(meta->Key());
       return projected.status();
     }
-    std::lock_guard dispatch(dispatch_mu_);
     std::string key = (*projected)->meta.Key();
+    if (!Kept(**projected)) {
+      Remove(key);
+      return Status::Ok();
+    }
+    std::lock_guard dispatch(dispatch_mu_);
     if (type == WatchEventType::kDeleted) {
       Ptr old = store_.Erase(key);
       Dispatch(type, old ? old : *projected, nullptr);
@@ -179,6 +191,8 @@ class StoreSink : public ReflectorSink {
     return Ptr(std::make_shared<const T>(std::move(*projected)));
   }
 
+  bool Kept(const T& object) const { return !keep_ || keep_(object); }
+
   // Called with dispatch_mu_ held, so each handler gets events in order.
   void Dispatch(WatchEventType type, const Ptr& old_object, const Ptr& new_object) {
     for (const auto& listener : Listeners()) listener->Push(type, old_object, new_object);
@@ -197,6 +211,7 @@ class StoreSink : public ReflectorSink {
 
   Store<T>& store_;
   Transform transform_;
+  Keep keep_;
   std::unordered_map<std::string, Ptr> pending_;
   HandlerMetrics metrics_;
   std::shared_ptr<Clock> clock_;

@@ -128,5 +128,30 @@ TEST(PodViewTest, NullsMissingAndWrongTypes) {
   EXPECT_FALSE(Project<PodView>(R"({"metadata":{}})").ok());
 }
 
+TEST(PodViewTest, OnlyPodsWithExtendedResourcesOrImplicitClaimsAreWorthCaching) {
+  auto plain = Project<PodView>(R"({"metadata":{"name":"web"},"spec":{"initContainers":[
+      {"name":"init","resources":{"limits":{"cpu":"1","hugepages-2Mi":"2Mi"}}}],
+      "containers":[{"name":"main","resources":{"requests":{"memory":"1Gi"}}}]}})");
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_FALSE(plain->RequestsExtendedResources());
+
+  auto in_init = Project<PodView>(R"({"metadata":{"name":"p"},"spec":{"initContainers":[
+      {"name":"init","resources":{"limits":{"example.com/gpu":"1"}}}],"containers":[{"name":"m"}]}})");
+  ASSERT_TRUE(in_init.ok());
+  EXPECT_TRUE(in_init->RequestsExtendedResources()) << "init containers count too";
+
+  auto by_class = Project<PodView>(R"({"metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"m","resources":{"requests":{"deviceclass.resource.kubernetes.io/gpu":"1"}}}]}})");
+  ASSERT_TRUE(by_class.ok());
+  EXPECT_TRUE(by_class->RequestsExtendedResources());
+
+  auto claimed = Project<PodView>(R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"m"}]},
+      "status":{"extendedResourceClaimStatus":{"resourceClaimName":"p-extended-resources-abc",
+      "requestMappings":[]}}})");
+  ASSERT_TRUE(claimed.ok());
+  EXPECT_TRUE(claimed->RequestsExtendedResources())
+      << "a recorded implicit claim keeps the Pod, so the leak audit can see its owner";
+}
+
 }  // namespace
 }  // namespace dra::api

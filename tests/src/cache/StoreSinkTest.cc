@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <prometheus/registry.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <future>
@@ -331,6 +332,69 @@ TEST_F(StoreSinkTest, AHandlerStuckInACallbackFailsTheHandlerCheck) {
   gate_.Open();
   ASSERT_TRUE(sink.WaitForSync(5s));
   EXPECT_TRUE(sink.CheckHandlers(300s, "pods").ok());
+  sink.Stop();
+}
+
+// A Pod labelled cached=<keep>, for a sink that keeps only cached=true.
+std::string Labelled(const std::string& name, int rv, bool keep) {
+  return R"({"metadata":{"name":")" + name + R"(","namespace":"ns","resourceVersion":")" +
+         std::to_string(rv) + R"(","labels":{"cached":")" + (keep ? "true" : "false") + "\"}}}";
+}
+
+std::vector<std::string> SortedKeys(const kube::Store<MetaObject>& store) {
+  auto keys = store.Keys();
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+bool LabelledCached(const MetaObject& object) {
+  for (const auto& [key, value] : object.meta.labels) {
+    if (key == "cached") return value == "true";
+  }
+  return false;
+}
+
+// Handlers deliver in order, so once the last kept event has arrived every
+// earlier one has too: what they saw is then complete.
+TEST_F(StoreSinkTest, ObjectsTheKeepPredicateRefusesAreNeitherCachedNorDelivered) {
+  kube::Store<MetaObject> store;
+  kube::StoreSink<MetaObject> sink(store, MetaObject::FromJson, {}, nullptr, LabelledCached);
+  auto recording = std::make_shared<RecordingHandler>();
+  sink.AddHandler(recording);
+  sink.BeginReplace();
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Labelled("a", 1, true))).ok());
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Labelled("b", 2, false))).ok());
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Labelled("c", 3, true))).ok());
+  sink.EndReplace("3");
+  ASSERT_TRUE(sink.WaitForSync(5s));
+  EXPECT_EQ(SortedKeys(store), (std::vector<std::string>{"ns/a", "ns/c"}));
+
+  ASSERT_TRUE(sink.Apply(WatchEventType::kAdded, Parse(Labelled("d", 4, false))).ok());
+  ASSERT_TRUE(sink.Apply(WatchEventType::kModified, Parse(Labelled("b", 5, false))).ok());
+  ASSERT_TRUE(sink.Apply(WatchEventType::kDeleted, Parse(Labelled("b", 6, false))).ok());
+  ASSERT_TRUE(sink.Apply(WatchEventType::kModified, Parse(Labelled("a", 7, false))).ok());
+  ASSERT_TRUE(sink.Apply(WatchEventType::kModified, Parse(Labelled("d", 8, true))).ok());
+  const std::vector<std::string> expected = {"ADDED ns/a@1", "ADDED ns/c@3", "DELETED ns/a@1",
+                                             "ADDED ns/d@8"};
+  ASSERT_TRUE(WaitFor(
+                  "the last kept event", 5s, [&] { return recording->seen().size() >= 4; },
+                  [&] { return std::to_string(recording->seen().size()) + " events"; })
+                  .ok());
+  auto seen = recording->seen();
+  std::sort(seen.begin(), seen.begin() + 2);  // a list's adds come in no particular order
+  EXPECT_EQ(seen, expected)
+      << "a refused object was delivered, or one that stopped being kept did not read as deleted";
+  EXPECT_EQ(SortedKeys(store), (std::vector<std::string>{"ns/c", "ns/d"}));
+
+  sink.BeginReplace();
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Labelled("c", 9, false))).ok());
+  ASSERT_TRUE(sink.ReplaceItem(Parse(Labelled("d", 8, true))).ok());
+  sink.EndReplace("9");
+  ASSERT_TRUE(
+      WaitFor("the relist's delete", 5s, [&] { return recording->seen().size() >= 5; }).ok());
+  EXPECT_EQ(recording->seen().back(), "DELETED ns/c@3")
+      << "a relist must drop what it no longer keeps";
+  EXPECT_EQ(SortedKeys(store), (std::vector<std::string>{"ns/d"}));
   sink.Stop();
 }
 

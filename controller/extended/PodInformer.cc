@@ -1,0 +1,12 @@
+#include "controller/extended/PodInformer.h"
+
+#include "controller/extended/ExtendedResourceTypes.h"
+
+namespace dra::extended {
+
+kube::Informer<api::PodView>& PodInformer::Get(kube::InformerRegistry& registry) {
+  return registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::FromJson, {},
+                                    &api::PodView::RequestsExtendedResources);
+}
+
+}  // namespace dra::extended
