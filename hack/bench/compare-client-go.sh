@@ -115,6 +115,7 @@ measure() {
   shift 2
   local log="$WORK/$name.log" t0 t1
   t0="$(now_ms)"
+  : >"$log" # the sync test may read it before the background redirect has created it
   "$@" >"$log" 2>&1 &
   PID=$!
   until "$sync_test"; do

@@ -33,6 +33,7 @@ HeapTrimmer::Probe HeapTrimmer::GlibcProbe() {
                                   .resident = ResidentBytes()};
           },
       .trim = [] { malloc_trim(0); },
+      .resident = ResidentBytes,
   };
 }
 
@@ -52,6 +53,7 @@ HeapTrimmer::Outcome HeapTrimmer::Tick() {
       Distance(in_use, last_in_use_) >= min_shrink_ || Distance(slack, last_slack_) >= min_shrink_;
   last_in_use_ = in_use;
   last_slack_ = slack;
+  last_resident_ = resident;
   low_slack_ = std::min(low_slack_, slack);
   auto worth =
       std::max(min_shrink_, static_cast<std::size_t>(static_cast<double>(in_use) * heap_share_));
@@ -60,6 +62,7 @@ HeapTrimmer::Outcome HeapTrimmer::Tick() {
   auto after = probe_.read();
   low_slack_ = after.resident > after.in_use ? after.resident - after.in_use : 0;
   last_slack_ = low_slack_;
+  last_resident_ = after.resident;
   trims_.fetch_add(1);
   spdlog::debug("heap trimmed: {} KiB in use; resident {} -> {} KiB", in_use >> 10, resident >> 10,
                 after.resident >> 10);
@@ -68,11 +71,20 @@ HeapTrimmer::Outcome HeapTrimmer::Tick() {
 
 bool HeapTrimmer::Start(Clock::Duration min_period, Clock::Duration max_period) {
   return thread_.Start([this, min_period, max_period] {
-    Clock::Duration period = min_period;
-    while (thread_.SleepFor(period)) {
+    const bool cheap_probe = static_cast<bool>(probe_.resident);
+    Clock::Duration period = min_period;  // until the next full check
+    Clock::Duration waited{0};
+    while (thread_.SleepFor(cheap_probe ? min_period : period)) {
+      waited += cheap_probe ? min_period : period;
+      if (waited < period && !ResidentMoved()) continue;
+      waited = Clock::Duration{0};
       period = Tick() == Outcome::kSteady ? std::min(period * 2, max_period) : min_period;
     }
   });
+}
+
+bool HeapTrimmer::ResidentMoved() const {
+  return Distance(probe_.resident(), last_resident_) >= min_shrink_;
 }
 
 void HeapTrimmer::Stop() { thread_.Stop(); }

@@ -27,7 +27,10 @@ namespace kube {
 // that reused the same chunks) is caught too. mallinfo2 itself walks every
 // free chunk (milliseconds on a fragmented 100 MiB heap), so the loop checks
 // every `min_period` only while the heap moves and backs off to `max_period`
-// while it does not.
+// while it does not. Between those checks it reads only the resident size,
+// which costs next to nothing: once that moved by `min_shrink` (a transient
+// such as a metrics render faulting pages in, which a free will follow), it
+// checks at once and the back-off starts again.
 class HeapTrimmer {
  public:
   // What the trimmer reads and does; GlibcProbe() in production, fakes in tests.
@@ -38,6 +41,8 @@ class HeapTrimmer {
     };
     std::function<Reading()> read;
     std::function<void()> trim;  // give free pages back
+    // The resident bytes alone, cheaply; null: the loop waits out its back-off.
+    std::function<std::size_t()> resident;
   };
   static Probe GlibcProbe();
 
@@ -61,18 +66,23 @@ class HeapTrimmer {
 
   // Calls Tick() on a background thread until Stop(): `min_period` after a
   // check that found the heap moving, twice the last period (at most
-  // `max_period`) after a steady one.
+  // `max_period`) after a steady one, and sooner when the resident size
+  // moves (read every `min_period`).
   bool Start(Clock::Duration min_period, Clock::Duration max_period);
   void Stop();
 
   std::uint64_t trims() const { return trims_.load(); }
 
  private:
+  // The resident size moved by min_shrink_ since the last check (cheap_probe only).
+  bool ResidentMoved() const;
+
   std::size_t min_shrink_;
   double heap_share_;
   Probe probe_;
   std::size_t last_in_use_ = 0;
   std::size_t last_slack_ = 0;
+  std::size_t last_resident_ = 0;
   std::size_t low_slack_ = SIZE_MAX;
   std::atomic<std::uint64_t> trims_{0};
   BackgroundThread thread_;

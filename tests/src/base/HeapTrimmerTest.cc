@@ -36,7 +36,8 @@ struct FakeHeap {
                 [this] {
                   ++trims;
                   free_resident = 0;
-                }};
+                },
+            .resident = nullptr};
   }
   std::size_t resident() const { return code + in_use + free_resident; }
   // Frees `bytes` of the heap; they stay resident.
@@ -125,7 +126,8 @@ TEST(HeapTrimmerTest, TheLoopBacksOffWhileTheHeapIsSteadyAndStopsAtOnce) {
                                           ++checks;
                                           return probe.read();
                                         },
-                                    .trim = probe.trim};
+                                    .trim = probe.trim,
+                                    .resident = nullptr};
   auto clock = std::make_shared<FakeClock>();
   HeapTrimmer trimmer(4 * kMiB, counted, clock);
   ASSERT_TRUE(trimmer.Start(seconds(2), seconds(8)));
@@ -157,6 +159,67 @@ TEST(HeapTrimmerTest, TheLoopBacksOffWhileTheHeapIsSteadyAndStopsAtOnce) {
   step(2, 5);
   trimmer.Stop();
   EXPECT_EQ(checks.load(), 5);
+}
+
+// With a cheap resident reading the loop looks at RSS every `min_period` and
+// makes a full check only when the back-off has passed or RSS moved: a
+// transient that faults pages in (a metrics render) is checked within
+// `min_period`, and trimmed once freed, not a back-off later.
+TEST(HeapTrimmerTest, AResidentJumpCutsTheBackOffShort) {
+  FakeHeap heap;
+  heap.code = 0;
+  std::atomic<int> checks{0};
+  std::atomic<int> peeks{0};
+  std::mutex mu;
+  auto probe = heap.probe();
+  auto counted = HeapTrimmer::Probe{.read =
+                                        [&] {
+                                          std::lock_guard lock(mu);
+                                          ++checks;
+                                          return probe.read();
+                                        },
+                                    .trim = probe.trim,
+                                    .resident =
+                                        [&] {
+                                          std::lock_guard lock(mu);
+                                          ++peeks;
+                                          return heap.resident();
+                                        }};
+  auto clock = std::make_shared<FakeClock>();
+  HeapTrimmer trimmer(4 * kMiB, counted, clock);
+  ASSERT_TRUE(trimmer.Start(seconds(2), seconds(16)));
+  // Steps 2 s at a time once the loop sleeps, then waits for it to sleep again.
+  auto tick = [&] {
+    EXPECT_TRUE(dra::testing::WaitFor("the loop sleeps", seconds(10), [&] {
+                  return clock->NumWaiters() > 0;
+                }).ok());
+    int before = peeks.load() + checks.load();
+    clock->Step(seconds(2));
+    EXPECT_TRUE(dra::testing::WaitFor("the loop looks", seconds(10), [&] {
+                  return peeks.load() + checks.load() > before && clock->NumWaiters() > 0;
+                }).ok());
+  };
+  tick();  // 2 s: the first full check, steady; the next is due after 4 s
+  EXPECT_EQ(checks.load(), 1);
+  tick();
+  tick();  // 6 s: the second, steady; the next is due after 8 s
+  EXPECT_EQ(checks.load(), 2);
+  tick();  // 8 s: RSS unchanged, so only a peek
+  EXPECT_EQ(checks.load(), 2);
+  {
+    std::lock_guard lock(mu);
+    heap.in_use = 80 * kMiB;  // a render faults pages in
+  }
+  tick();  // 10 s: RSS moved, a full check long before the back-off ends
+  EXPECT_EQ(checks.load(), 3);
+  {
+    std::lock_guard lock(mu);
+    heap.Free(70 * kMiB);  // the render is done; RSS stays where it was
+  }
+  tick();  // 12 s: the heap moved, so the loop checks every 2 s again and trims
+  EXPECT_EQ(checks.load(), 5) << "a trim reads the heap again after trimming";
+  EXPECT_EQ(heap.trims, 1);
+  trimmer.Stop();
 }
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
