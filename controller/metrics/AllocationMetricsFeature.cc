@@ -1,6 +1,9 @@
 #include "controller/metrics/AllocationMetricsFeature.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "controller/api/NodeView.h"
 #include "controller/api/PodView.h"
@@ -76,7 +79,14 @@ AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
 
 AllocationMetricsFeature::~AllocationMetricsFeature() { thread_.Stop(); }
 
-void AllocationMetricsFeature::Render() { cache_->Store(metrics_->Render()); }
+void AllocationMetricsFeature::Render() {
+  auto start = std::chrono::steady_clock::now();
+  std::string text = metrics_->Render();
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  spdlog::debug("allocation metrics rendered: {} bytes in {} ms", text.size(), took.count());
+  cache_->Store(std::move(text));
+}
 
 // A refresh costs a pass over the inventory and a render (README "Metrics",
 // "Scrape cost"), so under constant churn the next one waits

@@ -71,6 +71,11 @@ HeapTrimmer::Outcome HeapTrimmer::Tick() {
 
 bool HeapTrimmer::Start(Clock::Duration min_period, Clock::Duration max_period) {
   return thread_.Start([this, min_period, max_period] {
+    // A check at once: the slack of a process that has not yet loaded
+    // anything is the floor later slack is measured against. Without it the
+    // first check, after the initial sync, would take what that sync left
+    // behind for the floor, and never give it back.
+    Tick();
     const bool cheap_probe = static_cast<bool>(probe_.resident);
     Clock::Duration period = min_period;  // until the next full check
     Clock::Duration waited{0};

@@ -22,7 +22,8 @@ namespace kube {
 // with the bytes the allocator has handed out (mallinfo2: arenas and mmapped
 // chunks). Their difference, the slack, is code, stacks and free heap that is
 // still resident; the loop trims when the slack grew by `min_shrink` over its
-// lowest value since the last trim, so an idle or growing heap is never
+// lowest value since the last trim (or since the loop's first check, made at
+// Start() before the process has loaded anything), so an idle or growing heap is never
 // walked by malloc_trim, and memory freed again after a trim (a transient
 // that reused the same chunks) is caught too. mallinfo2 itself walks every
 // free chunk (milliseconds on a fragmented 100 MiB heap), so the loop checks
@@ -64,7 +65,8 @@ class HeapTrimmer {
   // Start() the loop.
   Outcome Tick();
 
-  // Calls Tick() on a background thread until Stop(): `min_period` after a
+  // Calls Tick() on a background thread until Stop(): once at once (start
+  // the loop before the process loads anything), then `min_period` after a
   // check that found the heap moving, twice the last period (at most
   // `max_period`) after a steady one, and sooner when the resident size
   // moves (read every `min_period`).

@@ -144,21 +144,58 @@ TEST(HeapTrimmerTest, TheLoopBacksOffWhileTheHeapIsSteadyAndStopsAtOnce) {
             .ok())
         << checks.load() << " checks after a step of " << delta << " s";
   };
-  step(1, 0);  // no check before the first period
-  step(1, 1);  // 2 s: steady, so the next wait is 4 s
-  step(3, 1);
-  step(1, 2);  // then 8 s, the maximum
-  step(7, 2);
-  step(1, 3);
+  step(1, 1);  // the check at start (the floor), then none before the first period
+  step(1, 2);  // 2 s: steady, so the next wait is 4 s
+  step(3, 2);
+  step(1, 3);  // then 8 s, the maximum
   step(7, 3);
+  step(1, 4);
+  step(7, 4);
   {
     std::lock_guard lock(mu);
     heap.in_use = 50 * kMiB;  // moving again: back to 2 s
   }
-  step(1, 4);
-  step(2, 5);
+  step(1, 5);
+  step(2, 6);
   trimmer.Stop();
-  EXPECT_EQ(checks.load(), 5);
+  EXPECT_EQ(checks.load(), 6);
+}
+
+// The loop's first check is at start, before the process loads anything:
+// what an initial sync leaves resident between two checks is measured
+// against that floor, so it is given back at the first check after it.
+TEST(HeapTrimmerTest, WhatTheInitialSyncLeftBeforeTheFirstPeriodIsTrimmed) {
+  FakeHeap heap;
+  heap.in_use = 3 * kMiB;
+  std::mutex mu;
+  auto probe = heap.probe();
+  auto locked = HeapTrimmer::Probe{.read =
+                                       [&] {
+                                         std::lock_guard lock(mu);
+                                         return probe.read();
+                                       },
+                                   .trim =
+                                       [&] {
+                                         std::lock_guard lock(mu);
+                                         probe.trim();
+                                       },
+                                   .resident = nullptr};
+  auto clock = std::make_shared<FakeClock>();
+  HeapTrimmer trimmer(4 * kMiB, locked, clock, 0.125);
+  ASSERT_TRUE(trimmer.Start(seconds(2), seconds(64)));
+  ASSERT_TRUE(dra::testing::WaitFor("the loop sleeps", seconds(10), [&] {
+                return clock->NumWaiters() > 0;
+              }).ok());
+  {
+    std::lock_guard lock(mu);
+    heap.in_use = 187 * kMiB;
+    heap.free_resident = 86 * kMiB;  // decoded lists and a render, freed
+  }
+  clock->Step(seconds(2));
+  EXPECT_TRUE(
+      dra::testing::WaitFor("a trim", seconds(10), [&] { return trimmer.trims() == 1; }).ok())
+      << "the sync's leftovers were taken for the floor";
+  trimmer.Stop();
 }
 
 // With a cheap resident reading the loop looks at RSS every `min_period` and
@@ -199,25 +236,25 @@ TEST(HeapTrimmerTest, AResidentJumpCutsTheBackOffShort) {
                   return peeks.load() + checks.load() > before && clock->NumWaiters() > 0;
                 }).ok());
   };
-  tick();  // 2 s: the first full check, steady; the next is due after 4 s
-  EXPECT_EQ(checks.load(), 1);
+  tick();  // 2 s: the first full check after the one at start, steady; the next after 4 s
+  EXPECT_EQ(checks.load(), 2);
   tick();
-  tick();  // 6 s: the second, steady; the next is due after 8 s
-  EXPECT_EQ(checks.load(), 2);
+  tick();  // 6 s: steady again; the next is due after 8 s
+  EXPECT_EQ(checks.load(), 3);
   tick();  // 8 s: RSS unchanged, so only a peek
-  EXPECT_EQ(checks.load(), 2);
+  EXPECT_EQ(checks.load(), 3);
   {
     std::lock_guard lock(mu);
     heap.in_use = 80 * kMiB;  // a render faults pages in
   }
   tick();  // 10 s: RSS moved, a full check long before the back-off ends
-  EXPECT_EQ(checks.load(), 3);
+  EXPECT_EQ(checks.load(), 4);
   {
     std::lock_guard lock(mu);
     heap.Free(70 * kMiB);  // the render is done; RSS stays where it was
   }
   tick();  // 12 s: the heap moved, so the loop checks every 2 s again and trims
-  EXPECT_EQ(checks.load(), 5) << "a trim reads the heap again after trimming";
+  EXPECT_EQ(checks.load(), 6) << "a trim reads the heap again after trimming";
   EXPECT_EQ(heap.trims, 1);
   trimmer.Stop();
 }
