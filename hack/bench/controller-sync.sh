@@ -12,6 +12,7 @@
 start_controller_and_wait() {
   local log="$1" poll="$2" started=$SECONDS
   shift 2
+  : >"$log" # read below before the background redirect may have created it
   "$BINARY" run "$@" >"$log" 2>&1 &
   CONTROLLER_PID=$!
   until grep -q "inventory synced" "$log" && grep -q "informer caches synced" "$log"; do

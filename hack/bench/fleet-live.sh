@@ -267,6 +267,7 @@ compare_client_go() {
   local bin="${K8S_BIN_DIR}/informer-compare" log="$WORK/client-go.log" t0 sync_ms cpu rss
   [[ -x "$bin" ]] || { report "client-go comparison skipped: no $bin (run compare-client-go.sh once)"; return 0; }
   t0="$(now_ms)"
+  : >"$log" # read below before the background redirect may have created it
   "$bin" --kubeconfig "$KUBECONFIG" >"$log" 2>&1 &
   PID=$!
   until grep -q '^synced ' "$log"; do
