@@ -190,6 +190,7 @@ void Reflector::Run() {
 // server turns out not to serve it) a paged LIST.
 Status Reflector::Sync() {
   auto now = thread_.clock().Now();
+  sync_began_ = now;
   if (!watch_list_.ShouldTry(lister_watcher_->SupportsWatchList(), now)) return ListAll();
   bool no_bookmark = false;
   Status status = WatchList(no_bookmark);
@@ -206,6 +207,7 @@ Status Reflector::Sync() {
 }
 
 Status Reflector::ListAll() {
+  sync_items_ = 0;
   sink_.BeginReplace();
   Status status = ListPages();
   TrimDecoder();
@@ -238,6 +240,7 @@ Status Reflector::ListPages() {
   ++lists_;
   Count(list_sync_counter_);
   sink_.EndReplace(resource_version);
+  LogSynced("LIST");
   SetResourceVersion(resource_version);
   need_list_ = false;
   rv_unavailable_ = false;
@@ -285,8 +288,17 @@ Status Reflector::ApplyPageItemByItem(const std::string& body, ListOptions& opti
 }
 
 void Reflector::ReplaceItem(simdjson::dom::element item) {
+  ++sync_items_;
   Status added = sink_.ReplaceItem(item);
   if (!added.ok()) ReportDecodeError(KeyOf(item), added);
+}
+
+void Reflector::LogSynced(const char* how) {
+  auto took =
+      std::chrono::duration_cast<std::chrono::milliseconds>(thread_.clock().Now() - sync_began_);
+  bool first = lists_ + watch_lists_ == 1;
+  spdlog::log(first ? spdlog::level::info : spdlog::level::debug,
+              "{}: synced {} items by {} in {} ms", resource_, sync_items_, how, took.count());
 }
 
 void Reflector::ReportDecodeError(const std::string& key, const Status& error) {
@@ -386,6 +398,7 @@ void Reflector::EndInitialEvents(std::string_view resource_version) {
   ++watch_lists_;
   Count(watch_list_sync_counter_);
   sink_.EndReplace(std::string(resource_version));
+  LogSynced("watch-list");
   need_list_ = false;
   rv_unavailable_ = false;
   Succeeded();
@@ -425,6 +438,7 @@ Status Reflector::WatchList(bool& no_bookmark) {
     SetActiveStream(nullptr);
     return Status(StatusCode::kCancelled, "watch-list cancelled");
   }
+  sync_items_ = 0;
   sink_.BeginReplace();
   initial_events_ = true;
   bool saw_data = false;

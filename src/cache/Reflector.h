@@ -140,6 +140,9 @@ class Reflector {
   void SetResourceVersion(std::string_view rv);
   void Beat();
   void Succeeded();
+  // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
+  // read and how long it took; the first at info level, later ones at debug.
+  void LogSynced(const char* how);
 
   std::shared_ptr<ListerWatcher> lister_watcher_;
   std::string resource_;
@@ -176,6 +179,8 @@ class Reflector {
   bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
   Clock::TimePoint last_decode_log_{};
   uint64_t unlogged_decode_errors_ = 0;
+  Clock::TimePoint sync_began_{};  // the full sync under way: when it began
+  uint64_t sync_items_ = 0;        // and how many items it has read
   bool relist_requested_ = false;  // set by HandleLine: resuming cannot help
   std::string undecodable_at_;     // the RV an unreadable line followed
   Status stream_error_;            // set by HandleLine to end the current watch

@@ -2,7 +2,10 @@
 // relist storms, stale objects after projection failures, handlers that read
 // the cache.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <thread>
@@ -125,6 +128,29 @@ TEST(ReflectorTest, ProjectionFailureOnModifiedDropsTheStaleObject) {
   EXPECT_EQ(events->deletes(), (std::map<std::string, int>{{"ns/a", 1}, {"ns/b", 1}}));
   EXPECT_EQ(informer.reflector().decode_errors(), 2u);
   EXPECT_EQ(informer.reflector().last_resource_version(), "4");
+}
+
+// An operator reading the log sees how long each cache took to fill, and
+// with how many items, so a slow start can be pinned on one resource.
+TEST(ReflectorTest, TheFirstSyncIsLoggedWithItsItemsAndDuration) {
+  auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(100);
+  spdlog::default_logger()->sinks().push_back(log);
+  std::shared_ptr<void> remove_sink(nullptr, [log](void*) {
+    auto& sinks = spdlog::default_logger()->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), log), sinks.end());
+  });
+  auto lw = std::make_shared<FakeListerWatcher>(Page({Pod("a", 1), Pod("b", 2), Pod("c", 3)}, 3),
+                                                nullptr);
+  kube::Informer<MetaObject> informer(lw, MetaObject::FromJson);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(5000ms));
+  informer.Stop();
+  std::string synced;
+  for (const auto& line : log->last_formatted()) {
+    if (line.find("synced") != std::string::npos) synced = line;
+  }
+  EXPECT_NE(synced.find("pods: synced 3 items by LIST in "), std::string::npos) << synced;
+  EXPECT_NE(synced.find(" ms"), std::string::npos) << synced;
 }
 
 // Reads the informer's cache from inside its callbacks.
