@@ -47,6 +47,34 @@ struct FakeHeap {
   }
 };
 
+// The heap's probe for tests that change the heap while the loop runs: every
+// call holds `mu`, full reads are counted in `checks`, and with `peeks` the
+// probe also offers counted RSS peeks.
+HeapTrimmer::Probe LockedProbe(FakeHeap& heap, std::mutex& mu, std::atomic<int>& checks,
+                               std::atomic<int>* peeks = nullptr) {
+  HeapTrimmer::Probe probe{.read =
+                               [&heap, &mu, &checks] {
+                                 std::lock_guard lock(mu);
+                                 ++checks;
+                                 return HeapTrimmer::Probe::Reading{heap.in_use, heap.resident()};
+                               },
+                           .trim =
+                               [&heap, &mu] {
+                                 std::lock_guard lock(mu);
+                                 ++heap.trims;
+                                 heap.free_resident = 0;
+                               },
+                           .resident = nullptr};
+  if (peeks != nullptr) {
+    probe.resident = [&heap, &mu, peeks] {
+      std::lock_guard lock(mu);
+      ++*peeks;
+      return heap.resident();
+    };
+  }
+  return probe;
+}
+
 TEST(HeapTrimmerTest, OnALargeHeapOnlyAShareOfItIsWorthATrim) {
   FakeHeap heap;
   HeapTrimmer trimmer(4 * kMiB, heap.probe(), nullptr, 0.125);
@@ -119,15 +147,7 @@ TEST(HeapTrimmerTest, TheLoopBacksOffWhileTheHeapIsSteadyAndStopsAtOnce) {
   heap.code = 0;  // nothing to read: the first check is steady
   std::atomic<int> checks{0};
   std::mutex mu;
-  auto probe = heap.probe();
-  auto counted = HeapTrimmer::Probe{.read =
-                                        [&] {
-                                          std::lock_guard lock(mu);
-                                          ++checks;
-                                          return probe.read();
-                                        },
-                                    .trim = probe.trim,
-                                    .resident = nullptr};
+  auto counted = LockedProbe(heap, mu, checks);
   auto clock = std::make_shared<FakeClock>();
   HeapTrimmer trimmer(4 * kMiB, counted, clock);
   ASSERT_TRUE(trimmer.Start(seconds(2), seconds(8)));
@@ -168,18 +188,8 @@ TEST(HeapTrimmerTest, WhatTheInitialSyncLeftBeforeTheFirstPeriodIsTrimmed) {
   FakeHeap heap;
   heap.in_use = 3 * kMiB;
   std::mutex mu;
-  auto probe = heap.probe();
-  auto locked = HeapTrimmer::Probe{.read =
-                                       [&] {
-                                         std::lock_guard lock(mu);
-                                         return probe.read();
-                                       },
-                                   .trim =
-                                       [&] {
-                                         std::lock_guard lock(mu);
-                                         probe.trim();
-                                       },
-                                   .resident = nullptr};
+  std::atomic<int> checks{0};
+  auto locked = LockedProbe(heap, mu, checks);
   auto clock = std::make_shared<FakeClock>();
   HeapTrimmer trimmer(4 * kMiB, locked, clock, 0.125);
   ASSERT_TRUE(trimmer.Start(seconds(2), seconds(64)));
@@ -208,20 +218,7 @@ TEST(HeapTrimmerTest, AResidentJumpCutsTheBackOffShort) {
   std::atomic<int> checks{0};
   std::atomic<int> peeks{0};
   std::mutex mu;
-  auto probe = heap.probe();
-  auto counted = HeapTrimmer::Probe{.read =
-                                        [&] {
-                                          std::lock_guard lock(mu);
-                                          ++checks;
-                                          return probe.read();
-                                        },
-                                    .trim = probe.trim,
-                                    .resident =
-                                        [&] {
-                                          std::lock_guard lock(mu);
-                                          ++peeks;
-                                          return heap.resident();
-                                        }};
+  auto counted = LockedProbe(heap, mu, checks, &peeks);
   auto clock = std::make_shared<FakeClock>();
   HeapTrimmer trimmer(4 * kMiB, counted, clock);
   ASSERT_TRUE(trimmer.Start(seconds(2), seconds(16)));
