@@ -97,7 +97,6 @@ std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls
   if (target.empty()) return "";
   std::unique_ptr<SSL_CTX, CtxDeleter> ctx(SSL_CTX_new(TLS_client_method()));
   if (!ctx) return "";
-  if (!tls.has_ca()) SSL_CTX_set_default_verify_paths(ctx.get());
   tls.InstallInto(ctx.get());
   SSL_CTX_set_verify(ctx.get(), verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
   Fd sock;

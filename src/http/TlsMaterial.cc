@@ -65,6 +65,8 @@ void TlsMaterial::InstallInto(SSL_CTX* ctx) const {
     X509_STORE* store = X509_STORE_new();
     for (const auto& cert : ca_certs_) X509_STORE_add_cert(store, cert.get());
     SSL_CTX_set_cert_store(ctx, store);  // takes ownership, drops the system store
+  } else {
+    SSL_CTX_set_default_verify_paths(ctx);  // honours SSL_CERT_FILE and SSL_CERT_DIR
   }
   if (!client_chain_.empty()) {
     SSL_CTX_use_certificate(ctx, client_chain_[0].get());

@@ -19,8 +19,10 @@ class TlsMaterial {
  public:
   static Result<std::shared_ptr<TlsMaterial>> FromConfig(const RestConfig& config);
 
-  // Trusts only the configured CA (replacing the system store) when one is
-  // set, and presents the client certificate when one is set.
+  // Trusts only the configured CA (replacing whatever store `ctx` had) when
+  // one is set, and the system's trust store (OpenSSL's default paths, or
+  // SSL_CERT_FILE / SSL_CERT_DIR, as Go's crypto/x509 reads them) when none
+  // is; presents the client certificate when one is set.
   void InstallInto(SSL_CTX* ctx) const;
 
   bool has_ca() const { return !ca_certs_.empty(); }

@@ -1,37 +1,12 @@
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <optional>
-#include <string>
-
 #include "src/base/MallocArenas.h"
+#include "tests/support/ScopedEnv.h"
 
 namespace kube {
 namespace {
 
-// Sets an environment variable for one test and puts the old value back.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value != nullptr) {
-      setenv(name, value, 1);
-    } else {
-      unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using dra::testing::ScopedEnv;
 
 TEST(MallocArenasTest, TheEnvironmentsArenaLimitWins) {
   ScopedEnv tunables("GLIBC_TUNABLES", nullptr);

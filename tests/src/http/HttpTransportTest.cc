@@ -10,6 +10,7 @@
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/HostileTcpServer.h"
+#include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/TestCertificates.h"
@@ -24,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 using dra::testing::Gate;
 using dra::testing::HostileTcpServer;
 using dra::testing::Route;
+using dra::testing::ScopedEnv;
 using dra::testing::ScriptedHttpServer;
 using dra::testing::ScriptedResponse;
 using dra::testing::StreamStep;
@@ -428,6 +430,9 @@ class HttpTransportTlsTest : public HttpTransportTest {
     ASSERT_TRUE(other.ok()) << other.status().ToString();
     other_ca_ = *other;
     auto server = pki.MakeLeaf(ca_, "server", "server", "IP:127.0.0.1");
+    auto other_server = pki.MakeLeaf(other_ca_, "other-server", "other-server", "IP:127.0.0.1");
+    ASSERT_TRUE(other_server.ok()) << other_server.status().ToString();
+    other_server_ = *other_server;
     auto named = pki.MakeLeaf(ca_, "named", "named", "DNS:api.example");
     auto a = pki.MakeLeaf(ca_, "client-a", "client-a", "");
     auto b = pki.MakeLeaf(ca_, "client-b", "client-b", "");
@@ -449,7 +454,7 @@ class HttpTransportTlsTest : public HttpTransportTest {
   }
 
   TempDir dir_;
-  TestCertificates::Pair ca_, other_ca_, server_, named_, client_a_, client_b_;
+  TestCertificates::Pair ca_, other_ca_, server_, other_server_, named_, client_a_, client_b_;
 };
 
 TEST_P(HttpTransportTlsTest, TrustsTheConfiguredCaOnly) {
@@ -463,6 +468,22 @@ TEST_P(HttpTransportTlsTest, TrustsTheConfiguredCaOnly) {
   EXPECT_EQ(untrusted.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(untrusted.status().message().find("certificate"), std::string::npos)
       << untrusted.status().ToString();
+}
+
+// The system's trust store, here the unrelated CA through SSL_CERT_FILE,
+// serves only a configuration that names no CA: libcurl's own bundle is never
+// added to the configured one.
+TEST_P(HttpTransportTlsTest, SystemTrustAppliesOnlyWithoutAConfiguredCa) {
+  ScopedEnv system_trust("SSL_CERT_FILE", other_ca_.cert.c_str());
+  ScopedEnv no_dir("SSL_CERT_DIR", dir_.path().c_str());
+  auto server = TlsEchoServer::Start(other_server_.cert, other_server_.key);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto system = GetFrom(ConfigFor((*server)->Url()));
+  ASSERT_TRUE(system.ok()) << system.status().ToString();
+  auto configured = GetFrom(TlsConfig(**server, ca_));
+  ASSERT_FALSE(configured.ok()) << "trusted a CA the configuration does not name";
+  EXPECT_NE(configured.status().message().find("certificate"), std::string::npos)
+      << configured.status().ToString();
 }
 
 TEST_P(HttpTransportTlsTest, InsecureSkipsVerification) {
