@@ -63,7 +63,7 @@ void MappingAudit::NoDevices(const std::vector<std::shared_ptr<const api::Device
                              std::vector<MappingFinding>& out) {
   for (const auto& c : classes) {
     if (!c || !c->extended_resource_name) continue;  // only classes serving a name matter here
-    if (inventory.Count(c->meta.name).total > 0) continue;
+    if (inventory.AnyDeviceMatches(c->meta.name)) continue;
     out.push_back(Finding(
         Kind::kNoDevices, "DeviceClass", c->meta.name, *c->extended_resource_name, "",
         "DeviceClass " + c->meta.name + " serves extended resource " + *c->extended_resource_name +

@@ -233,6 +233,16 @@ std::map<std::string, DeviceCounts> Inventory::CountPerNode(std::string_view cla
   return counts;
 }
 
+bool Inventory::AnyDeviceMatches(std::string_view class_name) const {
+  std::shared_lock lock(mu_);
+  const ClassState* cls = classes_.Find(class_name);
+  if (cls == nullptr) return false;
+  for (DeviceId id = 0; id < entries_.size(); ++id) {
+    if (entries_[id] && ClassIndex::Matches(*cls, id)) return true;
+  }
+  return false;
+}
+
 std::vector<DeviceInfo> Inventory::DevicesMatching(std::string_view class_name,
                                                    std::string_view node) const {
   std::shared_lock lock(mu_);

@@ -106,6 +106,9 @@ class Inventory {
   // by its labels; all devices when `node` is empty.
   // A class unusable there (see Unusable) has free = 0 and selector_error set.
   DeviceCounts Count(std::string_view class_name, std::string_view node = "") const;
+  // Whether any published device matches `class_name`: Count().total > 0
+  // without describing every matching device (stops at the first).
+  bool AnyDeviceMatches(std::string_view class_name) const;
   // The devices that match; they still match when the class is unusable
   // there, which Unusable() tells.
   std::vector<DeviceInfo> DevicesMatching(std::string_view class_name,

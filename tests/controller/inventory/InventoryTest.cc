@@ -118,6 +118,19 @@ TEST_F(InventoryTest, CountsMatchingDevicesPerNode) {
   EXPECT_EQ(inventory_.Count("no-such-class").total, 0);
 }
 
+TEST_F(InventoryTest, AnyDeviceMatchesAgreesWithTheCount) {
+  inventory_.ApplyClass(Class(
+      "huge-gpu",
+      {kAnyGpu, R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("1Ti")) >= 0)"}));
+  for (const char* name : {"gpu", "big-gpu", "huge-gpu", "no-such-class"}) {
+    EXPECT_EQ(inventory_.AnyDeviceMatches(name), inventory_.Count(name).total > 0) << name;
+  }
+  EXPECT_TRUE(inventory_.AnyDeviceMatches("big-gpu"));
+  EXPECT_FALSE(inventory_.AnyDeviceMatches("huge-gpu"));
+  inventory_.RemoveSlice(*Slice("node-b-gpus", "node-b", {}));
+  EXPECT_FALSE(inventory_.AnyDeviceMatches("big-gpu")) << "its only devices were withdrawn";
+}
+
 TEST_F(InventoryTest, ClassesMatchingADevice) {
   EXPECT_EQ(inventory_.ClassesMatching(Key("node-b", "gpu-0")),
             (std::vector<std::string>{"big-gpu", "gpu"}));
