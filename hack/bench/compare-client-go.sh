@@ -8,6 +8,9 @@
 # other against the same API server:
 #   - informer-compare (hack/control-plane/k8s/cmd/informer-compare): client-go
 #     v0.37.2 shared informers for the resources `dra-controller run` watches;
+#   - informer-compare -json (CLIENT_GO_JSON=1, default): the same asking for
+#     JSON, as dra-controller does; client-go's typed clients ask for protobuf
+#     for built-in resources, which the API server encodes in less time;
 #   - `dra-controller run` (features at their defaults; the binary caps glibc
 #     at 2 malloc arenas itself, as the Deployment's MALLOC_ARENA_MAX=2 does);
 #   - `dra-controller run` with MALLOC_ARENA_MAX=8 x online CPUs (glibc's own
@@ -150,6 +153,7 @@ measure() {
 }
 
 client_go_synced() { grep -q '^synced ' "$WORK/client-go.log"; }
+client_go_json_synced() { grep -q '^synced ' "$WORK/client-go-json.log"; }
 PROBE_PORT=""
 controller_synced() { curl -fs -o /dev/null "http://127.0.0.1:${PROBE_PORT}/readyz"; }
 
@@ -188,6 +192,11 @@ report() {
         printf "%s / client-go: RSS %.2fx, sync time %.2fx, CPU to sync %.2fx\n", n,
           mr[n] / mr["client-go"], ms[n] / ms["client-go"], (mc["client-go"] > 0 ? mc[n] / mc["client-go"] : 0)
       }
+      for (n in names) if (n !~ /^client-go/ && mr["client-go-json"] > 0) {
+        printf "%s / client-go-json: RSS %.2fx, sync time %.2fx, CPU to sync %.2fx\n", n,
+          mr[n] / mr["client-go-json"], ms[n] / ms["client-go-json"],
+          (mc["client-go-json"] > 0 ? mc[n] / mc["client-go-json"] : 0)
+      }
     }' "$WORK/rows"
 }
 
@@ -201,6 +210,10 @@ main() {
   for ((round = 1; round <= ROUNDS; round++)); do
     log "round $round of $ROUNDS"
     measure client-go client_go_synced "$COMPARE_BIN" --kubeconfig "$KUBECONFIG" | tee -a "$WORK/rows" >&2
+    if [[ "${CLIENT_GO_JSON:-1}" == 1 ]]; then
+      measure client-go-json client_go_json_synced "$COMPARE_BIN" --kubeconfig "$KUBECONFIG" -json \
+        | tee -a "$WORK/rows" >&2
+    fi
     run_controller dra-controller "$BINARY" | tee -a "$WORK/rows" >&2
     run_controller dra-controller-glibc-arenas "$BINARY" \
       "MALLOC_ARENA_MAX=$((8 * $(getconf _NPROCESSORS_ONLN)))" | tee -a "$WORK/rows" >&2
