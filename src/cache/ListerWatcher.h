@@ -50,6 +50,11 @@ class ListerWatcher {
   // server that can answer them with a streamed list (watch-list). Fakes that
   // script plain watches say no, as client-go's do.
   virtual bool SupportsWatchList() const { return false; }
+
+  // Asks for protobuf from now on where the server has it (LIST bodies start
+  // with the "k8s\0" magic, watch streams are length-delimited frames; the
+  // reader tells them from JSON by their first bytes). Fakes answer JSON.
+  virtual void AcceptProtobuf() {}
 };
 
 }  // namespace kube

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <string_view>
+
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
 
@@ -14,6 +16,11 @@ struct MetaObject {
 
   static Result<MetaObject> FromJson(simdjson::dom::element object) {
     auto meta = ObjectMeta::FromObject(object);
+    if (!meta.ok()) return meta.status();
+    return MetaObject{std::move(*meta)};
+  }
+  static Result<MetaObject> FromProto(std::string_view object) {
+    auto meta = ObjectMeta::FromProto(object);
     if (!meta.ok()) return meta.status();
     return MetaObject{std::move(*meta)};
   }

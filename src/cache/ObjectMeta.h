@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "src/base/Result.h"
+#include "src/cache/RawObject.h"
 
 namespace kube {
 
@@ -33,6 +35,13 @@ struct ObjectMeta {
   // Reads `object.metadata`; an object without metadata.name is an error.
   static Result<ObjectMeta> FromObject(simdjson::dom::element object,
                                        Labels labels = Labels::kKeep);
+  // The same from an object's protobuf message (its field 1, ObjectMeta).
+  static Result<ObjectMeta> FromProto(std::string_view object, Labels labels = Labels::kKeep);
+  static Result<ObjectMeta> FromRaw(const RawObject& object, Labels labels = Labels::kKeep);
+
+  // metav1.ObjectMeta's field numbers, for decoders of other fields of it.
+  static constexpr uint32_t kProtoField = 1;  // `metadata` of every top-level object
+  static constexpr uint32_t kProtoAnnotations = 12;
 };
 
 }  // namespace kube

@@ -8,7 +8,10 @@
 #include "src/cache/JsonFields.h"
 #include "src/cache/JsonSpans.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/cache/ProtoListPage.h"
+#include "src/cache/ProtoWatchDecoder.h"
 #include "src/metrics/MetricFamilyCache.h"
+#include "src/proto/ProtoEnvelope.h"
 
 namespace kube {
 namespace {
@@ -72,8 +75,8 @@ long long Seconds(Clock::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
 }
 
-std::string KeyOf(simdjson::dom::element object) {
-  auto meta = ObjectMeta::FromObject(object);
+std::string KeyOf(const RawObject& object) {
+  auto meta = ObjectMeta::FromRaw(object);
   return meta.ok() ? meta->Key() : "";
 }
 
@@ -88,10 +91,13 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       thread_(options_.clock),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
       splitter_(options_.max_watch_line_bytes),
+      frames_(options_.max_watch_line_bytes),
       watch_list_(options_.watch_list, options_.watch_list_retry_after),
       decode_error_counter_(DecodeErrorCounter(options_, resource_)),
       list_sync_counter_(SyncCounter(options_, resource_, "list")),
-      watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {}
+      watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {
+  if (lister_watcher_ && sink_.AcceptsProtobuf()) lister_watcher_->AcceptProtobuf();
+}
 
 Reflector::~Reflector() { Stop(); }
 
@@ -252,6 +258,7 @@ Status Reflector::ListPages() {
 // continue token into `resource_version` and `options`.
 Status Reflector::ApplyPage(const std::string& body, ListOptions& options,
                             std::string& resource_version) {
+  if (ProtoEnvelope::IsProtobuf(body)) return ApplyProtoPage(body, options, resource_version);
   auto doc = decoder_.ParseDocument(body);
   if (!doc.ok()) return ApplyPageItemByItem(body, options, resource_version);
   simdjson::dom::array items;
@@ -287,7 +294,19 @@ Status Reflector::ApplyPageItemByItem(const std::string& body, ListOptions& opti
   return Status::Ok();
 }
 
-void Reflector::ReplaceItem(simdjson::dom::element item) {
+// Each item is cut out by its length, so a malformed one fails only itself.
+Status Reflector::ApplyProtoPage(const std::string& body, ListOptions& options,
+                                 std::string& resource_version) {
+  auto page_or = ProtoListPage::Parse(body);
+  if (!page_or.ok()) return page_or.status();
+  auto page = std::move(*page_or);
+  for (std::string_view item : page.items) ReplaceItem(RawObject::Protobuf(item));
+  resource_version = std::move(page.resource_version);
+  options.continue_token = std::move(page.continue_token);
+  return Status::Ok();
+}
+
+void Reflector::ReplaceItem(const RawObject& item) {
   ++sync_items_;
   Status added = sink_.ReplaceItem(item);
   if (!added.ok()) ReportDecodeError(KeyOf(item), added);
@@ -323,19 +342,31 @@ void Reflector::TrimDecoder() {
 
 Status Reflector::HandleLine(std::string_view line) {
   auto event = decoder_.Decode(line);
-  if (!event.ok()) return SkipUndecodableLine(line, event.status());
-  if (initial_events_ && event->type != WatchEventType::kError) return HandleInitialEvent(*event);
-  switch (event->type) {
+  if (!event.ok()) return SkipUndecodable(decoder_.SalvageEvent(line), event.status());
+  return HandleEvent(*event);
+}
+
+Status Reflector::HandleFrame(std::string_view frame) {
+  auto event = ProtoWatchDecoder::Decode(frame);
+  if (!event.ok()) return SkipUndecodable(ProtoWatchDecoder::Salvage(frame), event.status());
+  return HandleEvent(*event);
+}
+
+Status Reflector::HandleEvent(const RawWatchEvent& event) {
+  if (initial_events_ && event.type != WatchEventType::kError) return HandleInitialEvent(event);
+  switch (event.type) {
     case WatchEventType::kError:
-      stream_error_ = WatchDecoder::ErrorEventStatus(event->object);
+      stream_error_ = event.object.is_protobuf()
+                          ? ProtoWatchDecoder::ErrorEventStatus(event.object.protobuf())
+                          : WatchDecoder::ErrorEventStatus(event.object.json());
       return stream_error_;
     case WatchEventType::kBookmark:
-      SetResourceVersion(event->resource_version);
+      SetResourceVersion(event.resource_version);
       return Status::Ok();
     default: {
-      Status applied = sink_.Apply(event->type, event->object);
-      if (!applied.ok()) ReportDecodeError(KeyOf(event->object), applied);
-      SetResourceVersion(event->resource_version);
+      Status applied = sink_.Apply(event.type, event.object);
+      if (!applied.ok()) ReportDecodeError(KeyOf(event.object), applied);
+      SetResourceVersion(event.resource_version);
       return Status::Ok();
     }
   }
@@ -343,8 +374,7 @@ Status Reflector::HandleLine(std::string_view line) {
 
 // The server replays an event for as long as the watch resumes before it, so
 // an event that cannot be decoded must be passed over, never retried.
-Status Reflector::SkipUndecodableLine(std::string_view line, const Status& error) {
-  auto salvaged = decoder_.SalvageEvent(line);
+Status Reflector::SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error) {
   if (salvaged.ok() && !salvaged->resource_version.empty() &&
       salvaged->type != WatchEventType::kError) {
     ReportDecodeError(salvaged->Key(), error);
@@ -380,7 +410,7 @@ Status Reflector::HandleInitialEvent(const RawWatchEvent& event) {
       if (event.initial_events_end) EndInitialEvents(event.resource_version);
       return Status::Ok();
     case WatchEventType::kDeleted: {
-      auto meta = ObjectMeta::FromObject(event.object);
+      auto meta = ObjectMeta::FromRaw(event.object);
       if (meta.ok()) sink_.ForgetItem(meta->Key());
       return Status::Ok();
     }
@@ -480,11 +510,15 @@ Status Reflector::WatchList(bool& no_bookmark) {
   return Status::Ok();
 }
 
-// Streams one watch through HandleLine until it ends.
+// Streams one watch through HandleLine (JSON) or HandleFrame (protobuf)
+// until it ends.
 Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data) {
   splitter_.Reset();
+  frames_.Reset();
+  stream_format_ = StreamFormat::kUnknown;
   stream_error_ = Status::Ok();
-  uint64_t oversized_before = splitter_.oversized_lines();
+  oversized_lines_reported_ = splitter_.oversized_lines();
+  oversized_frames_reported_ = frames_.oversized_frames();
   ++watches_;
   Status status = lister_watcher_->Watch(
       options,
@@ -498,23 +532,43 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
         if (deadline_ != nullptr) deadline_->Touch();
         if (chunk.empty()) return true;  // the server accepted the watch
         saw_data = true;
-        bool go_on = splitter_.Feed(chunk, [this](std::string_view line) {
-          Status handled = HandleLine(line);
-          TrimDecoder();
-          return handled.ok();
-        });
-        for (; oversized_before < splitter_.oversized_lines(); ++oversized_before) {
-          ReportDecodeError(
-              "", Status(StatusCode::kParseError,
-                         "watch line longer than " + std::to_string(options_.max_watch_line_bytes) +
-                             " bytes"));
-        }
-        return go_on;
+        return FeedWatchData(chunk);
       },
       cancel);
   splitter_.Reset();
+  frames_.Reset();
   if (!stream_error_.ok()) return stream_error_;
   return status;
+}
+
+// A protobuf frame starts with its 4-byte big-endian length, whose first
+// byte is 0 for any frame under 16 MiB; a JSON stream starts with '{'.
+bool Reflector::FeedWatchData(std::string_view chunk) {
+  if (stream_format_ == StreamFormat::kUnknown) {
+    stream_format_ = chunk.front() == '\0' ? StreamFormat::kProtobuf : StreamFormat::kJson;
+  }
+  auto handled = [this](Status status) {
+    TrimDecoder();
+    return status.ok();
+  };
+  if (stream_format_ == StreamFormat::kProtobuf) {
+    bool go_on =
+        frames_.Feed(chunk, [&](std::string_view frame) { return handled(HandleFrame(frame)); });
+    ReportOversized(frames_.oversized_frames(), oversized_frames_reported_, "watch frame");
+    return go_on;
+  }
+  bool go_on =
+      splitter_.Feed(chunk, [&](std::string_view line) { return handled(HandleLine(line)); });
+  ReportOversized(splitter_.oversized_lines(), oversized_lines_reported_, "watch line");
+  return go_on;
+}
+
+void Reflector::ReportOversized(uint64_t oversized, uint64_t& reported, const char* what) {
+  for (; reported < oversized; ++reported) {
+    ReportDecodeError("", Status(StatusCode::kParseError,
+                                 std::string(what) + " longer than " +
+                                     std::to_string(options_.max_watch_line_bytes) + " bytes"));
+  }
 }
 
 Status Reflector::WatchOnce() {

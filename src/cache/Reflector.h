@@ -15,6 +15,7 @@
 #include "src/cache/WatchDecoder.h"
 #include "src/cache/WatchListMode.h"
 #include "src/cache/WatchListPolicy.h"
+#include "src/proto/ProtoFrameSplitter.h"
 
 namespace prometheus {
 class Registry;
@@ -65,6 +66,9 @@ struct ReflectorOptions {
 // resourceVersion without relisting. Every failure waits for the backoff
 // first; 410 Gone/Expired and "too large resource version" then relist, other
 // failures retry what failed.
+//
+// Where the sink can project protobuf, the server is asked for it; LIST
+// bodies and watch streams are read in whichever format the server chose.
 //
 // Objects that cannot be decoded are skipped and counted, never retried: a
 // bad item does not fail its LIST page, and an undecodable watch event is
@@ -131,10 +135,16 @@ class Reflector {
   Status ApplyPage(const std::string& body, ListOptions& options, std::string& resource_version);
   Status ApplyPageItemByItem(const std::string& body, ListOptions& options,
                              std::string& resource_version);
-  void ReplaceItem(simdjson::dom::element item);
+  Status ApplyProtoPage(const std::string& body, ListOptions& options,
+                        std::string& resource_version);
+  void ReplaceItem(const RawObject& item);
   Status WatchOnce();
+  bool FeedWatchData(std::string_view chunk);
   Status HandleLine(std::string_view line);
-  Status SkipUndecodableLine(std::string_view line, const Status& error);
+  Status HandleFrame(std::string_view frame);
+  Status HandleEvent(const RawWatchEvent& event);
+  Status SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error);
+  void ReportOversized(uint64_t oversized, uint64_t& reported, const char* what);
   void ReportDecodeError(const std::string& key, const Status& error);
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
@@ -152,6 +162,11 @@ class Reflector {
   Backoff backoff_;
   WatchDecoder decoder_;
   LineSplitter splitter_;
+  ProtoFrameSplitter frames_;
+  enum class StreamFormat : uint8_t { kUnknown, kJson, kProtobuf };
+  StreamFormat stream_format_ = StreamFormat::kUnknown;  // of the watch under way
+  uint64_t oversized_lines_reported_ = 0;
+  uint64_t oversized_frames_reported_ = 0;
   CancelFlag cancel_;
   WatchListPolicy watch_list_;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/client/ApiError.h"
+#include "src/proto/ProtoEnvelope.h"
 
 namespace kube {
 namespace {
@@ -48,9 +49,15 @@ class RestListerWatcher::Stream : public StreamHandler {
 RestListerWatcher::RestListerWatcher(std::shared_ptr<RestClient> client, ResourceType type)
     : client_(std::move(client)), type_(std::move(type)) {}
 
-Result<std::string> RestListerWatcher::List(const ListOptions& options) {
+HttpRequest RestListerWatcher::Request(const ListOptions& options) const {
   HttpRequest request;
   request.path = type_.CollectionPath() + options.ToQuery();
+  if (accept_protobuf_) request.headers.emplace_back("Accept", ProtoEnvelope::kAccept);
+  return request;
+}
+
+Result<std::string> RestListerWatcher::List(const ListOptions& options) {
+  HttpRequest request = Request(options);
   auto response = client_->Do(request);
   if (!response.ok()) return response.status();
   return std::move(response->body);
@@ -58,8 +65,7 @@ Result<std::string> RestListerWatcher::List(const ListOptions& options) {
 
 Status RestListerWatcher::Watch(const ListOptions& options, const WatchChunkHandler& on_chunk,
                                 CancelFlag& cancel) {
-  HttpRequest request;
-  request.path = type_.CollectionPath() + options.ToQuery();
+  HttpRequest request = Request(options);
   Stream stream(on_chunk);
   Status transport = client_->Stream(request, stream, cancel, IdleTimeout(options));
   if (stream.head().status != 0 && stream.head().status != 200) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ class RestListerWatcher : public ListerWatcher {
                CancelFlag& cancel) override;
   std::string Describe() const override { return type_.Describe(); }
   bool SupportsWatchList() const override { return true; }
+  void AcceptProtobuf() override { accept_protobuf_ = true; }
 
   // How long a watch may deliver nothing before it is cut: a few bookmark
   // intervals when it asked for bookmarks, else its own timeout and a grace.
@@ -28,8 +30,11 @@ class RestListerWatcher : public ListerWatcher {
  private:
   class Stream;
 
+  HttpRequest Request(const ListOptions& options) const;
+
   std::shared_ptr<RestClient> client_;
   ResourceType type_;
+  std::atomic<bool> accept_protobuf_{false};
 };
 
 }  // namespace kube

@@ -19,6 +19,7 @@
 #include "src/cache/HandlerListener.h"
 #include "src/cache/HandlerMetrics.h"
 #include "src/cache/HandlerRegistration.h"
+#include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/Store.h"
@@ -44,7 +45,7 @@ template <typename T>
 class StoreSink : public ReflectorSink {
  public:
   using Ptr = std::shared_ptr<const T>;
-  using Transform = std::function<Result<T>(simdjson::dom::element)>;
+  using Transform = ObjectDecoder<T>;
   using Keep = std::function<bool(const T&)>;
 
   // `clock` (null: the real clock) times callbacks for CheckHandlers();
@@ -120,7 +121,9 @@ class StoreSink : public ReflectorSink {
 
   void BeginReplace() override { pending_.clear(); }
 
-  Status ReplaceItem(simdjson::dom::element object) override {
+  bool AcceptsProtobuf() const override { return transform_.has_protobuf(); }
+
+  Status ReplaceItem(const RawObject& object) override {
     auto projected = Project(object);
     if (!projected.ok()) return projected.status();
     if (!Kept(**projected)) return Status::Ok();
@@ -154,11 +157,11 @@ class StoreSink : public ReflectorSink {
 
   void AbortReplace() override { pending_.clear(); }
 
-  Status Apply(WatchEventType type, simdjson::dom::element object) override {
+  Status Apply(WatchEventType type, const RawObject& object) override {
     auto projected = Project(object);
     if (!projected.ok()) {
       // The metadata usually still reads; without it there is no key to drop.
-      auto meta = ObjectMeta::FromObject(object);
+      auto meta = ObjectMeta::FromRaw(object);
       if (meta.ok()) Remove(meta->Key());
       return projected.status();
     }
@@ -185,7 +188,7 @@ class StoreSink : public ReflectorSink {
   }
 
  private:
-  Result<Ptr> Project(simdjson::dom::element object) {
+  Result<Ptr> Project(const RawObject& object) {
     auto projected = transform_(object);
     if (!projected.ok()) return projected.status();
     return Ptr(std::make_shared<const T>(std::move(*projected)));

@@ -6,9 +6,7 @@
 #include "src/cache/JsonSpans.h"
 
 namespace kube {
-namespace {
-
-Result<WatchEventType> ParseType(std::string_view type) {
+Result<WatchEventType> WatchDecoder::ParseEventType(std::string_view type) {
   if (type == "ADDED") return WatchEventType::kAdded;
   if (type == "MODIFIED") return WatchEventType::kModified;
   if (type == "DELETED") return WatchEventType::kDeleted;
@@ -16,6 +14,8 @@ Result<WatchEventType> ParseType(std::string_view type) {
   if (type == "ERROR") return WatchEventType::kError;
   return Status(StatusCode::kParseError, "unknown watch event type \"" + std::string(type) + "\"");
 }
+
+namespace {
 
 StatusCode CodeForHttp(int64_t code, std::string_view reason) {
   if (code == 410 || reason == "Expired" || reason == "Gone") return StatusCode::kGone;
@@ -69,14 +69,14 @@ Result<RawWatchEvent> WatchDecoder::Decode(std::string_view line) {
   if (!json::IsObject(*doc) || (*doc)["type"].get(type_name) != simdjson::SUCCESS) {
     return Status(StatusCode::kParseError, "watch event has no type");
   }
-  auto type = ParseType(type_name);
+  auto type = ParseEventType(type_name);
   if (!type.ok()) return type.status();
   RawWatchEvent event;
   event.type = *type;
-  event.object = json::Field(*doc, "object");
-  if (!json::IsObject(event.object))
-    return Status(StatusCode::kParseError, "watch event has no object");
-  simdjson::dom::element metadata = json::Field(event.object, "metadata");
+  simdjson::dom::element object = json::Field(*doc, "object");
+  if (!json::IsObject(object)) return Status(StatusCode::kParseError, "watch event has no object");
+  event.object = object;
+  simdjson::dom::element metadata = json::Field(object, "metadata");
   event.resource_version = json::StringOr(metadata, "resourceVersion");
   if (event.type == WatchEventType::kBookmark) {
     event.initial_events_end =
@@ -91,7 +91,7 @@ Result<SalvagedObject> WatchDecoder::SalvageEvent(std::string_view line) {
   if (!type_doc.ok() || type_doc->get(type_name) != simdjson::SUCCESS) {
     return Status(StatusCode::kParseError, "watch event has no type");
   }
-  auto type = ParseType(type_name);
+  auto type = ParseEventType(type_name);
   if (!type.ok()) return type.status();
   auto object = SalvageObject(json::MemberText(line, "object"));
   if (!object.ok()) return object.status();
@@ -111,10 +111,13 @@ Result<SalvagedObject> WatchDecoder::SalvageObject(std::string_view object_text)
 }
 
 Status WatchDecoder::ErrorEventStatus(simdjson::dom::element status_object) {
-  int64_t code = json::IntOr(status_object, "code");
-  std::string_view reason = json::StringOr(status_object, "reason");
-  std::string message(json::StringOr(status_object, "message", "watch error"));
-  return Status(CodeForHttp(code, reason), message);
+  return ErrorStatus(json::IntOr(status_object, "code"), json::StringOr(status_object, "reason"),
+                     std::string(json::StringOr(status_object, "message")));
+}
+
+Status WatchDecoder::ErrorStatus(int64_t code, std::string_view reason, std::string message) {
+  if (message.empty()) message = "watch error";
+  return Status(CodeForHttp(code, reason), std::move(message));
 }
 
 }  // namespace kube

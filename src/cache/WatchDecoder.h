@@ -7,16 +7,18 @@
 #include <string_view>
 
 #include "src/base/Result.h"
+#include "src/cache/RawObject.h"
 
 namespace kube {
 
 enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark, kError };
 
-// One decoded watch line. `object` points into the decoder's buffer and is
-// valid only until the next Decode().
+// One decoded watch event (a JSON line or a protobuf frame). `object` points
+// into the decoder's buffer or the frame and is valid only until the next
+// Decode().
 struct RawWatchEvent {
   WatchEventType type = WatchEventType::kAdded;
-  simdjson::dom::element object;
+  RawObject object;
   std::string_view resource_version;  // object's metadata.resourceVersion
   bool initial_events_end = false;    // bookmark closing a streaming list
 };
@@ -67,6 +69,11 @@ class WatchDecoder {
 
   // The Status carried by an ERROR event's object, e.g. 410 Expired.
   static Status ErrorEventStatus(simdjson::dom::element status_object);
+
+  // Shared with the protobuf decoder: "ADDED" etc.; the Status for an ERROR
+  // event's code, reason and message.
+  static Result<WatchEventType> ParseEventType(std::string_view type);
+  static Status ErrorStatus(int64_t code, std::string_view reason, std::string message);
 
  private:
   void ResetParser();

@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/proto/ProtoEnvelope.h"
+#include "src/proto/ProtoStatus.h"
+
 namespace kube {
 namespace {
 
@@ -69,11 +72,32 @@ std::string CausesSuffix(const nlohmann::json& body, const std::string& message)
   return suffix;
 }
 
+// A Status answered in protobuf (to a request that accepted it): its reason
+// and message, the causes' fields appended as for JSON.
+void ReadProtobufStatus(const std::string& body, StatusCode& code, std::string& message) {
+  auto raw = ProtoEnvelope::Unwrap(body);
+  if (!raw.ok()) return;
+  auto status = ProtoStatus::Decode(*raw);
+  if (!status.ok()) return;
+  if (!status->reason.empty()) code = FromReason(status->reason);
+  message = status->message;
+  for (const auto& cause : status->causes) {
+    if (!cause.field.empty() && message.find(cause.field) == std::string::npos) {
+      message += "; " + cause.field + ": " + cause.message;
+    }
+  }
+}
+
 }  // namespace
 
 Status ApiErrorFromResponse(const HttpResponse& response, const std::string& what) {
   StatusCode code = FromHttp(response.status);
   std::string message;
+  if (ProtoEnvelope::IsProtobuf(response.body)) {
+    ReadProtobufStatus(response.body, code, message);
+    if (message.empty()) message = "HTTP " + std::to_string(response.status);
+    return Status(code, what + ": " + message);
+  }
   auto body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_object() && StringAt(body, "kind") == "Status") {
     std::string reason = StringAt(body, "reason");

@@ -1,5 +1,6 @@
 #include "src/http/RequestHeaders.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -7,7 +8,8 @@ namespace kube {
 
 Result<RequestHeaders::List> RequestHeaders::For(const RestConfig& config,
                                                  const HttpRequest& request) {
-  List headers = {{"User-Agent", config.user_agent}, {"Accept", "application/json"}};
+  List headers = {{"User-Agent", config.user_agent}};
+  if (!HasHeader(request, "Accept")) headers.emplace_back("Accept", "application/json");
   if (config.token) {
     auto token = config.token->Token();
     if (!token.ok()) return token.status();
@@ -20,6 +22,20 @@ Result<RequestHeaders::List> RequestHeaders::For(const RestConfig& config,
   }
   headers.insert(headers.end(), request.headers.begin(), request.headers.end());
   return headers;
+}
+
+bool RequestHeaders::HasHeader(const HttpRequest& request, std::string_view name) {
+  auto same = [&](const std::string& header) {
+    return header.size() == name.size() &&
+           std::equal(header.begin(), header.end(), name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) ==
+                    std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  for (const auto& header : request.headers) {
+    if (same(header.first)) return true;
+  }
+  return false;
 }
 
 RequestHeaders::List RequestHeaders::Impersonation(const kube::Impersonation& as) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,7 +12,8 @@
 namespace kube {
 
 // The headers every transport sends: identity (User-Agent, bearer token,
-// Impersonate-*), Accept, Content-Type, then the request's own.
+// Impersonate-*), Accept (JSON unless the request names its own),
+// Content-Type, then the request's own.
 class RequestHeaders {
  public:
   using List = std::vector<std::pair<std::string, std::string>>;
@@ -22,6 +24,8 @@ class RequestHeaders {
   // client-go's escaping of an extra key into a header name: bytes outside
   // the HTTP token set (and '%') become %XX.
   static std::string EscapeExtraKey(const std::string& key);
+  // Whether the request carries header `name` (compared case-insensitively).
+  static bool HasHeader(const HttpRequest& request, std::string_view name);
 };
 
 }  // namespace kube

@@ -46,7 +46,7 @@ void BM_WatchStreamDecode(benchmark::State& state) {
     for (size_t off = 0; off < stream.size(); off += 16384) {
       splitter.Feed(std::string_view(stream).substr(off, 16384), [&](std::string_view line) {
         auto event = decoder.Decode(line);
-        if (event.ok() && kube::MetaObject::FromJson(event->object).ok()) ++projected;
+        if (event.ok() && kube::MetaObject::FromJson(event->object.json()).ok()) ++projected;
         return true;
       });
     }

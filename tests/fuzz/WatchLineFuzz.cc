@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return true;
       }
       if (event->type == kube::WatchEventType::kError) {
-        (void)kube::WatchDecoder::ErrorEventStatus(event->object);
+        (void)kube::WatchDecoder::ErrorEventStatus(event->object.json());
       } else {
-        (void)kube::MetaObject::FromJson(event->object);
+        (void)kube::MetaObject::FromJson(event->object.json());
       }
       return true;
     });

@@ -29,8 +29,7 @@ void ScriptedPodInformerTest::StartInformer() {
       std::shared_ptr<kube::HttpTransport>(std::move(*transport)), client_options);
   options_.metrics = registry_;
   informer_ = std::make_unique<kube::Informer<kube::MetaObject>>(
-      client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, kube::MetaObject::FromJson,
-      options_);
+      client, kube::ResourceType{"", "v1", "pods", true, "Pod"}, decoder_, options_);
   events_registration_ = informer_->AddHandler(events_);
   informer_->Start();
 }

@@ -54,6 +54,8 @@ class ScriptedPodInformerTest : public ::testing::Test {
       std::make_shared<CountingHandler<kube::MetaObject>>();
   std::shared_ptr<kube::HandlerRegistration> events_registration_;
   std::unique_ptr<kube::Informer<kube::MetaObject>> informer_;
+  // How the informer projects Pods; JSON only unless a test adds protobuf.
+  kube::ObjectDecoder<kube::MetaObject> decoder_ = kube::MetaObject::FromJson;
 
  private:
   static kube::ReflectorOptions DefaultOptions();

@@ -4,6 +4,7 @@
 
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/WatchDecoder.h"
+#include "tests/support/ProtoWriter.h"
 
 namespace kube {
 namespace {
@@ -46,6 +47,56 @@ TEST(ObjectMetaTest, NamelessObjectIsAnErrorEitherWay) {
     EXPECT_FALSE(Read(R"({"metadata":{"labels":{"a":"b"}}})", labels).ok());
     EXPECT_FALSE(Read(R"({"spec":{}})", labels).ok());
   }
+}
+
+}  // namespace
+}  // namespace kube
+
+namespace kube {
+namespace {
+
+using testing::ProtoWriter;
+
+std::string ProtoObject(bool deleting) {
+  ProtoWriter meta;
+  meta.Bytes(1, "p")
+      .Bytes(3, "ns")
+      .Bytes(5, "u-1")
+      .Bytes(6, "42")
+      .Varint(7, 3)
+      .Message(8, ProtoWriter().Varint(1, 60).Varint(2, 5))
+      .StringEntry(11, "app", "trainer")
+      .StringEntry(11, "tier", "gpu")
+      .StringEntry(12, "note", "not kept");
+  if (deleting) meta.Message(9, ProtoWriter().Varint(1, 90));
+  return ProtoWriter().Message(1, meta).Message(2, ProtoWriter().Bytes(10, "n")).str();
+}
+
+// The protobuf reading gives the same ObjectMeta as the JSON one.
+TEST(ObjectMetaTest, ProtobufReadsTheSameFieldsAsJson) {
+  auto meta = ObjectMeta::FromProto(ProtoObject(false));
+  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
+  auto json = Read(kObject, ObjectMeta::Labels::kKeep);
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(meta->Key(), json->Key());
+  EXPECT_EQ(meta->uid, json->uid);
+  EXPECT_EQ(meta->resource_version, json->resource_version);
+  EXPECT_EQ(meta->generation, json->generation);
+  EXPECT_EQ(meta->creation_timestamp, json->creation_timestamp);
+  EXPECT_EQ(meta->labels, json->labels);
+  EXPECT_FALSE(meta->deleting);
+  EXPECT_TRUE(ObjectMeta::FromProto(ProtoObject(true))->deleting);
+  auto skipped = ObjectMeta::FromProto(ProtoObject(false), ObjectMeta::Labels::kSkip);
+  ASSERT_TRUE(skipped.ok());
+  EXPECT_TRUE(skipped->labels.empty());
+}
+
+TEST(ObjectMetaTest, ProtobufWithoutNameOrMetadataOrWholeBytesIsAnError) {
+  EXPECT_FALSE(
+      ObjectMeta::FromProto(ProtoWriter().Message(1, ProtoWriter().Bytes(3, "ns")).str()).ok());
+  EXPECT_FALSE(ObjectMeta::FromProto(ProtoWriter().Bytes(2, "spec").str()).ok());
+  std::string whole = ProtoObject(false);
+  EXPECT_FALSE(ObjectMeta::FromProto(std::string_view(whole).substr(0, 20)).ok());
 }
 
 }  // namespace

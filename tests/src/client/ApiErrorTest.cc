@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "src/client/ApiError.h"
+#include "tests/support/ProtoWriter.h"
 
 namespace kube {
 namespace {
@@ -58,6 +59,24 @@ TEST(ApiErrorTest, WrongTypesInStatusBodyDoNotThrow) {
     Status s = ApiErrorFromResponse(Response(500, body), "x");
     EXPECT_EQ(s.code(), StatusCode::kInternal) << body;
   }
+}
+
+// A request that accepted protobuf gets its errors in protobuf too.
+TEST(ApiErrorTest, ReadsAProtobufStatus) {
+  using testing::ProtoWriter;
+  std::string status =
+      ProtoWriter()
+          .Bytes(3, "too old resource version: 5 (9)")
+          .Bytes(4, "Expired")
+          .Message(5, ProtoWriter().Message(4, ProtoWriter().Bytes(2, "bad").Bytes(3, "spec.x")))
+          .Varint(6, 410)
+          .str();
+  Status s = ApiErrorFromResponse(Response(410, ProtoWriter::Envelope(status)), "LIST pods");
+  EXPECT_EQ(s.code(), StatusCode::kGone);
+  EXPECT_EQ(s.message(), "LIST pods: too old resource version: 5 (9); spec.x: bad");
+  Status garbled = ApiErrorFromResponse(Response(503, std::string("k8s\0\x12\x7f", 6)), "LIST");
+  EXPECT_EQ(garbled.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(garbled.message(), "LIST: HTTP 503");
 }
 
 }  // namespace
