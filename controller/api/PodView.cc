@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "controller/api/JsonWalk.h"
+#include "controller/api/PodProtoDecoder.h"
 #include "src/cache/JsonFields.h"
 
 namespace dra::api {
@@ -12,18 +13,19 @@ using kube::json::Field;
 using kube::json::StringOr;
 
 // The sorted union of the names under requests and limits.
-std::vector<std::string_view> SortedResourceNames(simdjson::dom::element requests,
-                                                  simdjson::dom::element limits) {
+std::vector<std::string_view> SortedResourceNames(const PodView::ResourceList& requests,
+                                                  const PodView::ResourceList& limits) {
   std::vector<std::string_view> names;
-  auto collect = [&](std::string_view name, simdjson::dom::element) { names.push_back(name); };
-  json::ForEachMember(requests, collect);
-  json::ForEachMember(limits, collect);
+  names.reserve(requests.size() + limits.size());
+  for (const auto& entry : requests) names.push_back(entry.first);
+  for (const auto& entry : limits) names.push_back(entry.first);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 
-void AssignRequestIndexes(simdjson::dom::element requests, simdjson::dom::element limits,
+void AssignRequestIndexes(const PodView::ResourceList& requests,
+                          const PodView::ResourceList& limits,
                           std::vector<PodView::ExtendedResource>& resources) {
   if (resources.empty()) return;
   std::vector<std::string_view> names = SortedResourceNames(requests, limits);
@@ -40,50 +42,32 @@ PodView::ExtendedResource* FindResource(PodView::Container& container, std::stri
   return nullptr;
 }
 
-// A key repeated in requests or limits: the last one counts, as in the Go
-// decoder, and the name stays one resource.
+// An extended resource's valid quantity; nullopt for other names, values
+// that are not strings and invalid quantities (all skipped).
+std::optional<kube::Quantity> ExtendedQuantity(
+    const std::pair<std::string_view, std::optional<std::string_view>>& entry) {
+  if (!json::ContainsSlash(entry.first) || !entry.second.has_value()) return std::nullopt;
+  auto quantity = kube::Quantity::Parse(*entry.second);
+  if (!quantity.ok()) return std::nullopt;
+  return *quantity;
+}
+
+PodView::ResourceList ResourceEntries(simdjson::dom::element list) {
+  PodView::ResourceList entries;
+  json::ForEachMember(list, [&](std::string_view name, simdjson::dom::element value) {
+    std::string_view text;
+    entries.emplace_back(name, value.get(text) == simdjson::SUCCESS
+                                   ? std::optional<std::string_view>(text)
+                                   : std::nullopt);
+  });
+  return entries;
+}
+
 PodView::Container ParseContainer(simdjson::dom::element c, bool is_init) {
-  PodView::Container container;
-  container.name = StringOr(c, "name");
-  container.is_init = is_init;
-  container.is_sidecar = is_init && StringOr(c, "restartPolicy") == "Always";
   simdjson::dom::element resources = Field(c, "resources");
-  simdjson::dom::element requests = Field(resources, "requests");
-  simdjson::dom::element limits = Field(resources, "limits");
-  json::ForEachMember(requests, [&](std::string_view name, simdjson::dom::element value) {
-    if (!json::ContainsSlash(name)) return;
-    auto quantity = json::QuantityValue(value);
-    if (!quantity.has_value()) return;
-    if (auto* seen = FindResource(container, name)) {
-      seen->request = *quantity;
-      return;
-    }
-    PodView::ExtendedResource resource;
-    resource.name = name;
-    resource.request = *quantity;
-    resource.has_request = true;
-    container.resources.push_back(std::move(resource));
-  });
-  json::ForEachMember(limits, [&](std::string_view name, simdjson::dom::element value) {
-    if (!json::ContainsSlash(name)) return;
-    auto quantity = json::QuantityValue(value);
-    if (!quantity.has_value()) return;
-    if (auto* seen = FindResource(container, name)) {
-      seen->limit = *quantity;
-      seen->has_limit = true;
-      if (!seen->has_request) seen->request = *quantity;
-      return;
-    }
-    PodView::ExtendedResource resource;
-    resource.name = name;
-    resource.request = *quantity;  // requests default to limits
-    resource.limit = *quantity;
-    resource.has_limit = true;
-    container.resources.push_back(std::move(resource));
-  });
-  AssignRequestIndexes(requests, limits, container.resources);
-  container.resources.shrink_to_fit();
-  return container;
+  return PodView::MakeContainer(
+      std::string(StringOr(c, "name")), is_init, StringOr(c, "restartPolicy"),
+      ResourceEntries(Field(resources, "requests")), ResourceEntries(Field(resources, "limits")));
 }
 
 // Condition "PodScheduled" unless it is True (see PodView::scheduled).
@@ -139,6 +123,54 @@ kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
   pod.extended_resource_claim_status = ClaimStatus(status);
   pod.scheduled = PendingSchedule(status);
   return pod;
+}
+
+kube::Result<PodView> PodView::FromProto(std::string_view object) {
+  return PodProtoDecoder::Decode(object);
+}
+
+// A key repeated in requests or limits: the last one counts, as in the Go
+// decoder, and the name stays one resource.
+PodView::Container PodView::MakeContainer(std::string name, bool is_init,
+                                          std::string_view restart_policy,
+                                          const ResourceList& requests,
+                                          const ResourceList& limits) {
+  Container container;
+  container.name = std::move(name);
+  container.is_init = is_init;
+  container.is_sidecar = is_init && restart_policy == "Always";
+  for (const auto& entry : requests) {
+    auto quantity = ExtendedQuantity(entry);
+    if (!quantity.has_value()) continue;
+    if (auto* seen = FindResource(container, entry.first)) {
+      seen->request = *quantity;
+      continue;
+    }
+    ExtendedResource resource;
+    resource.name = entry.first;
+    resource.request = *quantity;
+    resource.has_request = true;
+    container.resources.push_back(std::move(resource));
+  }
+  for (const auto& entry : limits) {
+    auto quantity = ExtendedQuantity(entry);
+    if (!quantity.has_value()) continue;
+    if (auto* seen = FindResource(container, entry.first)) {
+      seen->limit = *quantity;
+      seen->has_limit = true;
+      if (!seen->has_request) seen->request = *quantity;
+      continue;
+    }
+    ExtendedResource resource;
+    resource.name = entry.first;
+    resource.request = *quantity;  // requests default to limits
+    resource.limit = *quantity;
+    resource.has_limit = true;
+    container.resources.push_back(std::move(resource));
+  }
+  AssignRequestIndexes(requests, limits, container.resources);
+  container.resources.shrink_to_fit();
+  return container;
 }
 
 bool PodView::RequestsExtendedResources() const {

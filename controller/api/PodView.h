@@ -7,10 +7,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/api/Quantity.h"
 #include "src/base/Result.h"
+#include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 
 namespace dra::api {
@@ -81,6 +83,19 @@ struct PodView {
 
   // Invalid quantities are skipped; a missing spec reads as no containers.
   static kube::Result<PodView> FromJson(simdjson::dom::element object);
+  // The same from a Pod's protobuf message (see PodProtoDecoder).
+  static kube::Result<PodView> FromProto(std::string_view object);
+  // Both projections: what informers of PodViews are built with, so that they
+  // read protobuf.
+  static kube::ObjectDecoder<PodView> Decoder() { return {FromJson, FromProto}; }
+
+  // A container's resources.requests or .limits as read: each name, with its
+  // quantity's text (nullopt when the value is not a string).
+  using ResourceList = std::vector<std::pair<std::string_view, std::optional<std::string_view>>>;
+  // Builds a Container from what either decoder read, so that both apply
+  // the same rules (extended names only, last key wins, request indexes).
+  static Container MakeContainer(std::string name, bool is_init, std::string_view restart_policy,
+                                 const ResourceList& requests, const ResourceList& limits);
 };
 
 }  // namespace dra::api

@@ -5,7 +5,7 @@
 namespace dra::extended {
 
 kube::Informer<api::PodView>& PodInformer::Get(kube::InformerRegistry& registry) {
-  return registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::FromJson, {},
+  return registry.Get<api::PodView>(ExtendedResourceTypes::kPods, api::PodView::Decoder(), {},
                                     &api::PodView::RequestsExtendedResources);
 }
 

@@ -1,0 +1,235 @@
+#include "controller/api/PodProtoDecoder.h"
+
+#include <memory>
+#include <vector>
+
+#include "src/proto/ProtoFields.h"
+#include "src/proto/ProtoReader.h"
+
+namespace dra::api {
+namespace {
+
+using kube::ProtoReader;
+
+// Field numbers from k8s.io/api core/v1/generated.proto.
+namespace pod {
+constexpr uint32_t kSpec = 2;
+constexpr uint32_t kStatus = 3;
+}  // namespace pod
+namespace spec {
+constexpr uint32_t kContainers = 2;
+constexpr uint32_t kNodeName = 10;
+constexpr uint32_t kInitContainers = 20;
+}  // namespace spec
+namespace container {
+constexpr uint32_t kName = 1;
+constexpr uint32_t kResources = 8;
+constexpr uint32_t kRestartPolicy = 24;
+}  // namespace container
+namespace requirements {
+constexpr uint32_t kLimits = 1;
+constexpr uint32_t kRequests = 2;
+}  // namespace requirements
+namespace status {
+constexpr uint32_t kPhase = 1;
+constexpr uint32_t kConditions = 2;
+constexpr uint32_t kExtendedResourceClaimStatus = 18;
+}  // namespace status
+namespace condition {
+constexpr uint32_t kType = 1;
+constexpr uint32_t kStatus = 2;
+constexpr uint32_t kReason = 5;
+constexpr uint32_t kMessage = 6;
+}  // namespace condition
+namespace claim_status {
+constexpr uint32_t kRequestMappings = 1;
+constexpr uint32_t kResourceClaimName = 2;
+}  // namespace claim_status
+namespace mapping {
+constexpr uint32_t kContainerName = 1;
+constexpr uint32_t kResourceName = 2;
+constexpr uint32_t kRequestName = 3;
+}  // namespace mapping
+constexpr uint32_t kQuantityString = 1;
+
+kube::Status Malformed(const ProtoReader& reader, const char* where) {
+  return reader.status().WithContext(where);
+}
+
+// One map<string, Quantity> entry: the name and the quantity's text.
+kube::Status AddResourceEntry(std::string_view entry, PodView::ResourceList& list) {
+  auto parts = kube::ProtoFields::Entry(entry);
+  if (!parts.ok()) return parts.status();
+  auto text = kube::ProtoFields::Find(parts->second, kQuantityString);
+  if (!text.ok()) return text.status();
+  list.emplace_back(parts->first, *text);
+  return kube::Status::Ok();
+}
+
+kube::Status ReadRequirements(std::string_view message, PodView::ResourceList& requests,
+                              PodView::ResourceList& limits) {
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == requirements::kRequests) {
+      KUBE_RETURN_IF_ERROR(AddResourceEntry(reader.bytes(), requests));
+    } else if (reader.field() == requirements::kLimits) {
+      KUBE_RETURN_IF_ERROR(AddResourceEntry(reader.bytes(), limits));
+    }
+  }
+  return Malformed(reader, "resources");
+}
+
+kube::Result<PodView::Container> ReadContainer(std::string_view message, bool is_init) {
+  std::string name;
+  std::string_view restart_policy;
+  PodView::ResourceList requests;
+  PodView::ResourceList limits;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == container::kName) name = reader.AsString();
+    if (reader.field() == container::kRestartPolicy) restart_policy = reader.bytes();
+    if (reader.field() == container::kResources) {
+      // A repeated message field merges; only one is ever written.
+      requests.clear();
+      limits.clear();
+      KUBE_RETURN_IF_ERROR(ReadRequirements(reader.bytes(), requests, limits));
+    }
+  }
+  if (!reader.ok()) return Malformed(reader, "container");
+  return PodView::MakeContainer(std::move(name), is_init, restart_policy, requests, limits);
+}
+
+kube::Status ReadSpec(std::string_view message, PodView& view) {
+  std::vector<std::string_view> init;
+  std::vector<std::string_view> main;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == spec::kNodeName) view.node_name = reader.AsString();
+    if (reader.field() == spec::kInitContainers) init.push_back(reader.bytes());
+    if (reader.field() == spec::kContainers) main.push_back(reader.bytes());
+  }
+  if (!reader.ok()) return Malformed(reader, "spec");
+  view.containers.reserve(init.size() + main.size());
+  for (std::string_view c : init) {
+    auto parsed = ReadContainer(c, true);
+    if (!parsed.ok()) return parsed.status();
+    view.containers.push_back(std::move(*parsed));
+  }
+  for (std::string_view c : main) {
+    auto parsed = ReadContainer(c, false);
+    if (!parsed.ok()) return parsed.status();
+    view.containers.push_back(std::move(*parsed));
+  }
+  return kube::Status::Ok();
+}
+
+// Condition "PodScheduled" unless it is True (see PodView::scheduled).
+kube::Status ReadCondition(std::string_view message,
+                           std::shared_ptr<const PodView::ScheduledCondition>& scheduled) {
+  std::string_view type;
+  PodView::ScheduledCondition found;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    switch (reader.field()) {
+      case condition::kType:
+        type = reader.bytes();
+        break;
+      case condition::kStatus:
+        found.status = reader.AsString();
+        break;
+      case condition::kReason:
+        found.reason = reader.AsString();
+        break;
+      case condition::kMessage:
+        found.message = reader.AsString();
+        break;
+      default:
+        break;
+    }
+  }
+  if (!reader.ok()) return Malformed(reader, "condition");
+  if (type != "PodScheduled") return kube::Status::Ok();
+  if (found.status == "True") {
+    scheduled = nullptr;
+  } else {
+    scheduled = std::make_shared<const PodView::ScheduledCondition>(std::move(found));
+  }
+  return kube::Status::Ok();
+}
+
+kube::Result<PodView::RequestMapping> ReadMapping(std::string_view message) {
+  PodView::RequestMapping m;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == mapping::kContainerName) m.container_name = reader.AsString();
+    if (reader.field() == mapping::kResourceName) m.resource_name = reader.AsString();
+    if (reader.field() == mapping::kRequestName) m.request_name = reader.AsString();
+  }
+  if (!reader.ok()) return Malformed(reader, "request mapping");
+  return m;
+}
+
+kube::Result<PodView::ExtendedResourceClaimStatus> ReadClaimStatus(std::string_view message) {
+  PodView::ExtendedResourceClaimStatus claim_status;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == claim_status::kResourceClaimName) {
+      claim_status.resource_claim_name = reader.AsString();
+    } else if (reader.field() == claim_status::kRequestMappings) {
+      auto m = ReadMapping(reader.bytes());
+      if (!m.ok()) return m.status();
+      claim_status.request_mappings.push_back(std::move(*m));
+    }
+  }
+  if (!reader.ok()) return Malformed(reader, "extendedResourceClaimStatus");
+  claim_status.request_mappings.shrink_to_fit();
+  return claim_status;
+}
+
+kube::Status ReadStatus(std::string_view message, PodView& view) {
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    switch (reader.field()) {
+      case status::kPhase:
+        view.phase = reader.AsString();
+        break;
+      case status::kConditions:
+        KUBE_RETURN_IF_ERROR(ReadCondition(reader.bytes(), view.scheduled));
+        break;
+      case status::kExtendedResourceClaimStatus: {
+        auto claim_status = ReadClaimStatus(reader.bytes());
+        if (!claim_status.ok()) return claim_status.status();
+        view.extended_resource_claim_status = std::move(*claim_status);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return Malformed(reader, "status");
+}
+
+}  // namespace
+
+kube::Result<PodView> PodProtoDecoder::Decode(std::string_view pod) {
+  PodView view;
+  KUBE_ASSIGN_OR_RETURN(view.meta,
+                        kube::ObjectMeta::FromProto(pod, kube::ObjectMeta::Labels::kSkip));
+  ProtoReader reader(pod);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == pod::kSpec) KUBE_RETURN_IF_ERROR(ReadSpec(reader.bytes(), view));
+    if (reader.field() == pod::kStatus) KUBE_RETURN_IF_ERROR(ReadStatus(reader.bytes(), view));
+  }
+  if (!reader.ok()) return Malformed(reader, "pod");
+  return view;
+}
+
+}  // namespace dra::api
