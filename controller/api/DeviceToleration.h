@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "controller/api/DeviceTaint.h"
 #include "src/base/Result.h"
@@ -29,6 +30,13 @@ struct DeviceToleration {
 
   // Never fails; a non-integer tolerationSeconds reads as unset.
   static kube::Result<DeviceToleration> FromJson(simdjson::dom::element object);
+  // From its protobuf message (resource/v1 generated.proto); malformed bytes
+  // are an error.
+  static kube::Result<DeviceToleration> FromProto(std::string_view message);
+  // The rules both decoders share: an empty operator is Equal, an unknown
+  // one tolerates nothing, an empty effect matches every effect.
+  static DeviceToleration Make(std::string key, std::string value, std::string_view op,
+                               std::string_view effect, std::optional<int64_t> seconds);
 };
 
 }  // namespace dra::api

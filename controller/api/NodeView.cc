@@ -2,6 +2,8 @@
 
 #include "controller/api/JsonWalk.h"
 #include "src/cache/JsonFields.h"
+#include "src/proto/ProtoFields.h"
+#include "src/proto/ProtoReader.h"
 
 namespace dra::api {
 
@@ -13,6 +15,74 @@ kube::Quantity NodeView::Allocatable(std::string_view name) const {
 
 bool NodeView::IsExtendedResourceName(std::string_view name) {
   return json::ContainsSlash(name) && name.find("kubernetes.io/") == std::string_view::npos;
+}
+
+namespace {
+
+// core/v1 Node, NodeSpec, NodeStatus and NodeCondition field numbers.
+constexpr uint32_t kSpec = 2, kStatus = 3, kUnschedulable = 4, kAllocatable = 2, kConditions = 4;
+constexpr uint32_t kConditionType = 1, kConditionStatus = 2, kQuantityString = 1;
+
+NodeView::Readiness ReadinessOf(std::string_view status) {
+  return status == "True"    ? NodeView::Readiness::kReady
+         : status == "False" ? NodeView::Readiness::kNotReady
+                             : NodeView::Readiness::kUnknown;
+}
+
+kube::Status ReadAllocatable(std::string_view entry, NodeView& node) {
+  auto parts = kube::ProtoFields::Entry(entry);
+  if (!parts.ok()) return parts.status();
+  if (!NodeView::IsExtendedResourceName(parts->first)) return kube::Status::Ok();
+  auto text = kube::ProtoFields::Find(parts->second, kQuantityString);
+  if (!text.ok()) return text.status();
+  auto quantity = kube::Quantity::Parse(text->value_or(""));
+  if (quantity.ok()) node.allocatable_extended.emplace_back(std::string(parts->first), *quantity);
+  return kube::Status::Ok();
+}
+
+kube::Status ReadCondition(std::string_view message, NodeView& node) {
+  auto type = kube::ProtoFields::Find(message, kConditionType);
+  if (!type.ok()) return type.status();
+  if (type->value_or("") != "Ready") return kube::Status::Ok();
+  auto status = kube::ProtoFields::Find(message, kConditionStatus);
+  if (!status.ok()) return status.status();
+  node.ready = ReadinessOf(status->value_or(""));
+  return kube::Status::Ok();
+}
+
+kube::Status ReadStatus(std::string_view message, NodeView& node) {
+  kube::ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == kAllocatable) KUBE_RETURN_IF_ERROR(ReadAllocatable(reader.bytes(), node));
+    if (reader.field() == kConditions) KUBE_RETURN_IF_ERROR(ReadCondition(reader.bytes(), node));
+  }
+  return reader.status().WithContext("status");
+}
+
+kube::Status ReadSpec(std::string_view message, NodeView& node) {
+  kube::ProtoReader reader(message);
+  while (reader.Next()) {
+    if (reader.field() == kUnschedulable && reader.is_varint())
+      node.unschedulable = reader.AsBool();
+  }
+  return reader.status().WithContext("spec");
+}
+
+}  // namespace
+
+kube::Result<NodeView> NodeView::FromProto(std::string_view object) {
+  NodeView node;
+  KUBE_ASSIGN_OR_RETURN(node.meta, kube::ObjectMeta::FromProto(object));
+  kube::ProtoReader reader(object);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == kSpec) KUBE_RETURN_IF_ERROR(ReadSpec(reader.bytes(), node));
+    if (reader.field() == kStatus) KUBE_RETURN_IF_ERROR(ReadStatus(reader.bytes(), node));
+  }
+  if (!reader.ok()) return reader.status().WithContext("node");
+  node.allocatable_extended.shrink_to_fit();
+  return node;
 }
 
 kube::Result<NodeView> NodeView::FromJson(simdjson::dom::element object) {
@@ -32,10 +102,7 @@ kube::Result<NodeView> NodeView::FromJson(simdjson::dom::element object) {
   node.allocatable_extended.shrink_to_fit();
   json::ForEachElement(Field(status, "conditions"), [&](simdjson::dom::element c) {
     if (kube::json::StringOr(c, "type") != "Ready") return;
-    std::string_view s = kube::json::StringOr(c, "status");
-    node.ready = s == "True"    ? Readiness::kReady
-                 : s == "False" ? Readiness::kNotReady
-                                : Readiness::kUnknown;
+    node.ready = ReadinessOf(kube::json::StringOr(c, "status"));
   });
   return node;
 }

@@ -10,6 +10,7 @@
 
 #include "src/api/Quantity.h"
 #include "src/base/Result.h"
+#include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 
 namespace dra::api {
@@ -34,6 +35,10 @@ struct NodeView {
   static bool IsExtendedResourceName(std::string_view name);
 
   static kube::Result<NodeView> FromJson(simdjson::dom::element object);
+  // The same from a Node's protobuf message (core/v1 generated.proto).
+  static kube::Result<NodeView> FromProto(std::string_view object);
+  // Both projections: what informers of Nodes are built with.
+  static kube::ObjectDecoder<NodeView> Decoder() { return {FromJson, FromProto}; }
 };
 
 }  // namespace dra::api

@@ -1,6 +1,7 @@
 #include "controller/api/ResourceClaim.h"
 
 #include "controller/api/JsonWalk.h"
+#include "controller/api/ResourceClaimProtoDecoder.h"
 #include "src/base/QuoteForMessage.h"
 #include "src/cache/JsonFields.h"
 
@@ -44,11 +45,7 @@ ResourceClaim::AllocationMode ParseMode(simdjson::dom::element mode, const std::
     invalid = path + ".allocationMode: expected a string";
     return ResourceClaim::AllocationMode::kUnknown;
   }
-  if (text == "All") return ResourceClaim::AllocationMode::kAll;
-  if (text == "ExactCount" || text.empty()) return ResourceClaim::AllocationMode::kExactCount;
-  invalid = path + ".allocationMode: unknown mode " + std::string(kube::QuoteForMessage(text)) +
-            " (clients must refuse requests with unknown modes)";
-  return ResourceClaim::AllocationMode::kUnknown;
+  return ResourceClaim::ModeFromText(text, path, invalid);
 }
 
 // Never fails: a field that cannot be read makes the request unusable
@@ -135,15 +132,39 @@ std::string NodeLocalName(simdjson::dom::element selector) {
 
 }  // namespace
 
+ResourceClaim::AllocationMode ResourceClaim::ModeFromText(std::string_view text,
+                                                          const std::string& path,
+                                                          std::string& invalid_reason) {
+  if (text == "All") return AllocationMode::kAll;
+  if (text == "ExactCount" || text.empty()) return AllocationMode::kExactCount;
+  invalid_reason = path + ".allocationMode: unknown mode " +
+                   std::string(kube::QuoteForMessage(text)) +
+                   " (clients must refuse requests with unknown modes)";
+  return AllocationMode::kUnknown;
+}
+
+void ResourceClaim::ReadAnnotation(std::string_view key, std::string_view value) {
+  if (key == "resource.kubernetes.io/extended-resource-claim") {
+    extended_resource_claim = value == "true";
+  } else if (key == "resource.kubernetes.io/pod-claim-name") {
+    pod_claim_name = value;
+  }
+}
+
+kube::Result<ResourceClaim> ResourceClaim::FromProto(std::string_view object) {
+  return ResourceClaimProtoDecoder::Decode(object);
+}
+
 kube::Result<ResourceClaim> ResourceClaim::FromJson(simdjson::dom::element object) {
   ResourceClaim claim;
   KUBE_ASSIGN_OR_RETURN(claim.meta,
                         kube::ObjectMeta::FromObject(object, kube::ObjectMeta::Labels::kSkip));
   simdjson::dom::element metadata = Field(object, "metadata");
-  simdjson::dom::element annotations = Field(metadata, "annotations");
-  claim.extended_resource_claim =
-      StringOr(annotations, "resource.kubernetes.io/extended-resource-claim") == "true";
-  claim.pod_claim_name = StringOr(annotations, "resource.kubernetes.io/pod-claim-name");
+  json::ForEachMember(Field(metadata, "annotations"),
+                      [&](std::string_view key, simdjson::dom::element value) {
+                        std::string_view text;
+                        if (value.get(text) == simdjson::SUCCESS) claim.ReadAnnotation(key, text);
+                      });
   json::ForEachElement(Field(metadata, "ownerReferences"), [&](simdjson::dom::element ref) {
     if (claim.controller.has_value() || !kube::json::BoolOr(ref, "controller")) return;
     claim.controller =

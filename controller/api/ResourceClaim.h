@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "controller/api/DeviceToleration.h"
 #include "src/api/Quantity.h"
 #include "src/base/Result.h"
+#include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 
 namespace dra::api {
@@ -95,6 +97,18 @@ struct ResourceClaim {
   bool deletion_in_progress() const { return meta.deleting; }
 
   static kube::Result<ResourceClaim> FromJson(simdjson::dom::element object);
+  // The same from a claim's protobuf message (see ResourceClaimProtoDecoder).
+  static kube::Result<ResourceClaim> FromProto(std::string_view object);
+  // Both projections: what informers of ResourceClaims are built with, so that they
+  // read protobuf.
+  static kube::ObjectDecoder<ResourceClaim> Decoder() { return {FromJson, FromProto}; }
+
+  // Shared by both decoders. "" and "ExactCount" are kExactCount; an unknown
+  // mode sets `invalid_reason` (naming `path`) and is kUnknown.
+  static AllocationMode ModeFromText(std::string_view text, const std::string& path,
+                                     std::string& invalid_reason);
+  // The annotations the extended-resource convention uses.
+  void ReadAnnotation(std::string_view key, std::string_view value);
 };
 
 }  // namespace dra::api

@@ -53,10 +53,11 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
                                                  api::DeviceClass::FromJson);
   auto& slices = registry.Get<api::ResourceSlice>(inventory::DraResourceTypes::kResourceSlices,
                                                   api::ResourceSlice::FromJson);
-  auto& nodes = registry.Get<api::NodeView>(ExtendedResourceTypes::kNodes, api::NodeView::FromJson);
+  auto& nodes =
+      registry.Get<api::NodeView>(ExtendedResourceTypes::kNodes, api::NodeView::Decoder());
   auto& pods = PodInformer::Get(registry);
   auto& claims = registry.Get<api::ResourceClaim>(inventory::DraResourceTypes::kResourceClaims,
-                                                  api::ResourceClaim::FromJson);
+                                                  api::ResourceClaim::Decoder());
   // What the reconcilers read besides the informers they watch: the device
   // inventory, placed on nodes by their labels, and the stores below. Not
   // DeviceHealths: these features run on a replica that may not read them.

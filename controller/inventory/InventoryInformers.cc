@@ -21,8 +21,8 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
       slices_(registry.Get<api::ResourceSlice>(DraResourceTypes::kResourceSlices,
                                                api::ResourceSlice::FromJson)),
       claims_(registry.Get<api::ResourceClaim>(DraResourceTypes::kResourceClaims,
-                                               api::ResourceClaim::FromJson)),
-      nodes_(registry.Get<api::NodeView>(DraResourceTypes::kNodes, api::NodeView::FromJson)) {
+                                               api::ResourceClaim::Decoder())),
+      nodes_(registry.Get<api::NodeView>(DraResourceTypes::kNodes, api::NodeView::Decoder())) {
   Inventory* inv = &inventory;
   classes_.AddHandler(std::make_shared<InventoryFeed<api::DeviceClass>>(
       [inv](auto c) { inv->ApplyClass(std::move(c)); },

@@ -42,7 +42,7 @@ std::unique_ptr<AllocationMetricsFeature> AllocationMetricsFeature::Register(
   auto waits_for = inventory_informers.DeviceDependencies();
   waits_for.push_back(kube::InformerDependency::On(extended::PodInformer::Get(informers)));
   waits_for.push_back(
-      kube::InformerDependency::On(informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson)));
+      kube::InformerDependency::On(informers.Get<api::NodeView>(kNodes, api::NodeView::Decoder())));
   for (const auto& d : self->options_.unhealthy_devices_waits_for) waits_for.push_back(d);
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "allocation-metrics", false,
@@ -64,7 +64,7 @@ AllocationMetricsFeature::AllocationMetricsFeature(kube::Manager& manager,
   // The inventory's own informers are covered by its change count.
   auto& informers = manager.informers();
   auto& pods = extended::PodInformer::Get(informers);
-  auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::FromJson);
+  auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::Decoder());
   pods.AddHandler(std::make_shared<ChangeSignal<api::PodView>>(trigger_.flag()));
   nodes.AddHandler(std::make_shared<ChangeSignal<api::NodeView>>(trigger_.flag(), NodeMatters));
   if (options_.watch_unhealthy_devices) options_.watch_unhealthy_devices(trigger_.flag());

@@ -67,12 +67,12 @@ class HostileObjectTest : public ClusterTest {
     return response.ok() ? kube::Status::Ok() : response.status();
   }
 
-  void StartInformer() {
+  void StartInformer(kube::ObjectDecoder<api::ResourceClaim> decoder) {
     kube::ReflectorOptions options;
     options.field_selector = "metadata.namespace=" + ns_;
     options.initial_backoff = 200ms;
-    informer_ = std::make_unique<kube::Informer<api::ResourceClaim>>(
-        client_, kClaims, api::ResourceClaim::FromJson, options);
+    informer_ = std::make_unique<kube::Informer<api::ResourceClaim>>(client_, kClaims,
+                                                                     std::move(decoder), options);
     informer_->Start();
   }
 
@@ -80,18 +80,20 @@ class HostileObjectTest : public ClusterTest {
     return informer_->store().Get(ns_ + "/" + name) != nullptr;
   }
 
+  void ExpectDeepClaimsAreRead(kube::ObjectDecoder<api::ResourceClaim> decoder);
+
   std::string ns_;
   std::unique_ptr<kube::Informer<api::ResourceClaim>> informer_;
 };
 
-TEST_F(HostileObjectTest, DeeplyNestedClaimParametersNeitherBlockTheListNorLoopTheWatch) {
+void HostileObjectTest::ExpectDeepClaimsAreRead(kube::ObjectDecoder<api::ResourceClaim> decoder) {
   ASSERT_TRUE(CreateClaim("plain-0", "{}").ok());
   kube::Status deep = CreateClaim("deep-1100", NestedObjects(1100));
   ASSERT_TRUE(deep.ok()) << "kube-apiserver accepts 1,100 levels: " << deep.ToString();
   kube::Status deeper = CreateClaim("deep-5000", NestedArrays(5000));
   ASSERT_TRUE(deeper.ok()) << "kube-apiserver accepts 5,000 levels: " << deeper.ToString();
 
-  StartInformer();
+  StartInformer(std::move(decoder));
   ASSERT_TRUE(informer_->WaitForSync(30s)) << "a deep claim must not keep the LIST failing";
   EXPECT_TRUE(Cached("plain-0"));
   EXPECT_TRUE(Cached("deep-1100"));
@@ -109,6 +111,16 @@ TEST_F(HostileObjectTest, DeeplyNestedClaimParametersNeitherBlockTheListNorLoopT
   auto watches = informer_->reflector().watches();
   std::this_thread::sleep_for(2s);
   EXPECT_EQ(informer_->reflector().watches(), watches) << "the watch is not being re-opened";
+}
+
+TEST_F(HostileObjectTest, DeeplyNestedClaimParametersNeitherBlockTheListNorLoopTheWatch) {
+  ExpectDeepClaimsAreRead(api::ResourceClaim::FromJson);
+}
+
+// The controller reads claims in protobuf, where the parameters are opaque
+// bytes: the same claims must be read there too.
+TEST_F(HostileObjectTest, DeeplyNestedClaimParametersAreReadInProtobufToo) {
+  ExpectDeepClaimsAreRead(api::ResourceClaim::Decoder());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "controller/api/NodeView.h"
 #include "tests/controller/api/ProjectionTestUtil.h"
+#include "tests/support/ProtoWriter.h"
 
 namespace dra::api {
 namespace {
@@ -41,6 +42,42 @@ TEST(NodeViewTest, NullsMissingAndWrongTypes) {
   EXPECT_FALSE(odd->unschedulable);
   EXPECT_EQ(odd->ready, NodeView::Readiness::kNotReady);
   EXPECT_FALSE(Project<NodeView>(R"("node")").ok());
+}
+
+// The same Node in protobuf (core/v1 field numbers) projects alike.
+TEST(NodeViewTest, ProtobufReadsWhatJsonDoes) {
+  using kube::testing::ProtoWriter;
+  auto quantity = [](const char* name, const char* value) {
+    return ProtoWriter().Bytes(1, name).Message(2, ProtoWriter().Bytes(1, value));
+  };
+  ProtoWriter status;
+  status.Message(2, quantity("cpu", "8"))
+      .Message(2, quantity("example.com/gpu", "4"))
+      .Message(2, quantity("kubernetes.io/foo", "1"))
+      .Message(2, quantity("vendor.io/fpga", "bad"))
+      .Message(4, ProtoWriter().Bytes(1, "MemoryPressure").Bytes(2, "False"))
+      .Message(4, ProtoWriter().Bytes(1, "Ready").Bytes(2, "False"));
+  std::string node = ProtoWriter()
+                         .Message(1, ProtoWriter().Bytes(1, "node-1").StringEntry(11, "a", "b"))
+                         .Message(2, ProtoWriter().Varint(4, 1))
+                         .Message(3, status)
+                         .str();
+  auto proto = NodeView::FromProto(node);
+  ASSERT_TRUE(proto.ok()) << proto.status().ToString();
+  auto json = Project<NodeView>(R"({"metadata":{"name":"node-1","labels":{"a":"b"}},
+    "spec":{"unschedulable":true},
+    "status":{"allocatable":{"cpu":"8","example.com/gpu":"4","kubernetes.io/foo":"1",
+                             "vendor.io/fpga":"bad"},
+              "conditions":[{"type":"MemoryPressure","status":"False"},{"type":"Ready","status":"False"}]}})");
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(proto->meta.Key(), json->meta.Key());
+  EXPECT_EQ(proto->meta.labels, json->meta.labels);
+  EXPECT_EQ(proto->allocatable_extended, json->allocatable_extended);
+  EXPECT_EQ(proto->ready, json->ready);
+  EXPECT_EQ(proto->unschedulable, json->unschedulable);
+  EXPECT_EQ(proto->ready, NodeView::Readiness::kNotReady);
+  ASSERT_EQ(proto->allocatable_extended.size(), 1u);
+  EXPECT_FALSE(NodeView::FromProto(node.substr(0, node.size() - 1)).ok());
 }
 
 }  // namespace
