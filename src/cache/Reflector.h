@@ -36,7 +36,8 @@ struct ReflectorOptions {
   std::chrono::milliseconds max_backoff{30000};
   // Each watch asks the server to end it after a random time in [min, 2*min).
   std::chrono::seconds min_watch_timeout{300};
-  // Longer watch lines are skipped (and counted as decode errors).
+  // Longer watch lines or protobuf frames are skipped (and counted as decode
+  // errors).
   size_t max_watch_line_bytes = LineSplitter::kDefaultMaxLine;
   // How much longer than its longest legitimate quiet spell the loop may go
   // without a heartbeat before CheckProgress() calls it stalled.
