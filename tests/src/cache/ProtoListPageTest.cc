@@ -17,7 +17,8 @@ TEST(ProtoListPageTest, CutsOutItemsAndReadsTheListMeta) {
   list.Message(1, ProtoWriter().Bytes(2, "123").Bytes(3, "next-page").Varint(4, 7))
       .Bytes(2, a)
       .Bytes(2, bad);
-  auto page = ProtoListPage::Parse(ProtoWriter::Envelope(list.str()));
+  std::string body = ProtoWriter::Envelope(list.str());  // the page's views point into it
+  auto page = ProtoListPage::Parse(body);
   ASSERT_TRUE(page.ok()) << page.status().ToString();
   EXPECT_EQ(page->resource_version, "123");
   EXPECT_EQ(page->continue_token, "next-page");

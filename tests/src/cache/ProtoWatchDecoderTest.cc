@@ -24,7 +24,8 @@ std::string EventOf(const std::string& type, const std::string& object) {
 
 TEST(ProtoWatchDecoderTest, DecodesTypeObjectAndResourceVersion) {
   std::string object = Object("p", "17");
-  auto event = ProtoWatchDecoder::Decode(EventOf("MODIFIED", object));
+  std::string frame = EventOf("MODIFIED", object);  // the event's views point into it
+  auto event = ProtoWatchDecoder::Decode(frame);
   ASSERT_TRUE(event.ok()) << event.status().ToString();
   EXPECT_EQ(event->type, WatchEventType::kModified);
   EXPECT_EQ(event->resource_version, "17");
@@ -42,12 +43,14 @@ TEST(ProtoWatchDecoderTest, TheInitialEventsEndBookmarkIsRecognised) {
                         .StringEntry(12, "k8s.io/initial-events-end", value))
         .str();
   };
-  auto end = ProtoWatchDecoder::Decode(EventOf("BOOKMARK", bookmark("true")));
+  std::string end_frame = EventOf("BOOKMARK", bookmark("true"));
+  auto end = ProtoWatchDecoder::Decode(end_frame);
   ASSERT_TRUE(end.ok()) << end.status().ToString();
   EXPECT_EQ(end->type, WatchEventType::kBookmark);
   EXPECT_EQ(end->resource_version, "99");
   EXPECT_TRUE(end->initial_events_end);
-  auto plain = ProtoWatchDecoder::Decode(EventOf("BOOKMARK", bookmark("false")));
+  std::string plain_frame = EventOf("BOOKMARK", bookmark("false"));
+  auto plain = ProtoWatchDecoder::Decode(plain_frame);
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->initial_events_end);
 }
@@ -55,7 +58,8 @@ TEST(ProtoWatchDecoderTest, TheInitialEventsEndBookmarkIsRecognised) {
 TEST(ProtoWatchDecoderTest, AnErrorEventCarriesItsStatus) {
   std::string status =
       ProtoWriter().Bytes(3, "too old resource version").Bytes(4, "Expired").Varint(6, 410).str();
-  auto event = ProtoWatchDecoder::Decode(EventOf("ERROR", status));
+  std::string frame = EventOf("ERROR", status);
+  auto event = ProtoWatchDecoder::Decode(frame);
   ASSERT_TRUE(event.ok()) << event.status().ToString();
   ASSERT_EQ(event->type, WatchEventType::kError);
   Status error = ProtoWatchDecoder::ErrorEventStatus(event->object.protobuf());
@@ -73,7 +77,8 @@ TEST(ProtoWatchDecoderTest, BadEventsAreErrorsAndSalvageReadsWhatItCan) {
                            .Message(1, ProtoWriter().Bytes(1, "p").Bytes(3, "ns").Bytes(6, "8"))
                            .Raw(std::string("\x12\x40short", 7))
                            .str();
-  auto decoded = ProtoWatchDecoder::Decode(EventOf("ADDED", broken));
+  std::string added = EventOf("ADDED", broken);
+  auto decoded = ProtoWatchDecoder::Decode(added);
   ASSERT_TRUE(decoded.ok()) << "the event itself is whole; the projection refuses the object";
   auto salvaged = ProtoWatchDecoder::Salvage(EventOf("DELETED", broken));
   ASSERT_TRUE(salvaged.ok()) << salvaged.status().ToString();
