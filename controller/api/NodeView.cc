@@ -21,7 +21,7 @@ namespace {
 
 // core/v1 Node, NodeSpec, NodeStatus and NodeCondition field numbers.
 constexpr uint32_t kSpec = 2, kStatus = 3, kUnschedulable = 4, kAllocatable = 2, kConditions = 4;
-constexpr uint32_t kConditionType = 1, kConditionStatus = 2, kQuantityString = 1;
+constexpr uint32_t kConditionType = 1, kConditionStatus = 2;
 
 NodeView::Readiness ReadinessOf(std::string_view status) {
   return status == "True"    ? NodeView::Readiness::kReady
@@ -30,12 +30,10 @@ NodeView::Readiness ReadinessOf(std::string_view status) {
 }
 
 kube::Status ReadAllocatable(std::string_view entry, NodeView& node) {
-  auto parts = kube::ProtoFields::Entry(entry);
+  auto parts = kube::ProtoFields::QuantityEntry(entry);
   if (!parts.ok()) return parts.status();
   if (!NodeView::IsExtendedResourceName(parts->first)) return kube::Status::Ok();
-  auto text = kube::ProtoFields::Find(parts->second, kQuantityString);
-  if (!text.ok()) return text.status();
-  auto quantity = kube::Quantity::Parse(text->value_or(""));
+  auto quantity = kube::Quantity::Parse(parts->second.value_or(""));
   if (quantity.ok()) node.allocatable_extended.emplace_back(std::string(parts->first), *quantity);
   return kube::Status::Ok();
 }

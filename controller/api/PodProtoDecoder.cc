@@ -50,7 +50,6 @@ constexpr uint32_t kContainerName = 1;
 constexpr uint32_t kResourceName = 2;
 constexpr uint32_t kRequestName = 3;
 }  // namespace mapping
-constexpr uint32_t kQuantityString = 1;
 
 kube::Status Malformed(const ProtoReader& reader, const char* where) {
   return reader.status().WithContext(where);
@@ -58,11 +57,9 @@ kube::Status Malformed(const ProtoReader& reader, const char* where) {
 
 // One map<string, Quantity> entry: the name and the quantity's text.
 kube::Status AddResourceEntry(std::string_view entry, PodView::ResourceList& list) {
-  auto parts = kube::ProtoFields::Entry(entry);
-  if (!parts.ok()) return parts.status();
-  auto text = kube::ProtoFields::Find(parts->second, kQuantityString);
-  if (!text.ok()) return text.status();
-  list.emplace_back(parts->first, *text);
+  auto quantity = kube::ProtoFields::QuantityEntry(entry);
+  if (!quantity.ok()) return quantity.status();
+  list.push_back(*quantity);
   return kube::Status::Ok();
 }
 

@@ -73,7 +73,6 @@ constexpr uint32_t kKey = 1;
 constexpr uint32_t kOperator = 2;
 constexpr uint32_t kValues = 3;
 }  // namespace node_selector
-constexpr uint32_t kQuantityString = 1;
 
 // Every embedded message of field `field`, in order.
 kube::Result<std::vector<std::string_view>> Repeated(std::string_view message, uint32_t field) {
@@ -89,11 +88,9 @@ kube::Result<std::vector<std::string_view>> Repeated(std::string_view message, u
 // One map<string, Quantity> entry into `out`; `bad` names the first invalid one.
 Status AddQuantity(std::string_view entry, std::vector<std::pair<std::string, kube::Quantity>>& out,
                    std::string& bad) {
-  auto parts = kube::ProtoFields::Entry(entry);
+  auto parts = kube::ProtoFields::QuantityEntry(entry);
   if (!parts.ok()) return parts.status();
-  auto text = kube::ProtoFields::Find(parts->second, kQuantityString);
-  if (!text.ok()) return text.status();
-  auto quantity = kube::Quantity::Parse(text->value_or(""));
+  auto quantity = kube::Quantity::Parse(parts->second.value_or(""));
   if (quantity.ok()) {
     out.emplace_back(std::string(parts->first), *quantity);
   } else if (bad.empty()) {

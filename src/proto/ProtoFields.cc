@@ -45,6 +45,16 @@ Result<std::pair<std::string_view, std::string_view>> ProtoFields::Entry(std::st
   return out;
 }
 
+Result<std::pair<std::string_view, std::optional<std::string_view>>> ProtoFields::QuantityEntry(
+    std::string_view entry) {
+  constexpr uint32_t kQuantityString = 1;
+  auto parts = Entry(entry);
+  if (!parts.ok()) return parts.status();
+  auto text = Find(parts->second, kQuantityString);
+  if (!text.ok()) return text.status();
+  return std::make_pair(parts->first, *text);
+}
+
 Result<std::pair<std::string, std::string>> ProtoFields::StringEntry(std::string_view entry) {
   auto view_or = Entry(entry);
   if (!view_or.ok()) return view_or.status();

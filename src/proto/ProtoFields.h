@@ -26,6 +26,10 @@ class ProtoFields {
   // One map<string, V> entry: the key and the value's bytes (a string, or an
   // embedded message such as a Quantity). Views into `entry`.
   static Result<std::pair<std::string_view, std::string_view>> Entry(std::string_view entry);
+  // One map<string, resource.Quantity> entry (a Quantity is a message whose
+  // field 1 is its text): the key, and the text (nullopt when absent).
+  static Result<std::pair<std::string_view, std::optional<std::string_view>>> QuantityEntry(
+      std::string_view entry);
   // One map<string, string> entry, copied.
   static Result<std::pair<std::string, std::string>> StringEntry(std::string_view entry);
 };

@@ -32,5 +32,19 @@ TEST(ProtoFieldsTest, MapEntriesReadKeyAndValueInEitherOrder) {
   EXPECT_FALSE(ProtoFields::Entry(std::string("\x0a\x05k", 3)).ok());
 }
 
+TEST(ProtoFieldsTest, QuantityEntriesReadTheQuantitysText) {
+  std::string bytes =  // the entry's views point into it
+      ProtoWriter().Bytes(1, "example.com/gpu").Message(2, ProtoWriter().Bytes(1, "2")).str();
+  auto entry = ProtoFields::QuantityEntry(bytes);
+  ASSERT_TRUE(entry.ok());
+  EXPECT_EQ(entry->first, "example.com/gpu");
+  EXPECT_EQ(entry->second, std::optional<std::string_view>("2"));
+  auto empty = ProtoFields::QuantityEntry(ProtoWriter().Bytes(1, "cpu").str());
+  ASSERT_TRUE(empty.ok());
+  EXPECT_FALSE(empty->second.has_value());
+  EXPECT_FALSE(
+      ProtoFields::QuantityEntry(ProtoWriter().Bytes(2, std::string("\x0a\x09", 2)).str()).ok());
+}
+
 }  // namespace
 }  // namespace kube
