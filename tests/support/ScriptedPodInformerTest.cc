@@ -50,6 +50,15 @@ bool ScriptedPodInformerTest::IsList(const RecordedRequest& r) {
   return r.Path() == "/api/v1/pods" && !r.QueryParam("watch");
 }
 
+bool ScriptedPodInformerTest::IsWatch(const RecordedRequest& r) {
+  return r.Path() == "/api/v1/pods" && r.QueryParam("watch").has_value();
+}
+
+void ScriptedPodInformerTest::Enqueue(ScriptedHttpServer::RouteId route,
+                                      ScriptedResponse response) {
+  ASSERT_TRUE(server_->Enqueue(route, std::move(response)).ok());
+}
+
 std::vector<RecordedRequest> ScriptedPodInformerTest::Requests(RequestKind kind) const {
   std::vector<RecordedRequest> out;
   for (const auto& r : server_->Requests()) {

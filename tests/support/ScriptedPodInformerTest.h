@@ -29,6 +29,8 @@ class ScriptedPodInformerTest : public ::testing::Test {
   static std::string PodList(const std::vector<std::string>& pods, int rv);
   // A LIST of /api/v1/pods (no watch parameter).
   static bool IsList(const RecordedRequest& r);
+  // A WATCH of /api/v1/pods (a watch parameter, whatever else it asks).
+  static bool IsWatch(const RecordedRequest& r);
 
  protected:
   using RequestKind = bool (*)(const RecordedRequest&);
@@ -36,6 +38,8 @@ class ScriptedPodInformerTest : public ::testing::Test {
   void SetUp() override;
   void TearDown() override;
   void StartInformer();
+  // Queues `response` on `route`; a script error fails the test.
+  void Enqueue(ScriptedHttpServer::RouteId route, ScriptedResponse response);
 
   std::vector<RecordedRequest> Requests(RequestKind kind) const;
   // Request #n of `kind` arrived (so what came before it was handled), and

@@ -3,19 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "controller/api/PodView.h"
+#include "tests/controller/api/ObjectMetaEquality.h"
 
 namespace dra::api::testing {
 
 // Expects every field a PodView keeps to be equal: what the JSON and the
 // protobuf projections of one Pod must agree on.
 inline void ExpectSamePodView(const PodView& a, const PodView& b) {
-  EXPECT_EQ(a.meta.Key(), b.meta.Key());
-  EXPECT_EQ(a.meta.uid, b.meta.uid);
-  EXPECT_EQ(a.meta.resource_version, b.meta.resource_version);
-  EXPECT_EQ(a.meta.generation, b.meta.generation);
-  EXPECT_EQ(a.meta.creation_timestamp, b.meta.creation_timestamp);
-  EXPECT_EQ(a.meta.deleting, b.meta.deleting);
-  EXPECT_EQ(a.meta.labels, b.meta.labels);
+  ExpectSameMeta(a.meta, b.meta);
   EXPECT_EQ(a.node_name, b.node_name);
   EXPECT_EQ(a.phase, b.phase);
   ASSERT_EQ(a.containers.size(), b.containers.size()) << a.meta.Key();

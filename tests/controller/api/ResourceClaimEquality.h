@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "controller/api/ResourceClaim.h"
+#include "tests/controller/api/ObjectMetaEquality.h"
 
 namespace dra::api::testing {
 
@@ -34,13 +35,7 @@ inline void ExpectSameExact(const ResourceClaim::ExactRequest& a,
 // Expects every field a ResourceClaim keeps to be equal: what the JSON and
 // the protobuf projections of one claim must agree on.
 inline void ExpectSameClaim(const ResourceClaim& a, const ResourceClaim& b) {
-  EXPECT_EQ(a.meta.Key(), b.meta.Key());
-  EXPECT_EQ(a.meta.uid, b.meta.uid);
-  EXPECT_EQ(a.meta.resource_version, b.meta.resource_version);
-  EXPECT_EQ(a.meta.generation, b.meta.generation);
-  EXPECT_EQ(a.meta.creation_timestamp, b.meta.creation_timestamp);
-  EXPECT_EQ(a.meta.deleting, b.meta.deleting);
-  EXPECT_EQ(a.meta.labels, b.meta.labels);
+  ExpectSameMeta(a.meta, b.meta);
   EXPECT_EQ(a.extended_resource_claim, b.extended_resource_claim);
   EXPECT_EQ(a.allocated, b.allocated);
   EXPECT_EQ(a.pod_claim_name, b.pod_claim_name);

@@ -46,10 +46,6 @@ std::string BigPod(const std::string& name, int rv, size_t bytes) {
   return pod + R"(,"spec":{"blob":")" + std::string(bytes, 'x') + R"("}})";
 }
 
-bool IsWatch(const RecordedRequest& r) {
-  return r.Path() == "/api/v1/pods" && r.QueryParam("watch");
-}
-
 // A watch that stays open (and quiet) until the test ends.
 ScriptedResponse IdleWatch() {
   return ScriptedResponse::Streamed({StreamStep::Pause(StreamStep::kMaxPause)});

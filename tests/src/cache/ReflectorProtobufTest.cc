@@ -65,10 +65,6 @@ ScriptedResponse Protobuf(std::string body) {
   return response;
 }
 
-bool IsWatch(const RecordedRequest& r) {
-  return r.Path() == "/api/v1/pods" && r.QueryParam("watch").has_value();
-}
-
 class ReflectorProtobufTest : public ScriptedPodInformerTest {
  protected:
   void SetUp() override {
@@ -78,10 +74,6 @@ class ReflectorProtobufTest : public ScriptedPodInformerTest {
     watches_ = server_->AddRoute(Route::Where("GET", IsWatch).Once());
     decoder_ = {kube::MetaObject::FromJson, kube::MetaObject::FromProto};
     options_.watch_list = kube::WatchListMode::kOff;
-  }
-
-  void Enqueue(ScriptedHttpServer::RouteId route, ScriptedResponse response) {
-    ASSERT_TRUE(server_->Enqueue(route, std::move(response)).ok());
   }
 
   ScriptedHttpServer::RouteId lists_ = 0, watches_ = 0;

@@ -72,10 +72,6 @@ class ReflectorWatchListTest : public ScriptedPodInformerTest {
     EXPECT_TRUE(server_->ScriptErrors().empty()) << server_->ScriptErrors()[0];
   }
 
-  void Enqueue(ScriptedHttpServer::RouteId route, ScriptedResponse response) {
-    ASSERT_TRUE(server_->Enqueue(route, std::move(response)).ok());
-  }
-
   bool WaitForSync() { return informer_->WaitForSync(10s); }
 
   double Syncs(const std::string& method) {
