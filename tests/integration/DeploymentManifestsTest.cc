@@ -240,7 +240,10 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
     "kind": "DeviceHealth", "metadata": {"name": "manifest-test-gpu"},
     "spec": {"driver": "gpu.example.com", "pool": "manifest-test", "device": "gpu-0",
              "state": "Degraded", "reason": "ManifestTest"}})";
-  ASSERT_TRUE(cluster_->Apply(health).ok());
+  auto kind = cluster_->WaitForDeviceHealthKind();
+  ASSERT_TRUE(kind.ok()) << kind.ToString();
+  auto health_applied = cluster_->Apply(health);
+  ASSERT_TRUE(health_applied.ok()) << health_applied.ToString();
   auto rule = WaitFor(
       "the DeviceTaintRule and the Tainted condition", 30s,
       [&] {

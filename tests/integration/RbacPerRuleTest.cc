@@ -165,6 +165,8 @@ class RbacPerRuleTest : public ClusterTest {
     auto applied = cluster_->Kubectl({"apply", "-k", Repo("manifests")});
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     applied_ = true;
+    auto kind = cluster_->WaitForDeviceHealthKind();
+    ASSERT_TRUE(kind.ok()) << kind.ToString();
     ASSERT_NO_FATAL_FAILURE(ReadRoles());
     ASSERT_NO_FATAL_FAILURE(MountableServiceAccount());
     ASSERT_NO_FATAL_FAILURE(CreateScraper());
@@ -462,8 +464,10 @@ class RbacPerRuleTest : public ClusterTest {
   void RunAndJudge(const Expectation& e, const std::string& run) {
     std::string health = "rbac-" + run;
     std::string winner = "rbac-a-" + run + ".example.com";  // newer: wins the contested name
-    ASSERT_TRUE(cluster_->Apply(HealthManifest(health)).ok());
-    ASSERT_TRUE(cluster_->Apply(ClassManifest(winner)).ok());
+    auto applied = cluster_->Apply(HealthManifest(health));
+    ASSERT_TRUE(applied.ok()) << applied.ToString();
+    applied = cluster_->Apply(ClassManifest(winner));
+    ASSERT_TRUE(applied.ok()) << applied.ToString();
     std::string claim = "rbac-leak-" + run;
     ASSERT_NO_FATAL_FAILURE(CreateLeakedClaim(claim));
     ASSERT_NO_FATAL_FAILURE(StartInCluster());

@@ -78,9 +78,18 @@ kube::Status TestCluster::InstallDeviceHealthCrd() const {
   auto applied = Kubectl(
       {"apply", "-f", std::string(DRA_REPO_ROOT) + "/crds/devicehealths.dra-controller.dev.yaml"});
   if (!applied.ok()) return applied.status();
+  return WaitForDeviceHealthKind();
+}
+
+// Established is not enough: kubectl resolves the kind through its discovery
+// cache, which can lag the CRD by a moment, and an apply in that gap fails.
+kube::Status TestCluster::WaitForDeviceHealthKind() const {
   auto established = Kubectl({"wait", "--for=condition=Established", "--timeout=30s",
                               "crd/devicehealths.dra-controller.dev"});
-  return established.ok() ? kube::Status::Ok() : established.status();
+  if (!established.ok()) return established.status();
+  return WaitFor("kubectl resolves kind DeviceHealth", std::chrono::seconds(30), [&] {
+    return Kubectl({"get", "devicehealths.dra-controller.dev", "-A", "-o", "name"}).ok();
+  });
 }
 
 kube::Result<std::string> TestCluster::CreateTestNamespace(

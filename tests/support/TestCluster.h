@@ -29,6 +29,8 @@ class TestCluster {
   kube::Status Create(const std::string& manifest) const;
   // Applies the repository's DeviceHealth CRD and waits until it is served.
   kube::Status InstallDeviceHealthCrd() const;
+  // The CRD is Established and kubectl can name its kind.
+  kube::Status WaitForDeviceHealthKind() const;
 
   // Creates a namespace named PREFIX-<random> that is ready for Pods (its
   // default ServiceAccount exists).
