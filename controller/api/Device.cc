@@ -13,13 +13,13 @@ bool ParseAttribute(std::string_view key, simdjson::dom::element value, Device& 
   int64_t i = 0;
   bool b = false;
   if (kube::json::Field(value, "string").get(s) == simdjson::SUCCESS) {
-    device.attributes.emplace_back(std::string(key), std::string(s));
+    device.attributes.emplace_back(key, kube::InternedString(s));
   } else if (kube::json::Field(value, "version").get(s) == simdjson::SUCCESS) {
-    device.attributes.emplace_back(std::string(key), VersionString{std::string(s)});
+    device.attributes.emplace_back(key, VersionString{s});
   } else if (kube::json::Field(value, "int").get(i) == simdjson::SUCCESS) {
-    device.attributes.emplace_back(std::string(key), i);
+    device.attributes.emplace_back(key, i);
   } else if (kube::json::Field(value, "bool").get(b) == simdjson::SUCCESS) {
-    device.attributes.emplace_back(std::string(key), b);
+    device.attributes.emplace_back(key, b);
   } else {
     device.has_list_attributes = device.has_list_attributes ||
                                  kube::json::IsArray(kube::json::Field(value, "ints")) ||
@@ -43,7 +43,7 @@ void ParseCapacity(simdjson::dom::element capacity, const std::string& path, Dev
       warnings.push_back(path + ".capacity[" + std::string(key) + "]: invalid quantity; skipped");
       return;
     }
-    device.capacity.emplace_back(std::string(key), *quantity);
+    device.capacity.emplace_back(key, *quantity);
     if (kube::json::IsObject(policy)) device.capacity_policies.emplace_back(key, parsed);
   });
   device.capacity.shrink_to_fit();

@@ -14,31 +14,34 @@
 #include "controller/api/DeviceTaint.h"
 #include "controller/api/NodeSelector.h"
 #include "src/api/Quantity.h"
+#include "src/base/InternedString.h"
 #include "src/base/Result.h"
 
 namespace dra::api {
 
 // A `version` attribute (semver text), distinct from a plain string.
 struct VersionString {
-  std::string text;
+  kube::InternedString text;
   friend bool operator==(const VersionString&, const VersionString&) = default;
 };
 
-using AttributeValue = std::variant<int64_t, bool, std::string, VersionString>;
+// Strings are interned: a fleet's devices repeat the same few names and
+// values, and each distinct text is then stored once (16 bytes a value).
+using AttributeValue = std::variant<int64_t, bool, kube::InternedString, VersionString>;
 
 // One device of a ResourceSlice (resource.k8s.io/v1 Device), reduced to what
 // allocation decisions and health handling need. Keys are kept as written
 // (unqualified names imply the slice's driver domain; see
 // ResourceSlice::SplitAttributeKey).
 struct Device {
-  std::string name;
-  std::vector<std::pair<std::string, AttributeValue>> attributes;
-  std::vector<std::pair<std::string, kube::Quantity>> capacity;
+  kube::InternedString name;
+  std::vector<std::pair<kube::InternedString, AttributeValue>> attributes;
+  std::vector<std::pair<kube::InternedString, kube::Quantity>> capacity;
   // Request policies of `capacity`, by the same names; only those that set one.
   std::vector<std::pair<std::string, CapacityPolicy>> capacity_policies;
   std::vector<DeviceTaint> taints;
   std::vector<CounterSet> consumes_counters;  // counterSet name -> counters consumed
-  std::string node_name;                      // only with perDeviceNodeSelection
+  kube::InternedString node_name;             // only with perDeviceNodeSelection
   // Only with perDeviceNodeSelection (parse errors kept); shared so copies stay cheap.
   std::shared_ptr<const NodeSelector> node_selector;
   bool allow_multiple_allocations = false;

@@ -138,7 +138,7 @@ std::vector<std::string> HealthWiring::UnhealthyDeviceKeys() const {
   inventory_->VisitDevices([&](const inventory::DeviceVisit& d) {
     for (const auto& [driver, pool] : whole_pools) {
       if (d.slice.driver == driver && d.slice.pool.name == pool) {
-        keys.push_back(inventory::DeviceKey{driver, pool, d.device.name}.ToString());
+        keys.push_back(inventory::DeviceKey{driver, pool, d.device.name.str()}.ToString());
       }
     }
   });

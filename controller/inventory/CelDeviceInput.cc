@@ -11,7 +11,9 @@ std::optional<cel::Attribute> ToCelAttribute(const api::AttributeValue& value) {
   return std::visit(
       [](const auto& v) -> std::optional<cel::Attribute> {
         using V = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, api::VersionString>) {
+        if constexpr (std::is_same_v<V, kube::InternedString>) {
+          return cel::Attribute(v.str());
+        } else if constexpr (std::is_same_v<V, api::VersionString>) {
           auto version = cel::Semver::Parse(v.text);
           if (!version.ok()) return std::nullopt;
           return cel::Attribute(*version);

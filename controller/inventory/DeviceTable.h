@@ -26,7 +26,7 @@ class DeviceTable {
     std::shared_ptr<const api::ResourceSlice> slice;  // keeps `device` alive
     const api::Device* device = nullptr;
 
-    DeviceKey Key() const { return {slice->driver, slice->pool.name, device->name}; }
+    DeviceKey Key() const { return {slice->driver, slice->pool.name, device->name.str()}; }
   };
 
   // The node a device is local to, "" for a device every node reaches, and

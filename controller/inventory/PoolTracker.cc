@@ -96,7 +96,7 @@ void PoolTracker::Validate(const Pool& pool, PoolStatus& status) const {
     if (!slice.shared_counters.empty()) continue;  // its devices are ignored
     for (const auto& device : slice.devices) {
       if (!names.insert(device.name).second && reason.empty()) {
-        reason = "device name " + device.name + " appears twice";
+        reason = "device name " + device.name.str() + " appears twice";
       }
     }
   }
@@ -109,12 +109,12 @@ void PoolTracker::Validate(const Pool& pool, PoolStatus& status) const {
         auto set = std::find_if(status.counter_sets.begin(), status.counter_sets.end(),
                                 [&](const api::CounterSet& s) { return s.name == consumed.name; });
         if (set == status.counter_sets.end()) {
-          reason = "device " + device.name + " consumes unknown counter set " + consumed.name;
+          reason = "device " + device.name.str() + " consumes unknown counter set " + consumed.name;
           return;
         }
         for (const auto& [counter, value] : consumed.counters) {
           if (set->Find(counter) != nullptr) continue;
-          reason = "device " + device.name + " consumes counter " + counter +
+          reason = "device " + device.name.str() + " consumes counter " + counter +
                    ", which counter set " + consumed.name + " does not define";
           return;
         }

@@ -15,8 +15,8 @@ DeviceCollector::DeviceCollector(const std::vector<std::string>& unhealthy)
     : unhealthy_(unhealthy.begin(), unhealthy.end()) {}
 
 void DeviceCollector::Add(const inventory::DeviceVisit& d) {
-  bool sick = !unhealthy_.empty() &&
-              unhealthy_.contains(d.slice.driver + "/" + d.slice.pool.name + "/" + d.device.name);
+  bool sick = !unhealthy_.empty() && unhealthy_.contains(d.slice.driver + "/" + d.slice.pool.name +
+                                                         "/" + d.device.name.str());
   auto tally = [&](std::string_view device_class) {
     key_.clear();
     key_.append(d.slice.driver).push_back('\0');

@@ -17,8 +17,8 @@ std::vector<std::string> InfoLabels(const std::vector<std::string>& attributes) 
 std::string Text(const api::AttributeValue& value) {
   if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
   if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
-  if (const auto* s = std::get_if<std::string>(&value)) return *s;
-  return std::get<api::VersionString>(value).text;
+  if (const auto* s = std::get_if<kube::InternedString>(&value)) return s->str();
+  return std::get<api::VersionString>(value).text.str();
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ std::string DeviceInfoCollector::AttributeValue(const inventory::DeviceVisit& d,
 }
 
 void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
-  std::vector<std::string> labels{d.slice.driver, d.slice.pool.name, d.device.name,
+  std::vector<std::string> labels{d.slice.driver, d.slice.pool.name, d.device.name.str(),
                                   std::string(d.node)};
   for (const auto& a : attributes_) labels.push_back(AttributeValue(d, a));
   info_.Append(labels, 1);

@@ -18,7 +18,7 @@ class ClaimSearchTest : public ::testing::Test {
       api::Device& device = storage_.emplace_back();
       device.name = "d" + std::to_string(i);
       SearchDevice d;
-      d.key = "drv/p/" + device.name;
+      d.key = "drv/p/" + device.name.str();
       d.pool_id = "drv/p";
       d.device = &device;
       out.push_back(d);

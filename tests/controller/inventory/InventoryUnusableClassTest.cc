@@ -209,7 +209,7 @@ TEST_F(InventoryUnusableClassTest, VisitedDevicesNameTheClassesUnusableWhereThey
                               {Gpu("gpu-0", 24, "gpu-24g"), Gpu("gpu-9", 80, "gpu-80g")}, 2));
   std::map<std::string, std::vector<std::string>> unusable;
   inventory_.VisitDevices([&](const inventory::DeviceVisit& d) {
-    auto& names = unusable[d.slice.pool.name + "/" + d.device.name];
+    auto& names = unusable[d.slice.pool.name + "/" + d.device.name.str()];
     if (d.unusable != nullptr) names.assign(d.unusable->begin(), d.unusable->end());
   });
   EXPECT_EQ(unusable["node-a/gpu-0"], (std::vector<std::string>{"flaky"}));
