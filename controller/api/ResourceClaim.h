@@ -11,6 +11,7 @@
 
 #include "controller/api/DeviceToleration.h"
 #include "src/api/Quantity.h"
+#include "src/base/InternedString.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
@@ -27,15 +28,17 @@ struct ResourceClaim {
   // request is kUnknown and has an `invalid_reason`.
   enum class AllocationMode : uint8_t { kExactCount, kAll, kUnknown };
 
+  // Texts that repeat across a fleet's claims (kinds, class, request,
+  // driver, pool, device and node names) are interned: one pointer each.
   struct OwnerReference {
-    std::string kind;
+    kube::InternedString kind;
     std::string name;
     std::string uid;
   };
 
   // The fields `exactly` and a firstAvailable subrequest share.
   struct ExactRequest {
-    std::string device_class_name;
+    kube::InternedString device_class_name;
     std::vector<std::string> selectors;  // CEL expressions
     AllocationMode allocation_mode = AllocationMode::kExactCount;
     int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
@@ -50,21 +53,21 @@ struct ResourceClaim {
   };
 
   struct SubRequest {
-    std::string name;
+    kube::InternedString name;
     ExactRequest request;
   };
 
   struct Request {
-    std::string name;
+    kube::InternedString name;
     std::optional<ExactRequest> exactly;
     std::vector<SubRequest> first_available;  // tried in order
   };
 
   struct AllocationResult {
-    std::string request;  // "<request>" or "<request>/<subrequest>"
-    std::string driver;
-    std::string pool;
-    std::string device;
+    kube::InternedString request;  // "<request>" or "<request>/<subrequest>"
+    kube::InternedString driver;
+    kube::InternedString pool;
+    kube::InternedString device;
     std::vector<DeviceToleration> tolerations;
     // adminAccess: the device is not allocated by this result (the
     // scheduler skips such results when it gathers allocated devices).
@@ -74,22 +77,22 @@ struct ResourceClaim {
   };
 
   struct Consumer {
-    std::string resource;  // "pods", or another resource (e.g. podgroups)
+    kube::InternedString resource;  // "pods", or another resource (e.g. podgroups)
     std::string name;
     std::string uid;
   };
 
   kube::ObjectMeta meta;  // meta.deleting: deletion in progress
-  bool extended_resource_claim =
-      false;                   // annotation resource.kubernetes.io/extended-resource-claim
-  bool allocated = false;      // status.allocation is set
-  std::string pod_claim_name;  // annotation resource.kubernetes.io/pod-claim-name
+  // annotation resource.kubernetes.io/extended-resource-claim
+  bool extended_resource_claim = false;
+  bool allocated = false;                    // status.allocation is set
+  kube::InternedString pod_claim_name;       // annotation resource.kubernetes.io/pod-claim-name
   std::optional<OwnerReference> controller;  // the ownerReference with controller: true
   std::vector<Request> requests;             // spec.devices.requests; null reads as empty
   std::vector<AllocationResult> results;     // status.allocation.devices.results
   // The node of a node-local allocation: the single matchFields metadata.name
   // In [node] of status.allocation.nodeSelector; empty otherwise.
-  std::string allocated_node_name;
+  kube::InternedString allocated_node_name;
   std::vector<Consumer> reserved_for;
   // Fields skipped while projecting, with their path.
   std::vector<std::string> warnings;

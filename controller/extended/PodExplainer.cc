@@ -247,7 +247,9 @@ void PodExplainer::JoinClaim(const api::PodView& pod, const Inputs& in, PodExpla
   }
   std::vector<ImplicitRequest> actual;
   for (const auto& r : claim->requests) {
-    if (r.exactly) actual.push_back({r.name, r.exactly->device_class_name, r.exactly->count});
+    if (r.exactly) {
+      actual.push_back({r.name.str(), r.exactly->device_class_name.str(), r.exactly->count});
+    }
   }
   std::sort(actual.begin(), actual.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });

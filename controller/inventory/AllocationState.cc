@@ -11,7 +11,7 @@ namespace {
 using Result = api::ResourceClaim::AllocationResult;
 
 std::string ResultKey(const Result& result) {
-  return DeviceKey{result.driver, result.pool, result.device}.ToString();
+  return DeviceKey{result.driver.str(), result.pool.str(), result.device.str()}.ToString();
 }
 
 void AddPool(std::vector<std::string>& pools, const Result& result) {

@@ -135,7 +135,7 @@ ClaimFit ClaimFeasibility::Check(const api::ResourceClaim& claim, std::string_vi
     SearchAlternatives alternatives;
     if (request.exactly) {
       alternatives.emplace_back();
-      if (!Prepare(*request.exactly, request.name, node, devices, alternatives.back(), fit)) {
+      if (!Prepare(*request.exactly, request.name.str(), node, devices, alternatives.back(), fit)) {
         return fit;
       }
     }

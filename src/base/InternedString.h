@@ -46,12 +46,38 @@ class InternedString {
     return a.view() <=> b.view();
   }
 
+  // Concatenation reads like std::string's and yields one.
+  friend std::string operator+(const InternedString& a, std::string_view b) {
+    return Concat(a.view(), b);
+  }
+  friend std::string operator+(const InternedString& a, const char* b) {
+    return Concat(a.view(), b);
+  }
+  friend std::string operator+(const InternedString& a, const std::string& b) {
+    return Concat(a.view(), b);
+  }
+  friend std::string operator+(const char* a, const InternedString& b) {
+    return Concat(a, b.view());
+  }
+  friend std::string operator+(const std::string& a, const InternedString& b) {
+    return Concat(a, b.view());
+  }
+  friend std::string operator+(const InternedString& a, const InternedString& b) {
+    return Concat(a.view(), b.view());
+  }
+
   // Distinct texts held right now, over all shards (for tests and benches).
   static size_t PoolSize();
 
   struct Entry;
 
  private:
+  static std::string Concat(std::string_view a, std::string_view b) {
+    std::string out;
+    out.reserve(a.size() + b.size());
+    out.append(a).append(b);
+    return out;
+  }
   void Release();
 
   Entry* entry_ = nullptr;  // nullptr is ""

@@ -84,6 +84,17 @@ TEST(InternedStringTest, EmbeddedNulAndLongTextsRoundTrip) {
   EXPECT_EQ(big.view(), long_text);
 }
 
+TEST(InternedStringTest, ConcatenatesLikeAStdString) {
+  InternedString driver("gpu.example.com");
+  InternedString pool("node-1");
+  std::string device = "gpu-0";
+  EXPECT_EQ(driver + "/" + pool + "/" + device, "gpu.example.com/node-1/gpu-0");
+  EXPECT_EQ("claim " + pool, "claim node-1");
+  EXPECT_EQ(device + "@" + pool, "gpu-0@node-1");
+  EXPECT_EQ(driver + pool, "gpu.example.comnode-1");
+  EXPECT_EQ(InternedString() + "", "");
+}
+
 // Threads take and drop the same few texts at once; a release that raced a
 // lookup would free an entry still held (ASan/TSan see it) or leave one behind.
 TEST(InternedStringTest, ConcurrentTakeAndReleaseLeavesThePoolAsItWas) {
