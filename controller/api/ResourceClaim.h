@@ -13,6 +13,7 @@
 #include "src/api/Quantity.h"
 #include "src/base/InternedString.h"
 #include "src/base/Result.h"
+#include "src/base/Uid.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 
@@ -33,7 +34,7 @@ struct ResourceClaim {
   struct OwnerReference {
     kube::InternedString kind;
     std::string name;
-    std::string uid;
+    kube::Uid uid;
   };
 
   // The fields `exactly` and a firstAvailable subrequest share.
@@ -79,7 +80,7 @@ struct ResourceClaim {
   struct Consumer {
     kube::InternedString resource;  // "pods", or another resource (e.g. podgroups)
     std::string name;
-    std::string uid;
+    kube::Uid uid;
   };
 
   kube::ObjectMeta meta;  // meta.deleting: deletion in progress

@@ -24,7 +24,7 @@ CheckResult ClaimChecks::Reservations(const extended::ClusterSnapshot& s) {
   constexpr const char* kName = "claim-reservations";
   std::set<std::string> running;  // pod uids
   for (const auto& pod : s.pods) {
-    if (pod->phase == "Running") running.insert(pod->meta.uid);
+    if (pod->phase == "Running") running.insert(pod->meta.uid.str());
   }
   int allocated = 0;
   std::vector<std::string> idle;
@@ -33,7 +33,7 @@ CheckResult ClaimChecks::Reservations(const extended::ClusterSnapshot& s) {
     ++allocated;
     bool used = false;
     for (const auto& consumer : claim->reserved_for) {
-      used = used || consumer.resource != "pods" || running.count(consumer.uid) > 0;
+      used = used || consumer.resource != "pods" || running.count(consumer.uid.str()) > 0;
     }
     if (!used) idle.push_back(claim->meta.namespace_name + "/" + claim->meta.name);
   }

@@ -110,7 +110,7 @@ kube::Result<LeakedClaimRemover::Outcome> LeakedClaimRemover::Remove(
   if (*needed || !ReservedOnlyByOwner(*claim, owner_uid)) return Outcome::kKept;
   if (!Deleting(*claim)) {
     kube::DeleteOptions options;
-    options.precondition_uid = cached.meta.uid;
+    options.precondition_uid = cached.meta.uid.str();
     options.precondition_resource_version = Field(*claim, "metadata", "resourceVersion");
     kube::Status deleted = client_->Delete(path, options);
     if (deleted.code() == kube::StatusCode::kNotFound) return Outcome::kGone;

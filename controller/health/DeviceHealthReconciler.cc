@@ -24,8 +24,9 @@ int64_t Seconds(system_clock::time_point t) {
 }
 
 kube::ObjectReference RefOf(const api::DeviceHealth& health) {
-  return {"dra-controller.dev/v1alpha1", "DeviceHealth", "", health.meta.name, health.meta.uid,
-          health.meta.resource_version};
+  return {
+      "dra-controller.dev/v1alpha1", "DeviceHealth", "", health.meta.name, health.meta.uid.str(),
+      health.meta.resource_version};
 }
 
 std::string Target(const api::DeviceHealth& h) {
@@ -122,7 +123,7 @@ kube::ReconcileResult DeviceHealthReconciler::Remove(
     changed_at_.erase(key);
   }
   if (!ours || policy_.options().dry_run) return kube::ReconcileResult::Done();
-  if (kube::Status s = writer_->DeleteRule(rule->meta.name, rule->meta.uid); !s.ok()) {
+  if (kube::Status s = writer_->DeleteRule(rule->meta.name, rule->meta.uid.str()); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
   metrics_->Removed(EffectText(rule->taint.effect));
@@ -203,7 +204,7 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
     return kube::Status::Ok();
   }
   if (!ours) return kube::Status::Ok();
-  KUBE_RETURN_IF_ERROR(writer_->DeleteRule(ours->meta.name, ours->meta.uid));
+  KUBE_RETURN_IF_ERROR(writer_->DeleteRule(ours->meta.name, ours->meta.uid.str()));
   wrote = Write::kDeleted;
   spdlog::info("DeviceHealth {}: DeviceTaintRule {} removed ({})", health.meta.name,
                ours->meta.name, decision.reason);

@@ -50,7 +50,7 @@ nlohmann::json TaintRuleBuilder::Build(const api::DeviceHealth& health, api::Tai
   nlohmann::json owner = {{"apiVersion", "dra-controller.dev/v1alpha1"},
                           {"kind", "DeviceHealth"},
                           {"name", health.meta.name},
-                          {"uid", health.meta.uid},
+                          {"uid", health.meta.uid.str()},
                           {"controller", true}};
   return {
       {"apiVersion", "resource.k8s.io/v1"},

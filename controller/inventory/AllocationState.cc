@@ -129,8 +129,8 @@ std::vector<PodUse> AllocationState::PodsUsing(const std::string& device_key,
     const auto& claim = *claims_.at(claim_key);
     for (const auto& consumer : claim.reserved_for) {
       if (consumer.resource != "pods") continue;
-      out.push_back(
-          {claim.meta.namespace_name, consumer.name, consumer.uid, claim.meta.name, admin_access});
+      out.push_back({claim.meta.namespace_name, consumer.name, consumer.uid.str(), claim.meta.name,
+                     admin_access});
     }
   }
   return out;

@@ -34,7 +34,7 @@ void ClaimCollector::Add(const api::ResourceClaim& claim) {
   }
   if (!pods.empty()) reservations_[ns + "/" + claim.meta.name] = std::move(pods);
   if (claim.extended_resource_claim && !claim.meta.deleting) {
-    implicit_.push_back({ns, claim.controller ? claim.controller->uid : ""});
+    implicit_.push_back({ns, claim.controller ? claim.controller->uid : kube::Uid()});
   }
 }
 
@@ -56,7 +56,7 @@ void ClaimCollector::Render(std::string& out,
   GaugeTable leaked("dra_controller_implicit_claims_leaked",
                     "Implicit extended-resource ResourceClaims whose owning Pod no longer exists",
                     {"namespace"});
-  std::unordered_set<std::string> live;
+  std::unordered_set<kube::Uid> live;
   for (const auto& pod : *pods) live.insert(pod->meta.uid);
   for (const auto& claim : implicit_) {
     leaked.Ensure({claim.namespace_name});

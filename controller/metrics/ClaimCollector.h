@@ -10,6 +10,7 @@
 
 #include "controller/api/PodView.h"
 #include "controller/api/ResourceClaim.h"
+#include "src/base/Uid.h"
 
 namespace dra::metrics {
 
@@ -33,7 +34,7 @@ class ClaimCollector {
  private:
   struct Implicit {
     std::string namespace_name;
-    std::string owner_uid;
+    kube::Uid owner_uid;
   };
 
   // namespace -> counts by state index * 3 + source index

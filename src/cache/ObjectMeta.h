@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/base/Result.h"
+#include "src/base/Uid.h"
 #include "src/cache/RawObject.h"
 
 namespace kube {
@@ -18,7 +19,7 @@ namespace kube {
 struct ObjectMeta {
   std::string namespace_name;
   std::string name;
-  std::string uid;
+  Uid uid;
   std::string resource_version;
   int64_t generation = 0;
   int64_t creation_timestamp = 0;  // seconds since the epoch

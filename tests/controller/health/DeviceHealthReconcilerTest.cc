@@ -273,7 +273,7 @@ TEST_F(DeviceHealthReconcilerTest, FlappingInsideHoldOffKeepsOneRule) {
   auto r = Make(Options(0s, 300s));
   api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 1));
   (void)Settle(*r, "a1");
-  std::string uid = Rule("a1")->meta.uid;
+  std::string uid = Rule("a1")->meta.uid.str();
   api_->Put(Health("a1", "node-a", "gpu-1", "Healthy", 2));
   auto held = Settle(*r, "a1");
   EXPECT_EQ(held.kind, kube::ReconcileResult::Kind::kRequeueAfter);
@@ -351,7 +351,7 @@ TEST_F(DeviceHealthReconcilerTest, DeletedHealthDeletesItsRuleByUid) {
   (void)Settle(*r, "a1");
   EXPECT_EQ(api_->Status("a1")["matchedDevices"], 4);  // the whole pool
   EXPECT_FALSE(api_->last_rule["spec"]["deviceSelector"].contains("device"));
-  std::string uid = Rule("a1")->meta.uid;
+  std::string uid = Rule("a1")->meta.uid.str();
   healths_.Erase("a1");
   (void)r->Reconcile("a1");
   EXPECT_EQ(api_->deletes, 1);
