@@ -2,19 +2,12 @@
 
 #include <algorithm>
 
-#include "controller/inventory/DeviceKey.h"
 #include "controller/inventory/PoolTracker.h"
 
 namespace dra::inventory {
 namespace {
 
-using Result = api::ResourceClaim::AllocationResult;
-
-std::string ResultKey(const Result& result) {
-  return DeviceKey{result.driver.str(), result.pool.str(), result.device.str()}.ToString();
-}
-
-void AddPool(std::vector<std::string>& pools, const Result& result) {
+void AddPool(std::vector<std::string>& pools, const api::ResourceClaim::AllocationResult& result) {
   std::string id = PoolTracker::PoolId(result.driver, result.pool);
   if (std::find(pools.begin(), pools.end(), id) == pools.end()) pools.push_back(std::move(id));
 }
@@ -29,47 +22,52 @@ std::string AllocationState::ClaimKey(const kube::ObjectMeta& meta) {
   return meta.namespace_name + "/" + meta.name;
 }
 
+std::vector<std::string> AllocationState::ClaimKeys(const Claims& claims) {
+  std::vector<std::string> keys;
+  keys.reserve(claims.size());
+  for (const api::ResourceClaim* claim : claims) keys.push_back(ClaimKey(claim->meta));
+  return keys;
+}
+
 std::vector<std::string> AllocationState::Apply(std::shared_ptr<const api::ResourceClaim> claim) {
   std::vector<std::string> pools;
-  std::string claim_key = ClaimKey(claim->meta);
-  Forget(claim_key, pools);
-  if (claim->allocated) {
-    for (const auto& result : claim->results) {
-      DeviceUse& use = uses_[ResultKey(result)];
-      AddPool(pools, result);
-      if (result.admin_access) {
-        use.admin_claims.push_back(claim_key);
-        continue;
-      }
-      use.claims.push_back(claim_key);
-      if (result.share_id.empty()) {
-        ++use.dedicated;
-      } else {
-        use.shares.push_back(&result);
-      }
+  Forget({claim->meta.namespace_name, claim->meta.name}, pools);
+  const api::ResourceClaim* held = claims_.insert(std::move(claim)).first->get();
+  if (!held->allocated) return pools;
+  for (const auto& result : held->results) {
+    DeviceUse& use = uses_[KeyOf(result)];
+    AddPool(pools, result);
+    if (result.admin_access) {
+      use.admin_claims.push_back(held);
+      continue;
+    }
+    use.claims.push_back(held);
+    if (result.share_id.empty()) {
+      ++use.dedicated;
+    } else {
+      use.shares.push_back(&result);
     }
   }
-  claims_[claim_key] = std::move(claim);
   return pools;
 }
 
 std::vector<std::string> AllocationState::Remove(const kube::ObjectMeta& meta) {
   std::vector<std::string> pools;
-  Forget(ClaimKey(meta), pools);
+  Forget({meta.namespace_name, meta.name}, pools);
   return pools;
 }
 
-void AllocationState::Forget(const std::string& claim_key, std::vector<std::string>& pools) {
-  auto it = claims_.find(claim_key);
+void AllocationState::Forget(ClaimName name, std::vector<std::string>& pools) {
+  auto it = claims_.find(name);
   if (it == claims_.end()) return;
-  const api::ResourceClaim& claim = *it->second;
-  for (const auto& result : claim.results) {
+  const api::ResourceClaim* claim = it->get();
+  for (const auto& result : claim->results) {
     AddPool(pools, result);
-    auto used = uses_.find(ResultKey(result));
-    if (used == uses_.end() || !claim.allocated) continue;
+    auto used = uses_.find(DeviceKeyView{result.driver, result.pool, result.device});
+    if (used == uses_.end() || !claim->allocated) continue;
     DeviceUse& use = used->second;
-    std::erase(use.admin_claims, claim_key);
-    std::erase(use.claims, claim_key);
+    std::erase(use.admin_claims, claim);
+    std::erase(use.claims, claim);
     std::erase(use.shares, &result);
     if (!result.admin_access && result.share_id.empty()) --use.dedicated;
     if (Empty(use)) uses_.erase(used);
@@ -77,30 +75,29 @@ void AllocationState::Forget(const std::string& claim_key, std::vector<std::stri
   claims_.erase(it);
 }
 
-const AllocationState::DeviceUse* AllocationState::Use(const std::string& device_key) const {
-  auto it = uses_.find(device_key);
+const AllocationState::DeviceUse* AllocationState::Use(DeviceKeyView device) const {
+  auto it = uses_.find(device);
   return it == uses_.end() ? nullptr : &it->second;
 }
 
-const std::vector<std::string>* AllocationState::Holders(const std::string& device_key) const {
-  const DeviceUse* use = Use(device_key);
+const AllocationState::Claims* AllocationState::Holders(DeviceKeyView device) const {
+  const DeviceUse* use = Use(device);
   return use == nullptr || use->claims.empty() ? nullptr : &use->claims;
 }
 
-const std::vector<std::string>* AllocationState::AdminAccessClaims(
-    const std::string& device_key) const {
-  const DeviceUse* use = Use(device_key);
+const AllocationState::Claims* AllocationState::AdminAccessClaims(DeviceKeyView device) const {
+  const DeviceUse* use = Use(device);
   return use == nullptr || use->admin_claims.empty() ? nullptr : &use->admin_claims;
 }
 
-bool AllocationState::InUse(const std::string& device_key) const {
-  const DeviceUse* use = Use(device_key);
+bool AllocationState::InUse(DeviceKeyView device) const {
+  const DeviceUse* use = Use(device);
   return use != nullptr && use->dedicated > 0;
 }
 
-AllocationState::Capacity AllocationState::Consumed(const std::string& device_key) const {
+AllocationState::Capacity AllocationState::Consumed(DeviceKeyView device) const {
   Capacity sum;
-  const DeviceUse* use = Use(device_key);
+  const DeviceUse* use = Use(device);
   if (use == nullptr) return sum;
   for (const Result* share : use->shares) {
     for (const auto& [name, quantity] : share->consumed_capacity) {
@@ -117,16 +114,13 @@ AllocationState::Capacity AllocationState::Consumed(const std::string& device_ke
   return sum;
 }
 
-std::vector<PodUse> AllocationState::PodsUsing(const std::string& device_key,
-                                               bool admin_access) const {
+std::vector<PodUse> AllocationState::PodsUsing(DeviceKeyView device, bool admin_access) const {
   std::vector<PodUse> out;
-  const std::vector<std::string>* claims =
-      admin_access ? AdminAccessClaims(device_key) : Holders(device_key);
+  const Claims* claims = admin_access ? AdminAccessClaims(device) : Holders(device);
   if (claims == nullptr) return out;
-  for (size_t i = 0; i < claims->size(); ++i) {
-    const std::string& claim_key = (*claims)[i];
-    if (std::find(claims->begin(), claims->begin() + i, claim_key) != claims->begin() + i) continue;
-    const auto& claim = *claims_.at(claim_key);
+  for (auto it = claims->begin(); it != claims->end(); ++it) {
+    if (std::find(claims->begin(), it, *it) != it) continue;  // two results, one device
+    const api::ResourceClaim& claim = **it;
     for (const auto& consumer : claim.reserved_for) {
       if (consumer.resource != "pods") continue;
       out.push_back({claim.meta.namespace_name, consumer.name, consumer.uid.str(), claim.meta.name,
@@ -137,7 +131,7 @@ std::vector<PodUse> AllocationState::PodsUsing(const std::string& device_key,
 }
 
 void AllocationState::Visit(const std::function<void(const api::ResourceClaim&)>& visit) const {
-  for (const auto& [key, claim] : claims_) visit(*claim);
+  for (const auto& claim : claims_) visit(*claim);
 }
 
 }  // namespace dra::inventory

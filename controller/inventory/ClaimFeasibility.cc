@@ -56,10 +56,11 @@ SearchDevice ClaimFeasibility::Describe(const DeviceTable::Entry& entry,
   out.pool_id = PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name);
   out.device = entry.device;
   const bool shared = entry.device->allow_multiple_allocations;
-  out.in_use = shared ? view_.allocations.InUse(out.key) : view_.allocations.Allocated(out.key);
-  out.shared_in_use = shared && view_.allocations.Allocated(out.key);
+  const DeviceKeyView key = entry.KeyView();
+  out.in_use = shared ? view_.allocations.InUse(key) : view_.allocations.Allocated(key);
+  out.shared_in_use = shared && view_.allocations.Allocated(key);
   out.tolerated = UntoleratedTaints(view_.taints(entry), request.tolerations).empty();
-  if (shared) out.consumed = view_.allocations.Consumed(out.key);
+  if (shared) out.consumed = view_.allocations.Consumed(key);
   return out;
 }
 

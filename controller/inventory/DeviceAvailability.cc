@@ -20,13 +20,13 @@ const PoolStatus* DeviceAvailability::PoolOf(const DeviceTable::Entry& entry) co
 bool DeviceAvailability::Evaluated(const DeviceTable::Entry& entry) const {
   const PoolStatus* pool = PoolOf(entry);
   if (pool == nullptr || !pool->complete() || !pool->valid()) return false;
-  return !allocations_.InUse(entry.Key().ToString());
+  return !allocations_.InUse(entry.KeyView());
 }
 
 // Every capacity of the device must take the request's consumption on top of
 // what the shares consume; a request naming a capacity the device does not
 // have does not fit.
-bool DeviceAvailability::CapacityFits(const DeviceTable::Entry& entry, const std::string& key,
+bool DeviceAvailability::CapacityFits(const DeviceTable::Entry& entry, DeviceKeyView key,
                                       const api::ResourceClaim::ExactRequest* request) const {
   const api::Device& device = *entry.device;
   if (request != nullptr) {
@@ -54,7 +54,7 @@ bool DeviceAvailability::AvailableFor(const DeviceTable::Entry& entry,
                                       const api::ResourceClaim::ExactRequest* request) const {
   const PoolStatus* pool = PoolOf(entry);
   if (pool == nullptr || !pool->complete() || !pool->valid()) return false;
-  std::string key = entry.Key().ToString();
+  DeviceKeyView key = entry.KeyView();
   bool admin = request != nullptr && request->admin_access;
   bool shared = entry.device->allow_multiple_allocations;
   if (!admin && (shared ? allocations_.InUse(key) : allocations_.Allocated(key))) return false;
@@ -66,12 +66,15 @@ bool DeviceAvailability::AvailableFor(const DeviceTable::Entry& entry,
 
 void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const {
   const PoolStatus* pool = PoolOf(entry);
-  std::string key = info.key.ToString();
+  DeviceKeyView key = info.key.View();
   info.pool_complete = pool != nullptr && pool->complete();
   info.pool_valid = pool == nullptr || pool->valid();
   info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
-  if (const auto* held = allocations_.Holders(key)) info.allocated_to = *held;
-  if (const auto* admin = allocations_.AdminAccessClaims(key)) info.admin_access_claims = *admin;
+  if (const auto* held = allocations_.Holders(key))
+    info.allocated_to = AllocationState::ClaimKeys(*held);
+  if (const auto* admin = allocations_.AdminAccessClaims(key)) {
+    info.admin_access_claims = AllocationState::ClaimKeys(*admin);
+  }
   info.counters_available = pool == nullptr || counters_.Covers(pool->Id(), *entry.device);
   if (info.allow_multiple_allocations) {
     AllocationState::Capacity consumed = allocations_.Consumed(key);

@@ -36,7 +36,7 @@ class DeviceAvailability {
 
  private:
   const PoolStatus* PoolOf(const DeviceTable::Entry& entry) const;
-  bool CapacityFits(const DeviceTable::Entry& entry, const std::string& key,
+  bool CapacityFits(const DeviceTable::Entry& entry, DeviceKeyView key,
                     const api::ResourceClaim::ExactRequest* request) const;
 
   const PoolTracker& pools_;

@@ -2,12 +2,7 @@
 
 namespace dra::inventory {
 
-std::string DeviceKey::ToString() const {
-  std::string text;
-  text.reserve(driver.size() + pool.size() + device.size() + 2);
-  text.append(driver).append("/").append(pool).append("/").append(device);
-  return text;
-}
+std::string DeviceKey::ToString() const { return View().ToString(); }
 
 kube::Result<DeviceKey> DeviceKey::Parse(std::string_view text) {
   size_t first = text.find('/');

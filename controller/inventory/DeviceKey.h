@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "controller/inventory/DeviceKeyView.h"
 #include "src/base/Result.h"
 
 namespace dra::inventory {
@@ -17,6 +18,7 @@ struct DeviceKey {
   // "<driver>/<pool>/<device>". Pool names may contain '/', drivers and
   // device names may not, so the text parses back unambiguously.
   std::string ToString() const;
+  DeviceKeyView View() const { return {driver, pool, device}; }
   static kube::Result<DeviceKey> Parse(std::string_view text);
 
   friend bool operator==(const DeviceKey&, const DeviceKey&) = default;

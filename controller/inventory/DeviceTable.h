@@ -27,6 +27,7 @@ class DeviceTable {
     const api::Device* device = nullptr;
 
     DeviceKey Key() const { return {slice->driver, slice->pool.name, device->name.str()}; }
+    DeviceKeyView KeyView() const { return {slice->driver, slice->pool.name, device->name}; }
   };
 
   // The node a device is local to, "" for a device every node reaches, and

@@ -80,7 +80,7 @@ void Inventory::RecomputeCounters(const std::string& pool_id) {
   if (pool == nullptr || pool->counter_sets.empty()) return counters_.Forget(pool_id);
   std::vector<const api::Device*> allocated;
   for (DeviceId id : entries_.PoolIds(pool_id)) {
-    if (allocations_.Allocated(entries_[id]->Key().ToString())) {
+    if (allocations_.Allocated(entries_[id]->KeyView())) {
       allocated.push_back(entries_[id]->device);
     }
   }
@@ -355,12 +355,12 @@ std::vector<std::string> Inventory::ClassesMatching(const DeviceKey& key) const 
 
 std::vector<PodUse> Inventory::PodsUsing(const DeviceKey& key) const {
   std::shared_lock lock(mu_);
-  return allocations_.PodsUsing(key.ToString());
+  return allocations_.PodsUsing(key.View());
 }
 
 std::vector<PodUse> Inventory::PodsWithAdminAccess(const DeviceKey& key) const {
   std::shared_lock lock(mu_);
-  return allocations_.PodsUsing(key.ToString(), /*admin_access=*/true);
+  return allocations_.PodsUsing(key.View(), /*admin_access=*/true);
 }
 
 std::vector<PoolStatus> Inventory::Pools() const {
@@ -421,7 +421,7 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
     std::vector<api::DeviceTaint> taints = TaintsOf(entry);
     const PoolStatus* pool =
         pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
-    std::string key = entry.Key().ToString();
+    DeviceKeyView key = entry.KeyView();
     DeviceVisit device{
         .slice = *entry.slice,
         .device = *entry.device,

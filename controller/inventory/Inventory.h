@@ -69,10 +69,10 @@ struct DeviceVisit {
   bool available = true;
   bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
   bool no_execute = false;   // carries a NoExecute taint
-  // Claims that allocated or share it, "<namespace>/<name>"; null when none.
-  const std::vector<std::string>* claims = nullptr;
+  // Claims that allocated or share it; null when none.
+  const AllocationState::Claims* claims = nullptr;
   // Claims naming it with adminAccess (not an allocation); null when none.
-  const std::vector<std::string>* admin_access_claims = nullptr;
+  const AllocationState::Claims* admin_access_claims = nullptr;
   const std::vector<std::string_view>& classes;  // DeviceClasses it matches, sorted
   // Those of `classes` that are unusable where the device is (a selector
   // fails on a device the scheduler evaluates there); null when none.

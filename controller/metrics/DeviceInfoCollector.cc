@@ -68,13 +68,12 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
   if (d.claims == nullptr) return;
   labels.resize(4);
   for (auto it = d.claims->begin(); it != d.claims->end(); ++it) {
-    const std::string& claim = *it;
-    if (std::find(d.claims->begin(), it, claim) != it) continue;  // two results, one device
-    auto slash = claim.find('/');
+    if (std::find(d.claims->begin(), it, *it) != it) continue;  // two results, one device
+    const kube::ObjectMeta& claim = (*it)->meta;
     std::vector<std::string> row = labels;
-    row.push_back(claim.substr(0, slash));
-    row.push_back(claim.substr(slash + 1));
-    auto pods = reservations_.find(claim);
+    row.push_back(claim.namespace_name);
+    row.push_back(claim.name);
+    auto pods = reservations_.find(inventory::AllocationState::ClaimKey(claim));
     if (pods == reservations_.end()) {
       row.push_back("");
       allocated_.Append(row, 1);
