@@ -4,60 +4,51 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "src/cache/KeyedSet.h"
 #include "src/cache/StoreReader.h"
 
 namespace kube {
 
-// A thread-safe cache of typed projections keyed by "namespace/name". Objects
-// are immutable once stored (shared_ptr<const T>): readers keep a consistent
-// snapshot of an object while writers replace it. The lock is held only
-// inside these methods, never while callers run.
+// A thread-safe cache of typed projections keyed by "namespace/name" (read
+// from each object's metadata, see KeyedSet). Objects are immutable once
+// stored (shared_ptr<const T>): readers keep a consistent snapshot of an
+// object while writers replace it. The lock is held only inside these
+// methods, never while callers run.
 template <typename T>
 class Store : public StoreReader<T> {
  public:
   using Ptr = typename StoreReader<T>::Ptr;
 
-  // Stores `object` under `key` and returns the previous object, if any.
-  Ptr Upsert(const std::string& key, Ptr object) {
+  // Stores `object` under its key and returns the previous object, if any.
+  Ptr Upsert(Ptr object) {
     std::unique_lock lock(mu_);
-    Ptr& slot = items_[key];
-    Ptr old = std::move(slot);
-    slot = std::move(object);
-    return old;
+    return items_.Put(std::move(object));
   }
 
   // Removes `key` and returns what was stored, if anything.
   Ptr Erase(const std::string& key) {
     std::unique_lock lock(mu_);
-    auto it = items_.find(key);
-    if (it == items_.end()) return nullptr;
-    Ptr old = std::move(it->second);
-    items_.erase(it);
-    return old;
+    return items_.Erase(key);
   }
 
   Ptr Get(const std::string& key) const override {
     std::shared_lock lock(mu_);
-    auto it = items_.find(key);
-    return it == items_.end() ? nullptr : it->second;
+    const Ptr* found = items_.Find(key);
+    return found == nullptr ? nullptr : *found;
   }
 
   std::vector<Ptr> List() const override {
     std::shared_lock lock(mu_);
-    std::vector<Ptr> out;
-    out.reserve(items_.size());
-    for (const auto& [key, object] : items_) out.push_back(object);
-    return out;
+    return std::vector<Ptr>(items_.begin(), items_.end());
   }
 
   std::vector<std::string> Keys() const override {
     std::shared_lock lock(mu_);
     std::vector<std::string> out;
     out.reserve(items_.size());
-    for (const auto& [key, object] : items_) out.push_back(key);
+    for (const auto& object : items_) out.push_back(object->meta.Key());
     return out;
   }
 
@@ -68,7 +59,7 @@ class Store : public StoreReader<T> {
 
  private:
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, Ptr> items_;
+  KeyedSet<T> items_;
 };
 
 }  // namespace kube

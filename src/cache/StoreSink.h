@@ -19,6 +19,7 @@
 #include "src/cache/HandlerListener.h"
 #include "src/cache/HandlerMetrics.h"
 #include "src/cache/HandlerRegistration.h"
+#include "src/cache/KeyedSet.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ReflectorSink.h"
@@ -127,18 +128,19 @@ class StoreSink : public ReflectorSink {
     auto projected = Project(object);
     if (!projected.ok()) return projected.status();
     if (!Kept(**projected)) return Status::Ok();
-    std::string key = (*projected)->meta.Key();
-    pending_[key] = std::move(*projected);
+    pending_.Put(std::move(*projected));
     return Status::Ok();
   }
 
   void EndReplace(const std::string& /*resource_version*/) override {
     std::lock_guard dispatch(dispatch_mu_);
-    for (const auto& key : store_.Keys()) {
-      if (pending_.count(key) == 0) Dispatch(WatchEventType::kDeleted, store_.Erase(key), nullptr);
+    for (const auto& stored : store_.List()) {
+      if (pending_.Find(*stored) == nullptr) {
+        Dispatch(WatchEventType::kDeleted, store_.Erase(stored->meta.Key()), nullptr);
+      }
     }
-    for (auto& [key, object] : pending_) {
-      Ptr old = store_.Upsert(key, object);
+    for (const auto& object : pending_) {
+      Ptr old = store_.Upsert(object);
       if (!old) {
         Dispatch(WatchEventType::kAdded, nullptr, object);
       } else if (old->meta.resource_version != object->meta.resource_version) {
@@ -153,7 +155,7 @@ class StoreSink : public ReflectorSink {
     }
   }
 
-  void ForgetItem(const std::string& key) override { pending_.erase(key); }
+  void ForgetItem(const std::string& key) override { pending_.Erase(key); }
 
   void AbortReplace() override { pending_.clear(); }
 
@@ -176,7 +178,7 @@ class StoreSink : public ReflectorSink {
       Dispatch(type, old ? old : *projected, nullptr);
       return Status::Ok();
     }
-    Ptr old = store_.Upsert(key, *projected);
+    Ptr old = store_.Upsert(*projected);
     Dispatch(old ? WatchEventType::kModified : WatchEventType::kAdded, old, *projected);
     return Status::Ok();
   }
@@ -215,7 +217,7 @@ class StoreSink : public ReflectorSink {
   Store<T>& store_;
   Transform transform_;
   Keep keep_;
-  std::unordered_map<std::string, Ptr> pending_;
+  KeyedSet<T> pending_;
   HandlerMetrics metrics_;
   std::shared_ptr<Clock> clock_;
   // Lock order: dispatch_mu_, then sync_mu_, then listeners_mu_, then a

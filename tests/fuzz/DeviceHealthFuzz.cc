@@ -51,7 +51,7 @@ class FuzzApi : public dra::health::HealthWriter {
         name_(object_["metadata"]["name"]),
         healths_(healths),
         rules_(rules) {
-    healths_.Upsert(name_, Project<dra::api::DeviceHealth>(object_));
+    StoreHealth();
   }
 
   kube::Status ApplyRule(const json& rule) override {
@@ -60,7 +60,7 @@ class FuzzApi : public dra::health::HealthWriter {
     auto projected = Project<dra::api::DeviceTaintRule>(stored);
     Check(projected != nullptr);
     last_effect = rule.value(json::json_pointer("/spec/taint/effect"), std::string());
-    rules_.Upsert(rule.value(json::json_pointer("/metadata/name"), std::string()), projected);
+    rules_.Upsert(projected);
     return kube::Status::Ok();
   }
   kube::Status DeleteRule(const std::string& name, const std::string&) override {
@@ -69,13 +69,24 @@ class FuzzApi : public dra::health::HealthWriter {
   }
   kube::Status PatchStatus(const std::string&, const json& status) override {
     object_["status"] = status;
-    healths_.Upsert(name_, Project<dra::api::DeviceHealth>(object_));
+    StoreHealth();
     return kube::Status::Ok();
   }
 
   std::string last_effect;
 
  private:
+  // What the API server would hold: the object, or nothing when it does not
+  // project.
+  void StoreHealth() {
+    auto health = Project<dra::api::DeviceHealth>(object_);
+    if (health != nullptr) {
+      healths_.Upsert(health);
+    } else {
+      healths_.Erase(name_);
+    }
+  }
+
   json object_;
   std::string name_;
   kube::Store<dra::api::DeviceHealth>& healths_;

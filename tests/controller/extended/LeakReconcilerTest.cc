@@ -35,7 +35,7 @@ class LeakReconcilerTest : public ::testing::Test {
 };
 
 TEST_F(LeakReconcilerTest, ReportsOnceAfterGraceAndClearsWhenReleased) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
   auto first = reconciler_.Reconcile("team/p-extended-resources-x");
   EXPECT_EQ(first.kind, kube::ReconcileResult::Kind::kRequeueAfter);
   EXPECT_TRUE(events_.empty());
@@ -53,8 +53,8 @@ TEST_F(LeakReconcilerTest, ReportsOnceAfterGraceAndClearsWhenReleased) {
 }
 
 TEST_F(LeakReconcilerTest, LivePodKeepsItsClaim) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
-  pods_.Upsert("team/p", PodOf("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
+  pods_.Upsert(PodOf("p", "u1"));
   EXPECT_EQ(reconciler_.Reconcile("team/p-extended-resources-x").kind,
             kube::ReconcileResult::Kind::kDone);
   clock_->Step(std::chrono::seconds(120));
@@ -63,9 +63,9 @@ TEST_F(LeakReconcilerTest, LivePodKeepsItsClaim) {
 }
 
 TEST_F(LeakReconcilerTest, PodComingBackWithinGraceIsNoLeak) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
   reconciler_.Reconcile("team/p-extended-resources-x");  // Pod not in the cache yet
-  pods_.Upsert("team/p", PodOf("p", "u1"));
+  pods_.Upsert(PodOf("p", "u1"));
   clock_->Step(std::chrono::seconds(61));
   reconciler_.Reconcile("team/p-extended-resources-x");
   EXPECT_TRUE(events_.empty());
@@ -101,7 +101,7 @@ class LeakReconcilerDeleteTest : public LeakReconcilerTest {
 };
 
 TEST_F(LeakReconcilerDeleteTest, RemovesOnlyAfterTheGraceAndOnce) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
   deleting_.Reconcile("team/p-extended-resources-x");
   EXPECT_TRUE(removals_.empty());
   clock_->Step(std::chrono::seconds(61));
@@ -119,8 +119,8 @@ TEST_F(LeakReconcilerDeleteTest, RemovesOnlyAfterTheGraceAndOnce) {
 }
 
 TEST_F(LeakReconcilerDeleteTest, LivePodsClaimIsNeverOfferedForRemoval) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
-  pods_.Upsert("team/p", PodOf("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
+  pods_.Upsert(PodOf("p", "u1"));
   deleting_.Reconcile("team/p-extended-resources-x");
   clock_->Step(std::chrono::seconds(600));
   deleting_.Reconcile("team/p-extended-resources-x");
@@ -129,7 +129,7 @@ TEST_F(LeakReconcilerDeleteTest, LivePodsClaimIsNeverOfferedForRemoval) {
 }
 
 TEST_F(LeakReconcilerDeleteTest, AFailedRemovalIsRetriedAndAKeptClaimIsNotCounted) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
   failures_ = 1;
   answers_.push_back(LeakedClaimRemover::Outcome::kKept);
   deleting_.Reconcile("team/p-extended-resources-x");
@@ -147,7 +147,7 @@ TEST_F(LeakReconcilerDeleteTest, AFailedRemovalIsRetriedAndAKeptClaimIsNotCounte
 }
 
 TEST_F(LeakReconcilerDeleteTest, AClaimFoundGoneIsNotCountedAsDeleted) {
-  claims_.Upsert("team/p-extended-resources-x", ImplicitClaim("p", "u1"));
+  claims_.Upsert(ImplicitClaim("p", "u1"));
   answers_.push_back(LeakedClaimRemover::Outcome::kGone);
   deleting_.Reconcile("team/p-extended-resources-x");
   clock_->Step(std::chrono::seconds(61));

@@ -44,7 +44,7 @@ class MappingReconcilerTest : public ::testing::Test {
 
   void PutClass(std::shared_ptr<const api::DeviceClass> c) {
     inventory_.ApplyClass(c);
-    classes_.Upsert(c->meta.name, c);
+    classes_.Upsert(c);
   }
   void DeleteClass(const std::string& name) {
     if (auto old = classes_.Erase(name)) inventory_.RemoveClass(*old);
@@ -105,7 +105,7 @@ TEST_F(MappingReconcilerTest, DevicePluginNodeReportedOnNodeAndClass) {
   auto node = std::make_shared<api::NodeView>();
   node->meta.name = "node-1";
   node->allocatable_extended.emplace_back("example.com/gpu", kube::Quantity::FromInt64(8));
-  nodes_.Upsert("node-1", node);
+  nodes_.Upsert(node);
   Reconcile();
   ASSERT_EQ(reconciler_.findings().size(), 2u);
   EXPECT_EQ(events_.size(), 2u);

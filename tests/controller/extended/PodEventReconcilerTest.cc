@@ -46,12 +46,12 @@ class PodEventReconcilerTest : public ::testing::Test {
     auto c = std::make_shared<api::DeviceClass>();
     c->meta.name = "gpu.example.com";
     c->extended_resource_name = "example.com/gpu";
-    classes_.Upsert(c->meta.name, c);
+    classes_.Upsert(c);
     inventory_.ApplyClass(c);
     inventory_.ApplySlice(testing::Slice("s1", "node-1", {testing::Gpu("gpu-0", 40, "a100")}));
     auto node = std::make_shared<api::NodeView>();
     node->meta.name = "node-1";
-    nodes_.Upsert("node-1", node);
+    nodes_.Upsert(node);
   }
 
   PodEventReconciler Make(PodEventReconciler::Options options = {}) {
@@ -75,7 +75,7 @@ class PodEventReconcilerTest : public ::testing::Test {
 
 TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
   auto reconciler = Make();
-  pods_.Upsert("team/p", PendingPod("p", 2, "0/1 nodes are available"));
+  pods_.Upsert(PendingPod("p", 2, "0/1 nodes are available"));
   EXPECT_EQ(reconciler.Reconcile("team/p").kind, kube::ReconcileResult::Kind::kDone);
   reconciler.Reconcile("team/p");
   ASSERT_EQ(events_.size(), 1u);
@@ -83,7 +83,7 @@ TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
             std::string::npos)
       << events_[0];
   // The scheduler's message changes: the explanation changes, one more Event.
-  pods_.Upsert("team/p", PendingPod("p", 2, "0/1 nodes are available: retry"));
+  pods_.Upsert(PendingPod("p", 2, "0/1 nodes are available: retry"));
   reconciler.Reconcile("team/p");
   EXPECT_EQ(events_.size(), 2u);
   pods_.Erase("team/p");
@@ -104,9 +104,9 @@ TEST_F(PodEventReconcilerTest, EventNamesDevicesThatCannotBeAllocatedTogether) {
       1, 2));
   auto node = std::make_shared<api::NodeView>();
   node->meta.name = "node-2";
-  nodes_.Upsert("node-2", node);
+  nodes_.Upsert(node);
   auto reconciler = Make();
-  pods_.Upsert("team/p", PendingPod("p", 3, "0/2 nodes are available"));
+  pods_.Upsert(PendingPod("p", 3, "0/2 nodes are available"));
   reconciler.Reconcile("team/p");
   ASSERT_EQ(events_.size(), 1u);
   EXPECT_NE(events_[0].find("0/2 nodes: "), std::string::npos) << events_[0];
@@ -120,7 +120,7 @@ TEST_F(PodEventReconcilerTest, BacklogIsRateLimitedNotDropped) {
   std::vector<kube::Clock::Duration> waits;
   for (int i = 0; i < 10; ++i) {
     std::string name = "p" + std::to_string(i);
-    pods_.Upsert("team/" + name, PendingPod(name, 2, "no"));
+    pods_.Upsert(PendingPod(name, 2, "no"));
     auto result = reconciler.Reconcile("team/" + name);
     if (result.kind == kube::ReconcileResult::Kind::kRequeueAfter) {
       waits.push_back(result.requeue_after);
@@ -152,15 +152,15 @@ TEST_F(PodEventReconcilerTest, PodWithoutExtendedResourcesIsIgnored) {
       "containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]},"status":{"phase":"Pending",
       "conditions":[{"type":"PodScheduled","status":"False","message":"Insufficient cpu"}]}})"))
           .value());
-  pods_.Upsert("team/plain", std::make_shared<const api::PodView>(*pod));
+  pods_.Upsert(std::make_shared<const api::PodView>(*pod));
   reconciler.Reconcile("team/plain");
   EXPECT_TRUE(events_.empty());
 }
 
 TEST_F(PodEventReconcilerTest, ScheduledPodWithMissingClaimWarnsAfterGrace) {
   auto reconciler = Make();
-  pods_.Upsert("team/s", BoundPod("s", "node-1",
-                                  R"({"phase":"Pending","extendedResourceClaimStatus":
+  pods_.Upsert(BoundPod("s", "node-1",
+                        R"({"phase":"Pending","extendedResourceClaimStatus":
       {"resourceClaimName":"gone"}})"));
   EXPECT_EQ(reconciler.Reconcile("team/s").kind, kube::ReconcileResult::Kind::kRequeueAfter);
   EXPECT_TRUE(events_.empty());
@@ -179,9 +179,9 @@ TEST_F(PodEventReconcilerTest, BoundPodIsJudgedOnItsOwnNode) {
   auto plugin_node = std::make_shared<api::NodeView>();
   plugin_node->meta.name = "node-2";
   plugin_node->allocatable_extended.emplace_back("example.com/gpu", *kube::Quantity::Parse("4"));
-  nodes_.Upsert("node-2", plugin_node);
+  nodes_.Upsert(plugin_node);
   auto reconciler = Make();
-  pods_.Upsert("team/p", BoundPod("p", "node-2", R"({"phase":"Running"})"));
+  pods_.Upsert(BoundPod("p", "node-2", R"({"phase":"Running"})"));
   EXPECT_EQ(reconciler.Reconcile("team/p").kind, kube::ReconcileResult::Kind::kDone);
   clock_->Step(std::chrono::seconds(31));
   reconciler.Reconcile("team/p");

@@ -40,7 +40,7 @@ class FakeApi : public HealthWriter {
     std::string name = rule["metadata"]["name"];
     stored["metadata"]["uid"] = "rule-uid-" + std::to_string(++uid_counter_);
     stored["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
-    Watch([this, name, stored] { rules_.Upsert(name, ProjectJson<api::DeviceTaintRule>(stored)); });
+    Watch([this, name, stored] { rules_.Upsert(ProjectJson<api::DeviceTaintRule>(stored)); });
     return kube::Status::Ok();
   }
   kube::Status DeleteRule(const std::string& name, const std::string& uid) override {
@@ -54,7 +54,7 @@ class FakeApi : public HealthWriter {
     objects_[name]["status"] = status;
     objects_[name]["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
     auto projected = ProjectJson<api::DeviceHealth>(objects_[name]);
-    Watch([this, name, projected] { healths_.Upsert(name, projected); });
+    Watch([this, name, projected] { healths_.Upsert(projected); });
     return kube::Status::Ok();
   }
 
@@ -71,7 +71,7 @@ class FakeApi : public HealthWriter {
     }
     merged["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
     objects_[name] = merged;
-    healths_.Upsert(name, ProjectJson<api::DeviceHealth>(merged));
+    healths_.Upsert(ProjectJson<api::DeviceHealth>(merged));
   }
   json Status(const std::string& name) { return objects_[name].value("status", json::object()); }
 
@@ -318,7 +318,7 @@ TEST_F(DeviceHealthReconcilerTest, RestoresAnEditedOrDeletedRule) {
   (void)Settle(*r, "a1");
   auto edited = std::make_shared<api::DeviceTaintRule>(*Rule("a1"));
   edited->taint.effect = TaintEffect::kNone;
-  rules_.Upsert(edited->meta.name, edited);
+  rules_.Upsert(edited);
   (void)Settle(*r, "a1");
   EXPECT_EQ(api_->applies, 2);
   EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
@@ -331,9 +331,9 @@ TEST_F(DeviceHealthReconcilerTest, RestoresAnEditedOrDeletedRule) {
 TEST_F(DeviceHealthReconcilerTest, NeverTouchesAForeignRule) {
   auto r = Make(Options());
   auto foreign = testing::TaintRule("devicehealth-a1", "node-a", "gpu-1", TaintEffect::kNoExecute);
-  rules_.Upsert(foreign->meta.name, foreign);
+  rules_.Upsert(foreign);
   auto other = testing::TaintRule("ops-rule", "node-a", "gpu-1", TaintEffect::kNoExecute);
-  rules_.Upsert(other->meta.name, other);
+  rules_.Upsert(other);
   api_->Put(Health("a1", "node-a", "gpu-1", "Healthy"));
   (void)Settle(*r, "a1");
   api_->Put(Health("a1", "node-a", "gpu-1", "Degraded", 2));
