@@ -37,3 +37,19 @@ __attribute__((noinline)) void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p, size_t) noexcept { operator delete(p); }
+// Over-aligned allocations are counted too.
+void* operator new(size_t size, std::align_val_t align) {
+  size_t alignment = static_cast<size_t>(align);
+  void* p = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p == nullptr) throw std::bad_alloc();
+  dra::testing::g_live_heap_bytes += static_cast<int64_t>(malloc_usable_size(p));
+  return p;
+}
+__attribute__((noinline)) void operator delete(void* p, std::align_val_t) noexcept {
+  if (p == nullptr) return;
+  dra::testing::g_live_heap_bytes -= static_cast<int64_t>(malloc_usable_size(p));
+  std::free(p);
+}
+void operator delete(void* p, size_t, std::align_val_t align) noexcept {
+  operator delete(p, align);
+}
