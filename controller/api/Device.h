@@ -14,6 +14,7 @@
 #include "controller/api/DeviceTaint.h"
 #include "controller/api/NodeSelector.h"
 #include "src/api/Quantity.h"
+#include "src/base/CompactVector.h"
 #include "src/base/InternedString.h"
 #include "src/base/Result.h"
 
@@ -35,13 +36,15 @@ using AttributeValue = std::variant<int64_t, bool, kube::InternedString, Version
 // ResourceSlice::SplitAttributeKey).
 struct Device {
   kube::InternedString name;
-  std::vector<std::pair<kube::InternedString, AttributeValue>> attributes;
-  std::vector<std::pair<kube::InternedString, kube::Quantity>> capacity;
+  // CompactVector (one pointer): a fleet caches tens of thousands of
+  // devices, and most of these lists are short or empty.
+  kube::CompactVector<std::pair<kube::InternedString, AttributeValue>> attributes;
+  kube::CompactVector<std::pair<kube::InternedString, kube::Quantity>> capacity;
   // Request policies of `capacity`, by the same names; only those that set one.
-  std::vector<std::pair<std::string, CapacityPolicy>> capacity_policies;
-  std::vector<DeviceTaint> taints;
-  std::vector<CounterSet> consumes_counters;  // counterSet name -> counters consumed
-  kube::InternedString node_name;             // only with perDeviceNodeSelection
+  kube::CompactVector<std::pair<std::string, CapacityPolicy>> capacity_policies;
+  kube::CompactVector<DeviceTaint> taints;
+  kube::CompactVector<CounterSet> consumes_counters;  // counterSet name -> counters consumed
+  kube::InternedString node_name;                     // only with perDeviceNodeSelection
   // Only with perDeviceNodeSelection (parse errors kept); shared so copies stay cheap.
   std::shared_ptr<const NodeSelector> node_selector;
   bool allow_multiple_allocations = false;

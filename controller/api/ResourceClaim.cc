@@ -91,7 +91,7 @@ ResourceClaim::Request ParseRequest(simdjson::dom::element object, const std::st
 }
 
 ResourceClaim::AllocationResult ParseResult(simdjson::dom::element r, const std::string& path,
-                                            std::vector<std::string>& warnings) {
+                                            kube::CompactVector<std::string>& warnings) {
   ResourceClaim::AllocationResult result;
   result.request = StringOr(r, "request");
   result.driver = StringOr(r, "driver");

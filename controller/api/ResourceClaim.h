@@ -11,6 +11,7 @@
 
 #include "controller/api/DeviceToleration.h"
 #include "src/api/Quantity.h"
+#include "src/base/CompactVector.h"
 #include "src/base/InternedString.h"
 #include "src/base/Result.h"
 #include "src/base/Uid.h"
@@ -40,13 +41,13 @@ struct ResourceClaim {
   // The fields `exactly` and a firstAvailable subrequest share.
   struct ExactRequest {
     kube::InternedString device_class_name;
-    std::vector<std::string> selectors;  // CEL expressions
+    kube::CompactVector<std::string> selectors;  // CEL expressions
     AllocationMode allocation_mode = AllocationMode::kExactCount;
     int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
-    std::vector<DeviceToleration> tolerations;
+    kube::CompactVector<DeviceToleration> tolerations;
     bool admin_access = false;
     // capacity.requests: what the request asks of a shared device's capacities.
-    std::vector<std::pair<std::string, kube::Quantity>> capacity_requests;
+    kube::CompactVector<std::pair<std::string, kube::Quantity>> capacity_requests;
     // Non-empty when a field could not be read (an unknown allocationMode, a
     // count that is not an integer, an invalid capacity quantity): the
     // request cannot be allocated as written.
@@ -61,7 +62,7 @@ struct ResourceClaim {
   struct Request {
     kube::InternedString name;
     std::optional<ExactRequest> exactly;
-    std::vector<SubRequest> first_available;  // tried in order
+    kube::CompactVector<SubRequest> first_available;  // tried in order
   };
 
   struct AllocationResult {
@@ -69,12 +70,12 @@ struct ResourceClaim {
     kube::InternedString driver;
     kube::InternedString pool;
     kube::InternedString device;
-    std::vector<DeviceToleration> tolerations;
+    kube::CompactVector<DeviceToleration> tolerations;
     // adminAccess: the device is not allocated by this result (the
     // scheduler skips such results when it gathers allocated devices).
     bool admin_access = false;
     std::string share_id;  // shareID: one share of an allowMultipleAllocations device
-    std::vector<std::pair<std::string, kube::Quantity>> consumed_capacity;
+    kube::CompactVector<std::pair<std::string, kube::Quantity>> consumed_capacity;
   };
 
   struct Consumer {
@@ -89,14 +90,14 @@ struct ResourceClaim {
   bool allocated = false;                    // status.allocation is set
   kube::InternedString pod_claim_name;       // annotation resource.kubernetes.io/pod-claim-name
   std::optional<OwnerReference> controller;  // the ownerReference with controller: true
-  std::vector<Request> requests;             // spec.devices.requests; null reads as empty
-  std::vector<AllocationResult> results;     // status.allocation.devices.results
+  kube::CompactVector<Request> requests;     // spec.devices.requests; null reads as empty
+  kube::CompactVector<AllocationResult> results;  // status.allocation.devices.results
   // The node of a node-local allocation: the single matchFields metadata.name
   // In [node] of status.allocation.nodeSelector; empty otherwise.
   kube::InternedString allocated_node_name;
-  std::vector<Consumer> reserved_for;
+  kube::CompactVector<Consumer> reserved_for;
   // Fields skipped while projecting, with their path.
-  std::vector<std::string> warnings;
+  kube::CompactVector<std::string> warnings;
 
   bool deletion_in_progress() const { return meta.deleting; }
 

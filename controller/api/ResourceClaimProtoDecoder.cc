@@ -86,7 +86,8 @@ kube::Result<std::vector<std::string_view>> Repeated(std::string_view message, u
 }
 
 // One map<string, Quantity> entry into `out`; `bad` names the first invalid one.
-Status AddQuantity(std::string_view entry, std::vector<std::pair<std::string, kube::Quantity>>& out,
+Status AddQuantity(std::string_view entry,
+                   kube::CompactVector<std::pair<std::string, kube::Quantity>>& out,
                    std::string& bad) {
   auto parts = kube::ProtoFields::QuantityEntry(entry);
   if (!parts.ok()) return parts.status();
@@ -99,14 +100,14 @@ Status AddQuantity(std::string_view entry, std::vector<std::pair<std::string, ku
   return Status::Ok();
 }
 
-Status AddToleration(std::string_view message, std::vector<DeviceToleration>& out) {
+Status AddToleration(std::string_view message, kube::CompactVector<DeviceToleration>& out) {
   auto toleration = DeviceToleration::FromProto(message);
   if (!toleration.ok()) return toleration.status();
   out.push_back(std::move(*toleration));
   return Status::Ok();
 }
 
-Status AddSelector(std::string_view message, std::vector<std::string>& out) {
+Status AddSelector(std::string_view message, kube::CompactVector<std::string>& out) {
   auto cel = kube::ProtoFields::Find(message, kSelectorCel);
   if (!cel.ok()) return cel.status();
   if (!cel->has_value()) return Status::Ok();
@@ -233,9 +234,8 @@ Status ReadSpec(std::string_view spec, ResourceClaim& c) {
   return Status::Ok();
 }
 
-kube::Result<ResourceClaim::AllocationResult> ReadResult(std::string_view message,
-                                                         const std::string& path,
-                                                         std::vector<std::string>& warnings) {
+kube::Result<ResourceClaim::AllocationResult> ReadResult(
+    std::string_view message, const std::string& path, kube::CompactVector<std::string>& warnings) {
   ResourceClaim::AllocationResult r;
   std::string bad;
   ProtoReader reader(message);

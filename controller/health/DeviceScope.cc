@@ -36,7 +36,7 @@ FleetSize DeviceScope::Fleet(const inventory::Inventory& inventory) {
 }
 
 bool DeviceScope::NamesAnyOf(const api::DeviceHealth& health,
-                             const std::vector<api::ResourceClaim::AllocationResult>& results) {
+                             std::span<const api::ResourceClaim::AllocationResult> results) {
   for (const auto& r : results) {
     if (r.driver != health.driver || r.pool != health.pool) continue;
     if (health.device.empty() || r.device == health.device) return true;

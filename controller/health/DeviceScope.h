@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ class DeviceScope {
   static FleetSize Fleet(const inventory::Inventory& inventory);
   // Whether the DeviceHealth names a device of one of these allocation results.
   static bool NamesAnyOf(const api::DeviceHealth& health,
-                         const std::vector<api::ResourceClaim::AllocationResult>& results);
+                         std::span<const api::ResourceClaim::AllocationResult> results);
 };
 
 }  // namespace dra::health

@@ -14,7 +14,7 @@ using Mode = api::ResourceClaim::AllocationMode;
 // Whether the device could ever take the request, shares aside: the All
 // request's static capacity check (validateDeviceRequest).
 bool StaticCapacityFits(const api::Device& device,
-                        const std::vector<std::pair<std::string, kube::Quantity>>& requests) {
+                        std::span<const std::pair<std::string, kube::Quantity>> requests) {
   for (const auto& [name, quantity] : requests) {
     if (device.FindCapacity(name) == nullptr) return false;
   }
@@ -71,7 +71,7 @@ bool ClaimFeasibility::Prepare(const ExactRequest& request, const std::string& n
   out.all = request.allocation_mode == Mode::kAll;
   out.count = request.count;
   out.admin_access = request.admin_access;
-  out.capacity_requests = request.capacity_requests;
+  out.capacity_requests.assign(request.capacity_requests.begin(), request.capacity_requests.end());
   if (!request.invalid_reason.empty()) {
     fit.aborts = true;
     fit.reason = "request " + name + ": " + request.invalid_reason;

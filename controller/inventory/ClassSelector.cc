@@ -2,7 +2,7 @@
 
 namespace dra::inventory {
 
-ClassSelector ClassSelector::Compile(const std::vector<std::string>& expressions,
+ClassSelector ClassSelector::Compile(std::span<const std::string> expressions,
                                      cel::ProgramCache& cache) {
   ClassSelector selector;
   for (const auto& expression : expressions) {

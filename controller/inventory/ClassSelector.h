@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,7 @@ class ClassSelector {
   };
 
   ClassSelector() = default;
-  static ClassSelector Compile(const std::vector<std::string>& expressions,
-                               cel::ProgramCache& cache);
+  static ClassSelector Compile(std::span<const std::string> expressions, cel::ProgramCache& cache);
 
   // `failure` (may be null) is set when the result is false because of an error.
   bool Matches(const cel::Device& device, std::optional<Failure>* failure) const;

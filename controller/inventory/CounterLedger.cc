@@ -1,11 +1,12 @@
 #include "controller/inventory/CounterLedger.h"
 
 #include <algorithm>
+#include <span>
 
 namespace dra::inventory {
 namespace {
 
-const api::CounterSet* FindSet(const std::vector<api::CounterSet>& sets, std::string_view name) {
+const api::CounterSet* FindSet(std::span<const api::CounterSet> sets, std::string_view name) {
   auto it = std::find_if(sets.begin(), sets.end(),
                          [&](const api::CounterSet& s) { return s.name == name; });
   return it == sets.end() ? nullptr : &*it;

@@ -5,7 +5,7 @@
 namespace dra::inventory {
 
 void DeviceCounts::Add(const DeviceInfo& device,
-                       const std::vector<api::DeviceToleration>& tolerations) {
+                       std::span<const api::DeviceToleration> tolerations) {
   ++total;
   bool allocated_now = !device.allocated_to.empty();
   allocated += allocated_now ? 1 : 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "controller/api/DeviceToleration.h"
@@ -24,7 +25,7 @@ struct DeviceCounts {
 
   // Counts `device`; it is free when it is available (DeviceInfo::available)
   // and `tolerations` tolerate its taints.
-  void Add(const DeviceInfo& device, const std::vector<api::DeviceToleration>& tolerations = {});
+  void Add(const DeviceInfo& device, std::span<const api::DeviceToleration> tolerations = {});
   // With `unusable`, nothing is free and the reason is kept.
   void MarkUnusable(std::optional<ClassUnusable> unusable);
 

@@ -151,7 +151,7 @@ void Inventory::RemoveNode(const api::NodeView& node) {
 // ---- queries -------------------------------------------------------------------
 
 std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
-  std::vector<api::DeviceTaint> taints = entry.device->taints;
+  std::vector<api::DeviceTaint> taints(entry.device->taints.begin(), entry.device->taints.end());
   for (const auto& [name, rule] : rules_) {
     if (rule->Matches(entry.slice->driver, entry.slice->pool.name, entry.device->name)) {
       taints.push_back(rule->taint);

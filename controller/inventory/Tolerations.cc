@@ -6,7 +6,7 @@ namespace dra::inventory {
 
 std::vector<api::DeviceTaint> UntoleratedTaints(
     const std::vector<api::DeviceTaint>& taints,
-    const std::vector<api::DeviceToleration>& tolerations) {
+    std::span<const api::DeviceToleration> tolerations) {
   std::vector<api::DeviceTaint> blocking;
   for (const auto& taint : taints) {
     if (taint.EffectiveEffect() == api::TaintEffect::kNone) continue;
@@ -18,7 +18,7 @@ std::vector<api::DeviceTaint> UntoleratedTaints(
   return blocking;
 }
 
-bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect effect) {
+bool HasEffect(std::span<const api::DeviceTaint> taints, api::TaintEffect effect) {
   return std::any_of(taints.begin(), taints.end(),
                      [&](const api::DeviceTaint& t) { return t.EffectiveEffect() == effect; });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "controller/api/DeviceTaint.h"
@@ -10,11 +11,10 @@ namespace dra::inventory {
 // The taints of `taints` that keep a device from being allocated to a request
 // with `tolerations`: NoSchedule and NoExecute taints no toleration matches.
 // None and unknown effects never block, as the API requires.
-std::vector<api::DeviceTaint> UntoleratedTaints(
-    const std::vector<api::DeviceTaint>& taints,
-    const std::vector<api::DeviceToleration>& tolerations);
+std::vector<api::DeviceTaint> UntoleratedTaints(const std::vector<api::DeviceTaint>& taints,
+                                                std::span<const api::DeviceToleration> tolerations);
 
 // Whether one of `taints` has `effect` (unknown effects read as None).
-bool HasEffect(const std::vector<api::DeviceTaint>& taints, api::TaintEffect effect);
+bool HasEffect(std::span<const api::DeviceTaint> taints, api::TaintEffect effect);
 
 }  // namespace dra::inventory

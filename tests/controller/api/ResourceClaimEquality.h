@@ -2,13 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
+
 #include "controller/api/ResourceClaim.h"
 #include "tests/controller/api/ObjectMetaEquality.h"
 
 namespace dra::api::testing {
 
-inline void ExpectSameTolerations(const std::vector<DeviceToleration>& a,
-                                  const std::vector<DeviceToleration>& b) {
+inline void ExpectSameTolerations(std::span<const DeviceToleration> a,
+                                  std::span<const DeviceToleration> b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].key, b[i].key);

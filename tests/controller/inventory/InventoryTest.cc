@@ -250,7 +250,9 @@ TEST_F(InventoryTest, DeviceTaintRuleAddedAndRemoved) {
   api::DeviceToleration tolerate;
   tolerate.key = "dra-controller.dev/unhealthy";
   tolerate.op = api::DeviceToleration::Operator::kExists;
-  EXPECT_TRUE(inventory::UntoleratedTaints(device->taints, {tolerate}).empty());
+  EXPECT_TRUE(
+      inventory::UntoleratedTaints(device->taints, std::vector<api::DeviceToleration>{tolerate})
+          .empty());
   EXPECT_EQ(inventory::UntoleratedTaints(device->taints, {}).size(), 1u);
 
   inventory_.ApplyTaintRule(

@@ -28,27 +28,32 @@ TEST(TolerationsTest, BlockingTaintsNeedAMatchingToleration) {
                                   Taint("drain", "", TaintEffect::kNoExecute)};
   EXPECT_EQ(inventory::UntoleratedTaints(taints, {}).size(), 2u);
   auto left = inventory::UntoleratedTaints(
-      taints, {Toleration("health", "bad", DeviceToleration::Operator::kEqual)});
+      taints, std::vector<DeviceToleration>{
+                  Toleration("health", "bad", DeviceToleration::Operator::kEqual)});
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0].key, "drain");
-  EXPECT_TRUE(inventory::UntoleratedTaints(
-                  taints, {Toleration("", "", DeviceToleration::Operator::kExists)})
-                  .empty());
+  EXPECT_TRUE(
+      inventory::UntoleratedTaints(taints, std::vector<DeviceToleration>{Toleration(
+                                               "", "", DeviceToleration::Operator::kExists)})
+          .empty());
 }
 
 TEST(TolerationsTest, EffectAndValueMustAgree) {
   std::vector<DeviceTaint> taints{Taint("health", "bad", TaintEffect::kNoExecute)};
-  EXPECT_EQ(inventory::UntoleratedTaints(
-                taints, {Toleration("health", "", DeviceToleration::Operator::kExists,
-                                    TaintEffect::kNoSchedule)})
+  EXPECT_EQ(
+      inventory::UntoleratedTaints(
+          taints, std::vector<DeviceToleration>{Toleration(
+                      "health", "", DeviceToleration::Operator::kExists, TaintEffect::kNoSchedule)})
+          .size(),
+      1u);
+  EXPECT_EQ(inventory::UntoleratedTaints(taints,
+                                         std::vector<DeviceToleration>{Toleration(
+                                             "health", "good", DeviceToleration::Operator::kEqual)})
                 .size(),
             1u);
   EXPECT_EQ(inventory::UntoleratedTaints(
-                taints, {Toleration("health", "good", DeviceToleration::Operator::kEqual)})
-                .size(),
-            1u);
-  EXPECT_EQ(inventory::UntoleratedTaints(
-                taints, {Toleration("health", "bad", DeviceToleration::Operator::kUnknown)})
+                taints, std::vector<DeviceToleration>{Toleration(
+                            "health", "bad", DeviceToleration::Operator::kUnknown)})
                 .size(),
             1u);
 }
