@@ -26,7 +26,7 @@ std::vector<std::string_view> SortedResourceNames(const PodView::ResourceList& r
 
 void AssignRequestIndexes(const PodView::ResourceList& requests,
                           const PodView::ResourceList& limits,
-                          std::vector<PodView::ExtendedResource>& resources) {
+                          kube::CompactVector<PodView::ExtendedResource>& resources) {
   if (resources.empty()) return;
   std::vector<std::string_view> names = SortedResourceNames(requests, limits);
   for (auto& resource : resources) {

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "src/api/Quantity.h"
+#include "src/base/CompactVector.h"
+#include "src/base/InternedString.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
@@ -38,7 +40,7 @@ struct PodView {
   // the index in `containers`.
   struct Container {
     std::string name;
-    std::vector<ExtendedResource> resources;
+    kube::CompactVector<ExtendedResource> resources;
     bool is_init = false;
     bool is_sidecar = false;  // init container with restartPolicy: Always
   };
@@ -66,9 +68,10 @@ struct PodView {
   // list. A bound Pod's PodScheduled condition says nothing the controller
   // reads, hence `scheduled` below.
   kube::ObjectMeta meta;  // meta.deleting: deletion in progress; meta.labels empty
-  std::string node_name;
-  std::string phase;
-  std::vector<Container> containers;  // initContainers, then containers
+  // Interned: a fleet's Pods share a few thousand node names and five phases.
+  kube::InternedString node_name;
+  kube::InternedString phase;
+  kube::CompactVector<Container> containers;  // initContainers, then containers
   std::optional<ExtendedResourceClaimStatus> extended_resource_claim_status;
   // The PodScheduled condition when its status is not "True"; null otherwise.
   std::shared_ptr<const ScheduledCondition> scheduled;

@@ -1,8 +1,9 @@
 #include "controller/check/ClaimChecks.h"
 
-#include <set>
+#include <unordered_set>
 
 #include "controller/check/ShortList.h"
+#include "src/base/Uid.h"
 
 namespace dra::check {
 CheckResult ClaimChecks::DeviceConditions(const CheckInputs& in) {
@@ -22,9 +23,9 @@ CheckResult ClaimChecks::DeviceConditions(const CheckInputs& in) {
 
 CheckResult ClaimChecks::Reservations(const extended::ClusterSnapshot& s) {
   constexpr const char* kName = "claim-reservations";
-  std::set<std::string> running;  // pod uids
+  std::unordered_set<kube::Uid> running;
   for (const auto& pod : s.pods) {
-    if (pod->phase == "Running") running.insert(pod->meta.uid.str());
+    if (pod->phase == "Running") running.insert(pod->meta.uid);
   }
   int allocated = 0;
   std::vector<std::string> idle;
@@ -33,7 +34,7 @@ CheckResult ClaimChecks::Reservations(const extended::ClusterSnapshot& s) {
     ++allocated;
     bool used = false;
     for (const auto& consumer : claim->reserved_for) {
-      used = used || consumer.resource != "pods" || running.count(consumer.uid.str()) > 0;
+      used = used || consumer.resource != "pods" || running.contains(consumer.uid);
     }
     if (!used) idle.push_back(claim->meta.namespace_name + "/" + claim->meta.name);
   }

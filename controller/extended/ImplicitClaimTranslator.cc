@@ -55,7 +55,7 @@ ContainerResult TranslateContainer(size_t index, const Container& c, const std::
   return result;
 }
 
-void TranslateResource(const std::vector<Container>& containers, const std::string& resource,
+void TranslateResource(std::span<const Container> containers, const std::string& resource,
                        const std::string& device_class, ImplicitClaim& claim) {
   std::vector<std::optional<ImplicitRequest>> long_lived(containers.size());
   std::vector<ImplicitMapping> long_mappings;
@@ -94,7 +94,7 @@ void TranslateResource(const std::vector<Container>& containers, const std::stri
   claim.mappings.insert(claim.mappings.end(), short_mappings.begin(), short_mappings.end());
 }
 
-void CollectSkipped(const std::vector<Container>& containers, const std::string& resource,
+void CollectSkipped(std::span<const Container> containers, const std::string& resource,
                     ImplicitClaim& claim) {
   for (const auto& c : containers) {
     const auto* r = FindResource(c, resource);
@@ -107,7 +107,7 @@ void CollectSkipped(const std::vector<Container>& containers, const std::string&
 }  // namespace
 
 std::vector<std::string> ImplicitClaimTranslator::DraResources(
-    const std::vector<Container>& containers, const ClassResolver& class_for) {
+    std::span<const Container> containers, const ClassResolver& class_for) {
   std::set<std::string> names;
   for (const auto& c : containers) {
     for (const auto& r : c.resources) {
@@ -117,7 +117,7 @@ std::vector<std::string> ImplicitClaimTranslator::DraResources(
   return {names.begin(), names.end()};
 }
 
-ImplicitClaim ImplicitClaimTranslator::Translate(const std::vector<Container>& containers,
+ImplicitClaim ImplicitClaimTranslator::Translate(std::span<const Container> containers,
                                                  const ClassResolver& class_for,
                                                  const DraOnNode& dra_on_node) {
   ImplicitClaim claim;

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +31,12 @@ class ImplicitClaimTranslator {
   // True when the node serves `resource` through DRA (not a device plugin).
   using DraOnNode = std::function<bool(std::string_view resource)>;
 
-  static ImplicitClaim Translate(const std::vector<api::PodView::Container>& containers,
+  static ImplicitClaim Translate(std::span<const api::PodView::Container> containers,
                                  const ClassResolver& class_for, const DraOnNode& dra_on_node);
 
   // The DRA-backed resource names the Pod asks for (mapped, on any node), sorted.
-  static std::vector<std::string> DraResources(
-      const std::vector<api::PodView::Container>& containers, const ClassResolver& class_for);
+  static std::vector<std::string> DraResources(std::span<const api::PodView::Container> containers,
+                                               const ClassResolver& class_for);
 };
 
 }  // namespace dra::extended

@@ -66,7 +66,7 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
   std::vector<std::shared_ptr<const api::NodeView>> nodes;
   if (pending) {
     nodes = stores_.nodes.List();
-  } else if (auto own = stores_.nodes.Get(pod->node_name)) {
+  } else if (auto own = stores_.nodes.Get(pod->node_name.str())) {
     nodes.push_back(std::move(own));
   }
   PodExplainer::Inputs in{mapping, nodes, inventory_,

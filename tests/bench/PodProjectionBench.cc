@@ -86,7 +86,7 @@ void BM_ExplainPodAt5000Nodes(benchmark::State& state) {
   std::string pod_json = dra::testing::FakePodJson(7, "team");
   auto doc = decoder.ParseDocument(pod_json);
   auto pod = dra::api::PodView::FromJson(*doc);
-  pod->node_name.clear();  // Pending
+  pod->node_name = {};  // Pending
   dra::extended::PodExplainer::Inputs in{mapping, nodes, inventory, {}, {}};
   int fitting = 0;
   for (auto _ : state) {
