@@ -84,8 +84,14 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
       health::HealthWiring::Register(manager, *inventory_, *inventory_informers_, features_.health);
   extended_ = extended::ExtendedWiring::Register(manager, *inventory_, *inventory_informers_,
                                                  features_.extended);
-  allocation_metrics_ = metrics::AllocationMetricsFeature::Register(
-      manager, *inventory_, *inventory_informers_, MetricsOptions());
+  if (manager.serves_metrics()) {
+    allocation_metrics_ = metrics::AllocationMetricsFeature::Register(
+        manager, *inventory_, *inventory_informers_, MetricsOptions());
+  } else {
+    // Nothing could scrape them; on a large fleet the rendered text alone is
+    // tens of MB (README "Metrics").
+    spdlog::info("allocation metrics off: /metrics is not served (--metrics-bind-address=0)");
+  }
   manager.AddReadyCheck("inventory", [this] {
     bool synced = inventory_informers_ && inventory_informers_->WaitForSync({});
     return synced ? kube::Status::Ok()

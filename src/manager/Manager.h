@@ -99,6 +99,9 @@ class Manager {
   bool leading() const;
   int health_port() const { return health_ ? health_->port() : 0; }
   int metrics_port() const { return metrics_ ? metrics_->port() : 0; }
+  // Whether /metrics is served at all (--metrics-bind-address is not "0"):
+  // without it, what only feeds the exposition need not be computed.
+  bool serves_metrics() const { return options_.metrics_bind_address != "0"; }
 
  private:
   Result<std::shared_ptr<RestClient>> NewClient(const RestConfig& config, int max_retries) const;

@@ -104,6 +104,10 @@ TEST_F(ShutdownClusterTest, LeaderReleasesItsLeaseAfterItsWritersStopped) {
   EXPECT_EQ(code, 0) << p.Output();
 
   std::string out = p.Output();
+  // Without /metrics nothing could scrape the allocation metrics, so they are
+  // never rendered.
+  EXPECT_NE(At(out, "allocation metrics off"), std::string::npos) << out;
+  EXPECT_EQ(At(out, "started allocation-metrics"), std::string::npos) << out;
   size_t signalled = At(out, "received SIGTERM");
   size_t writers_stopped = At(out, "leader-only runnables stopped");
   size_t released = At(out, "released lease default/" + lease);
