@@ -1,52 +1,18 @@
 #include "src/http/HttpTransport.h"
 
-#include "src/http/CpprestTransport.h"
 #include "src/http/CurlTransport.h"
 #include "src/http/TlsMaterialSource.h"
 
 namespace kube {
-namespace {
-
-bool CpprestCanImpersonate(const Impersonation& as) {
-  if (as.groups.size() > 1) return false;
-  for (const auto& [key, values] : as.extra) {
-    if (values.size() > 1) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
-  return Create(config, HttpBackend::kCurl);
-}
-
-Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
-                                                             HttpBackend backend) {
   if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
     return Status(StatusCode::kInvalidArgument,
                   "server \"" + config.server + "\" must start with https:// (or http://)");
   }
   auto tls = TlsMaterialSource::FromConfig(config);
   if (!tls.ok()) return tls.status();
-  if (backend == HttpBackend::kCurl) {
-    return std::unique_ptr<HttpTransport>(std::make_unique<CurlTransport>(config, *tls));
-  }
-  if (!config.tls_server_name.empty()) {
-    return Status(StatusCode::kInvalidArgument,
-                  "tls-server-name is supported by the libcurl transport only");
-  }
-  if (!CpprestCanImpersonate(config.impersonate)) {
-    return Status(StatusCode::kInvalidArgument,
-                  "impersonating several groups or extra values is supported by the libcurl "
-                  "transport only (cpprestsdk joins repeated headers into one value)");
-  }
-  try {
-    return std::unique_ptr<HttpTransport>(std::make_unique<CpprestTransport>(config, *tls));
-  } catch (const std::exception& e) {
-    return Status(StatusCode::kInvalidArgument,
-                  "cannot create HTTP client for " + config.server + ": " + e.what());
-  }
+  return std::unique_ptr<HttpTransport>(std::make_unique<CurlTransport>(config, *tls));
 }
 
 }  // namespace kube

@@ -66,12 +66,6 @@ class CancelFlag {
   std::function<void()> hook_;
 };
 
-// Which HTTP library backs a transport.
-enum class HttpBackend {
-  kCurl,     // the default: absolute deadlines, size caps, no replay of timed-out requests
-  kCpprest,  // cpprestsdk (archived upstream); kept as an alternative behind the same seam
-};
-
 // The narrow seam between the client runtime and an HTTP library. Only the
 // implementation files include a library, which keeps each one replaceable.
 //
@@ -94,9 +88,8 @@ class HttpTransport {
                         std::chrono::seconds idle_timeout) = 0;
 
   // A transport for `config` backed by the default HTTP library (libcurl).
+  // The cpprestsdk alternative is in its own library (HttpBackendFactory).
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config);
-  static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
-                                                       HttpBackend backend);
 };
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "src/http/HttpTransport.h"
+#include "src/http/cpprest/HttpBackendFactory.h"
 #include "tests/support/HostileTcpServer.h"
 #include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
@@ -96,7 +97,7 @@ class BackgroundSend {
 class HttpTransportTest : public ::testing::TestWithParam<HttpBackend> {
  public:
   std::shared_ptr<HttpTransport> Transport(const RestConfig& config) {
-    auto transport = HttpTransport::Create(config, GetParam());
+    auto transport = HttpBackendFactory::Create(config, GetParam());
     EXPECT_TRUE(transport.ok()) << transport.status().ToString();
     return transport.ok() ? std::shared_ptr<HttpTransport>(std::move(*transport)) : nullptr;
   }
@@ -152,7 +153,7 @@ TEST_P(HttpTransportTest, SendsImpersonationHeadersOnEveryRequest) {
   config.impersonate.groups = {"devs", "ops"};
   config.impersonate.extra = {{"scopes", {"view"}}, {"a/b", {"c"}}};
   if (IsCpprest()) {
-    auto refused = HttpTransport::Create(config, GetParam());
+    auto refused = HttpBackendFactory::Create(config, GetParam());
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.status().message().find("several groups"), std::string::npos);
     config.impersonate.groups = {"devs"};
@@ -184,7 +185,7 @@ void ExpectSilentServerTimesOut(HttpTransportTest& test, const std::string& sche
   ASSERT_TRUE(silent.ok());
   RestConfig config = HttpTransportTest::ConfigFor((*silent)->Url(scheme));
   config.request_timeout = 1s;
-  auto transport = HttpTransport::Create(config, test.GetParam());
+  auto transport = HttpBackendFactory::Create(config, test.GetParam());
   ASSERT_TRUE(transport.ok());
   BackgroundSend send(std::move(*transport), Get("/api"));
   ASSERT_TRUE(send.Finished(TestTime::Scaled(5s)))
@@ -346,7 +347,7 @@ void ExpectEndlessHeadersFail(HttpTransportTest& test, const std::string& filler
   ASSERT_TRUE(flood.ok());
   RestConfig config = HttpTransportTest::ConfigFor((*flood)->Url());
   config.request_timeout = 20s;
-  auto transport = HttpTransport::Create(config, test.GetParam());
+  auto transport = HttpBackendFactory::Create(config, test.GetParam());
   ASSERT_TRUE(transport.ok());
   size_t before = ResidentBytes();
   auto start = Clock::now();
@@ -448,7 +449,7 @@ class HttpTransportTlsTest : public HttpTransportTest {
     return config;
   }
   Result<HttpResponse> GetFrom(const RestConfig& config) {
-    auto transport = HttpTransport::Create(config, GetParam());
+    auto transport = HttpBackendFactory::Create(config, GetParam());
     if (!transport.ok()) return transport.status();
     return (*transport)->Send(Get("/version"));
   }
@@ -516,7 +517,7 @@ TEST_P(HttpTransportTlsTest, RotatedClientCertificateFilesAreUsedByNewConnection
   config.client_key_pem = ReadAll(key);
   config.client_cert_file = cert;
   config.client_key_file = key;
-  auto transport = HttpTransport::Create(config, GetParam());
+  auto transport = HttpBackendFactory::Create(config, GetParam());
   ASSERT_TRUE(transport.ok()) << transport.status().ToString();
   auto before = (*transport)->Send(Get("/version"));
   ASSERT_TRUE(before.ok()) << before.status().ToString();

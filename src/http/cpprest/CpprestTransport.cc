@@ -1,4 +1,4 @@
-#include "src/http/CpprestTransport.h"
+#include "src/http/cpprest/CpprestTransport.h"
 
 #include <cpprest/http_client.h>
 

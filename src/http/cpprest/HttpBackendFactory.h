@@ -1,0 +1,24 @@
+#pragma once
+
+#include <memory>
+
+#include "src/http/HttpTransport.h"
+
+namespace kube {
+
+// Which HTTP library backs a transport.
+enum class HttpBackend {
+  kCurl,     // the default: absolute deadlines, size caps, no replay of timed-out requests
+  kCpprest,  // cpprestsdk (archived upstream); kept as an alternative behind the same seam
+};
+
+// Creates a transport on a chosen HTTP library. It lives in the kube_cpprest
+// library, apart from HttpTransport::Create, so that a program that only
+// needs libcurl (dra-controller) neither links nor loads cpprestsdk.
+class HttpBackendFactory {
+ public:
+  static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
+                                                       HttpBackend backend);
+};
+
+}  // namespace kube
