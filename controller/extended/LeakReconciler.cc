@@ -105,8 +105,9 @@ void LeakReconciler::ReportLeak(const std::string& key, const api::ResourceClaim
                         "controller, garbage collector) releases it";
   if (remove_) message += " or --delete-leaked-claims removes it";
   spdlog::warn("extended resources: {}", message);
-  kube::ObjectReference ref{"resource.k8s.io/v1", "ResourceClaim",      claim.meta.namespace_name,
-                            claim.meta.name,      claim.meta.uid.str(), ""};
+  kube::ObjectReference ref{
+      "resource.k8s.io/v1", "ResourceClaim",      claim.meta.namespace_name.str(),
+      claim.meta.name,      claim.meta.uid.str(), ""};
   if (event_) event_(ref, kube::kEventTypeWarning, "ExtendedResourceClaimLeaked", message);
   UpdateGauge();
 }
@@ -134,8 +135,9 @@ kube::ReconcileResult LeakReconciler::RemoveLeak(const std::string& key,
   std::string message =
       "Deleted leaked implicit claim " + key + " (--delete-leaked-claims), releasing its devices";
   spdlog::info("extended resources: {}", message);
-  kube::ObjectReference ref{"resource.k8s.io/v1", "ResourceClaim",      claim.meta.namespace_name,
-                            claim.meta.name,      claim.meta.uid.str(), ""};
+  kube::ObjectReference ref{
+      "resource.k8s.io/v1", "ResourceClaim",      claim.meta.namespace_name.str(),
+      claim.meta.name,      claim.meta.uid.str(), ""};
   if (event_) event_(ref, kube::kEventTypeNormal, "ExtendedResourceClaimLeakDeleted", message);
   return kube::ReconcileResult::Done();
 }

@@ -93,7 +93,7 @@ kube::Result<bool> LeakedClaimRemover::OwnerNeedsClaim(const std::string& ns,
 
 kube::Result<LeakedClaimRemover::Outcome> LeakedClaimRemover::Remove(
     const api::ResourceClaim& cached) {
-  const std::string& ns = cached.meta.namespace_name;
+  const std::string ns = cached.meta.namespace_name.str();
   if (!cached.controller) return Outcome::kKept;
   const std::string path =
       inventory::DraResourceTypes::kResourceClaims.ItemPath(ns, cached.meta.name);

@@ -131,8 +131,8 @@ kube::ReconcileResult PodEventReconciler::Emit(const api::PodView& pod, const st
     }
     m.message = message;
   }
-  kube::ObjectReference ref{"v1", "Pod", pod.meta.namespace_name, pod.meta.name, pod.meta.uid.str(),
-                            ""};
+  kube::ObjectReference ref{
+      "v1", "Pod", pod.meta.namespace_name.str(), pod.meta.name, pod.meta.uid.str(), ""};
   if (event_) event_(ref, kube::kEventTypeWarning, reason, message);
   return kube::ReconcileResult::Done();
 }

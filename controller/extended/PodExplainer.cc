@@ -236,7 +236,7 @@ void PodExplainer::JoinClaim(const api::PodView& pod, const Inputs& in, PodExpla
     return;
   }
   out.claim_name = pod.extended_resource_claim_status->resource_claim_name;
-  auto claim = in.claims ? in.claims(pod.meta.namespace_name, out.claim_name) : nullptr;
+  auto claim = in.claims ? in.claims(pod.meta.namespace_name.str(), out.claim_name) : nullptr;
   if (!claim) {
     out.problems.push_back("claim " + out.claim_name + " is missing");
     return;

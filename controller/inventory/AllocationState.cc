@@ -123,8 +123,8 @@ std::vector<PodUse> AllocationState::PodsUsing(DeviceKeyView device, bool admin_
     const api::ResourceClaim& claim = **it;
     for (const auto& consumer : claim.reserved_for) {
       if (consumer.resource != "pods") continue;
-      out.push_back({claim.meta.namespace_name, consumer.name, consumer.uid.str(), claim.meta.name,
-                     admin_access});
+      out.push_back({claim.meta.namespace_name.str(), consumer.name, consumer.uid.str(),
+                     claim.meta.name, admin_access});
     }
   }
   return out;

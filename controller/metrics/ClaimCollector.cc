@@ -24,7 +24,7 @@ size_t SourceOf(const api::ResourceClaim& claim) {
 }  // namespace
 
 void ClaimCollector::Add(const api::ResourceClaim& claim) {
-  const std::string& ns = claim.meta.namespace_name;
+  const std::string ns = claim.meta.namespace_name.str();
   auto [it, inserted] = counts_.try_emplace(ns);
   if (inserted) it->second.fill(0);
   ++it->second[StateOf(claim) * 3 + SourceOf(claim)];

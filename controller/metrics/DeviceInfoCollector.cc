@@ -71,7 +71,7 @@ void DeviceInfoCollector::Add(const inventory::DeviceVisit& d) {
     if (std::find(d.claims->begin(), it, *it) != it) continue;  // two results, one device
     const kube::ObjectMeta& claim = (*it)->meta;
     std::vector<std::string> row = labels;
-    row.push_back(claim.namespace_name);
+    row.push_back(claim.namespace_name.str());
     row.push_back(claim.name);
     auto pods = reservations_.find(inventory::AllocationState::ClaimKey(claim));
     if (pods == reservations_.end()) {

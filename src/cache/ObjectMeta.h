@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/InternedString.h"
 #include "src/base/Result.h"
 #include "src/base/Uid.h"
 #include "src/cache/RawObject.h"
@@ -17,7 +18,7 @@ namespace kube {
 // The part of metav1.ObjectMeta every cached projection keeps. Deliberately
 // small: no managedFields, no annotations (projections pick the few they need).
 struct ObjectMeta {
-  std::string namespace_name;
+  InternedString namespace_name;  // repeated by every object of a namespace
   std::string name;
   Uid uid;
   std::string resource_version;
