@@ -38,7 +38,7 @@ std::vector<std::pair<std::string, kube::Quantity>> ParseQuantities(simdjson::do
 }
 
 ResourceClaim::AllocationMode ParseMode(simdjson::dom::element mode, const std::string& path,
-                                        std::string& invalid) {
+                                        kube::InternedString& invalid) {
   if (mode.is_null()) return ResourceClaim::AllocationMode::kExactCount;
   std::string_view text;
   if (mode.get(text) != simdjson::SUCCESS) {
@@ -134,7 +134,7 @@ std::string NodeLocalName(simdjson::dom::element selector) {
 
 ResourceClaim::AllocationMode ResourceClaim::ModeFromText(std::string_view text,
                                                           const std::string& path,
-                                                          std::string& invalid_reason) {
+                                                          kube::InternedString& invalid_reason) {
   if (text == "All") return AllocationMode::kAll;
   if (text == "ExactCount" || text.empty()) return AllocationMode::kExactCount;
   invalid_reason = path + ".allocationMode: unknown mode " +

@@ -42,16 +42,18 @@ struct ResourceClaim {
   struct ExactRequest {
     kube::InternedString device_class_name;
     kube::CompactVector<std::string> selectors;  // CEL expressions
-    AllocationMode allocation_mode = AllocationMode::kExactCount;
-    int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
     kube::CompactVector<DeviceToleration> tolerations;
-    bool admin_access = false;
     // capacity.requests: what the request asks of a shared device's capacities.
     kube::CompactVector<std::pair<std::string, kube::Quantity>> capacity_requests;
+    int64_t count = 1;  // 1 when unset (the API's default for ExactCount)
     // Non-empty when a field could not be read (an unknown allocationMode, a
     // count that is not an integer, an invalid capacity quantity): the
-    // request cannot be allocated as written.
-    std::string invalid_reason;
+    // request cannot be allocated as written. Interned: claims stamped from
+    // one template repeat it.
+    kube::InternedString invalid_reason;
+    // Last, together: the two one-byte fields share one word.
+    AllocationMode allocation_mode = AllocationMode::kExactCount;
+    bool admin_access = false;
   };
 
   struct SubRequest {
@@ -111,7 +113,7 @@ struct ResourceClaim {
   // Shared by both decoders. "" and "ExactCount" are kExactCount; an unknown
   // mode sets `invalid_reason` (naming `path`) and is kUnknown.
   static AllocationMode ModeFromText(std::string_view text, const std::string& path,
-                                     std::string& invalid_reason);
+                                     kube::InternedString& invalid_reason);
   // The annotations the extended-resource convention uses.
   void ReadAnnotation(std::string_view key, std::string_view value);
 };

@@ -159,8 +159,8 @@ TEST(ResourceClaimTest, UnknownAllocationModeMakesOnlyThatRequestUnusable) {
   ASSERT_TRUE(claim.ok()) << claim.status().ToString();
   const auto& bad = *claim->requests[0].exactly;
   EXPECT_EQ(bad.allocation_mode, ResourceClaim::AllocationMode::kUnknown);
-  EXPECT_NE(bad.invalid_reason.find("unknown mode"), std::string::npos);
-  EXPECT_NE(bad.invalid_reason.find("Foo"), std::string::npos);
+  EXPECT_NE(bad.invalid_reason.str().find("unknown mode"), std::string::npos);
+  EXPECT_NE(bad.invalid_reason.str().find("Foo"), std::string::npos);
   EXPECT_TRUE(claim->requests[1].exactly->invalid_reason.empty());
   ASSERT_EQ(claim->results.size(), 1u);
   EXPECT_TRUE(claim->allocated);
@@ -168,8 +168,9 @@ TEST(ResourceClaimTest, UnknownAllocationModeMakesOnlyThatRequestUnusable) {
       R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
           {"name":"a","firstAvailable":[{"name":"s","allocationMode":"Foo"}]}]}}})");
   ASSERT_TRUE(sub.ok());
-  EXPECT_NE(sub->requests[0].first_available[0].request.invalid_reason.find("firstAvailable[0]"),
-            std::string::npos);
+  EXPECT_NE(
+      sub->requests[0].first_available[0].request.invalid_reason.str().find("firstAvailable[0]"),
+      std::string::npos);
 }
 
 // allocateddevices.go (foreachAllocatedDevice) reads adminAccess, shareID and
@@ -188,7 +189,7 @@ TEST(ResourceClaimTest, ParsesAdminAccessSharesAndCapacityRequests) {
   EXPECT_TRUE(request.admin_access);
   ASSERT_EQ(request.capacity_requests.size(), 1u);
   EXPECT_EQ(request.capacity_requests[0].first, "bw");
-  EXPECT_NE(request.invalid_reason.find("capacity.requests[mem]"), std::string::npos);
+  EXPECT_NE(request.invalid_reason.str().find("capacity.requests[mem]"), std::string::npos);
   EXPECT_TRUE(claim->results[0].admin_access);
   EXPECT_TRUE(claim->results[0].share_id.empty());
   EXPECT_FALSE(claim->results[1].admin_access);
@@ -204,9 +205,9 @@ TEST(ResourceClaimTest, WrongTypesGiveClearErrorsOrDefaults) {
       R"({"metadata":{"name":"c"},"spec":{"devices":{"requests":[
           {"name":"a","exactly":{"deviceClassName":"x","count":"2"}}]}}})");
   ASSERT_TRUE(count.ok());
-  EXPECT_NE(
-      count->requests[0].exactly->invalid_reason.find("spec.devices.requests[0].exactly.count"),
-      std::string::npos);
+  EXPECT_NE(count->requests[0].exactly->invalid_reason.str().find(
+                "spec.devices.requests[0].exactly.count"),
+            std::string::npos);
   auto odd = Project<ResourceClaim>(
       R"({"metadata":{"name":"c","annotations":{"resource.kubernetes.io/extended-resource-claim":true}},
           "spec":{"devices":{"requests":{"name":"a"}}},

@@ -160,8 +160,9 @@ TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
   claim->allocated = true;
   api::ResourceClaim::Request request;
   request.name = "container-0-request-1";
-  request.exactly =
-      api::ResourceClaim::ExactRequest{"gpu.example.com", {}, {}, 2, {}, false, {}, ""};
+  request.exactly.emplace();
+  request.exactly->device_class_name = "gpu.example.com";
+  request.exactly->count = 2;
   claim->requests.push_back(request);
   claim->results.push_back(
       {"container-0-request-1", "gpu.example.com", "node-1", "gpu-0", {}, false, "", {}});
