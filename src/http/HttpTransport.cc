@@ -5,12 +5,16 @@
 
 namespace kube {
 
-Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
+Result<std::shared_ptr<TlsMaterialSource>> HttpTransport::CheckedTls(const RestConfig& config) {
   if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
     return Status(StatusCode::kInvalidArgument,
                   "server \"" + config.server + "\" must start with https:// (or http://)");
   }
-  auto tls = TlsMaterialSource::FromConfig(config);
+  return TlsMaterialSource::FromConfig(config);
+}
+
+Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
+  auto tls = CheckedTls(config);
   if (!tls.ok()) return tls.status();
   return std::unique_ptr<HttpTransport>(std::make_unique<CurlTransport>(config, *tls));
 }

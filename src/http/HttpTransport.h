@@ -16,6 +16,8 @@
 
 namespace kube {
 
+class TlsMaterialSource;
+
 struct HttpRequest {
   std::string method = "GET";
   std::string path;  // path and already-encoded query, e.g. "/api/v1/pods?limit=500"
@@ -90,6 +92,9 @@ class HttpTransport {
   // A transport for `config` backed by the default HTTP library (libcurl).
   // The cpprestsdk alternative is in its own library (HttpBackendFactory).
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config);
+  // What every backend starts from: an http(s) server and the TLS material
+  // the configuration names, loaded.
+  static Result<std::shared_ptr<TlsMaterialSource>> CheckedTls(const RestConfig& config);
 };
 
 }  // namespace kube

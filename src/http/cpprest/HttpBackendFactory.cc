@@ -20,11 +20,7 @@ bool CpprestCanImpersonate(const Impersonation& as) {
 Result<std::unique_ptr<HttpTransport>> HttpBackendFactory::Create(const RestConfig& config,
                                                                   HttpBackend backend) {
   if (backend == HttpBackend::kCurl) return HttpTransport::Create(config);
-  if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
-    return Status(StatusCode::kInvalidArgument,
-                  "server \"" + config.server + "\" must start with https:// (or http://)");
-  }
-  auto tls = TlsMaterialSource::FromConfig(config);
+  auto tls = HttpTransport::CheckedTls(config);
   if (!tls.ok()) return tls.status();
   if (!config.tls_server_name.empty()) {
     return Status(StatusCode::kInvalidArgument,
