@@ -1,6 +1,6 @@
 #include "src/cache/WatchDecoder.h"
 
-#include <spdlog/spdlog.h>
+#include <algorithm>
 
 #include "src/cache/JsonFields.h"
 #include "src/cache/JsonSpans.h"
@@ -30,16 +30,17 @@ StatusCode CodeForHttp(int64_t code, std::string_view reason) {
 
 }  // namespace
 
-WatchDecoder::WatchDecoder() { ResetParser(); }
-
 void WatchDecoder::ResetParser() {
   // A fresh parser is the only way to give simdjson's buffers back: neither
-  // its document nor its input copy ever shrink.
+  // its document nor its input copy ever shrink. It allocates nothing until
+  // the next document.
   parser_ = simdjson::dom::parser();
+}
+
+simdjson::error_code WatchDecoder::EnsureAllocated(size_t document_size) {
+  if (parser_.capacity() > 0) return simdjson::SUCCESS;
   // Sets the depth limit for good; later growth keeps it.
-  if (parser_.allocate(kInitialCapacity, kMaxDepth) != simdjson::SUCCESS) {
-    spdlog::error("JSON parser allocation failed; deep objects will not decode");
-  }
+  return parser_.allocate(std::max(kInitialCapacity, document_size), kMaxDepth);
 }
 
 void WatchDecoder::TrimCapacity() {
@@ -52,6 +53,10 @@ Result<simdjson::dom::element> WatchDecoder::ParseDocument(std::string_view body
   if (body.empty()) {
     return Status(StatusCode::kParseError,
                   std::string("invalid JSON: ") + simdjson::error_message(simdjson::EMPTY));
+  }
+  if (auto error = EnsureAllocated(body.size()); error != simdjson::SUCCESS) {
+    return Status(StatusCode::kInternal,
+                  std::string("JSON parser: ") + simdjson::error_message(error));
   }
   simdjson::dom::element doc;
   auto error = parser_.parse(body.data(), body.size(), /*realloc_if_needed=*/true).get(doc);

@@ -47,9 +47,9 @@ class WatchDecoder {
   // the padded input copy), so a parser left at the size of a 1 MiB LIST
   // page holds 15 MiB: the limit sits above a watch event, below a page.
   static constexpr size_t kRetainedCapacity = size_t{128} * 1024;
+  // What the first document allocates (at least): the parser holds nothing
+  // before it, so an informer served protobuf never pays for it.
   static constexpr size_t kInitialCapacity = size_t{64} * 1024;
-
-  WatchDecoder();
 
   Result<RawWatchEvent> Decode(std::string_view line);
   // Parses a whole document (a LIST page); valid until the next call.
@@ -64,7 +64,8 @@ class WatchDecoder {
   // Releases the parser's buffers when a large document grew them beyond
   // kRetainedCapacity. Invalidates elements returned earlier.
   void TrimCapacity();
-  // Bytes of document the parser can currently take without growing.
+  // Bytes of document the parser can currently take without growing; 0
+  // before the first document and after a trim.
   size_t capacity() const { return parser_.capacity(); }
 
   // The Status carried by an ERROR event's object, e.g. 410 Expired.
@@ -77,6 +78,8 @@ class WatchDecoder {
 
  private:
   void ResetParser();
+  // Allocates the parser's buffers (with the depth limit) on first use.
+  simdjson::error_code EnsureAllocated(size_t document_size);
 
   simdjson::dom::parser parser_;
 };

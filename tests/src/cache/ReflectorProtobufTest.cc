@@ -95,6 +95,7 @@ TEST_F(ReflectorProtobufTest, ListsAndWatchesInProtobufFrameByFrame) {
   EXPECT_EQ(CachedKeys(), (Keys{"ns/a", "ns/c"}));
   EXPECT_EQ(informer_->store().Get("ns/a")->meta.resource_version, "6");
   EXPECT_EQ(informer_->reflector().decode_errors(), 1u);
+  EXPECT_EQ(informer_->reflector().decoder_capacity(), 0u) << "no JSON parser buffers allocated";
   for (const auto& request : server_->Requests()) {
     EXPECT_EQ(request.Header("Accept"), kube::ProtoEnvelope::kAccept) << request.target;
   }

@@ -59,8 +59,22 @@ TEST(WatchDecoderTest, GivesBackTheMemoryOfALargeDocument) {
   ASSERT_TRUE(decoder.Decode(big).ok());
   EXPECT_GE(decoder.capacity(), big.size());
   decoder.TrimCapacity();
-  EXPECT_LE(decoder.capacity(), WatchDecoder::kRetainedCapacity);
+  EXPECT_EQ(decoder.capacity(), 0u);
   EXPECT_TRUE(decoder.Decode(Event(10000)).ok()) << "the depth limit survives the trim";
+}
+
+TEST(WatchDecoderTest, AllocatesNothingBeforeItsFirstDocument) {
+  WatchDecoder decoder;
+  EXPECT_EQ(decoder.capacity(), 0u);
+  ASSERT_TRUE(decoder.Decode(Event(3)).ok());
+  EXPECT_EQ(decoder.capacity(), WatchDecoder::kInitialCapacity);
+  decoder.TrimCapacity();
+  EXPECT_EQ(decoder.capacity(), WatchDecoder::kInitialCapacity) << "a small parser is kept";
+}
+
+TEST(WatchDecoderTest, ADeepFirstDocumentDecodes) {
+  WatchDecoder decoder;
+  EXPECT_TRUE(decoder.Decode(Event(10000)).ok()) << "the depth limit is set by the first use";
 }
 
 }  // namespace
