@@ -14,7 +14,7 @@ const api::NodeSelector* NodeLabels::SelectorOf(const api::ResourceSlice& slice,
 }
 
 bool NodeLabels::ApplyNode(const std::string& name,
-                           const std::vector<std::pair<std::string, std::string>>& labels) {
+                           std::span<const std::pair<std::string, std::string>> labels) {
   Labels wanted(labels.begin(), labels.end());
   auto [it, inserted] = nodes_.try_emplace(name);
   if (!inserted && it->second == wanted) return false;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,7 +33,7 @@ class NodeLabels {
 
   // Returns false when the node was known with these labels (nothing to do).
   bool ApplyNode(const std::string& name,
-                 const std::vector<std::pair<std::string, std::string>>& labels);
+                 std::span<const std::pair<std::string, std::string>> labels);
   void RemoveNode(std::string_view name);
 
   // Device `id` sits behind `selector`, which must stay alive (the slice

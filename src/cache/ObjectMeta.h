@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/CompactVector.h"
 #include "src/base/InternedString.h"
+#include "src/base/ResourceVersion.h"
 #include "src/base/Result.h"
 #include "src/base/Uid.h"
 #include "src/cache/RawObject.h"
@@ -21,11 +23,12 @@ struct ObjectMeta {
   InternedString namespace_name;  // repeated by every object of a namespace
   std::string name;
   Uid uid;
-  std::string resource_version;
+  ResourceVersion resource_version;  // one word rather than a std::string's four
   int64_t generation = 0;
   int64_t creation_timestamp = 0;  // seconds since the epoch
-  bool deleting = false;           // deletionTimestamp is set
-  std::vector<std::pair<std::string, std::string>> labels;
+  // One pointer: most cached objects have no labels, or skip them.
+  CompactVector<std::pair<std::string, std::string>> labels;
+  bool deleting = false;  // deletionTimestamp is set
 
   // "namespace/name", or "name" for cluster-scoped objects (client-go's key).
   std::string Key() const { return namespace_name.empty() ? name : namespace_name + "/" + name; }

@@ -93,7 +93,7 @@ class RecordingHandler : public kube::EventHandler<MetaObject> {
  private:
   void Record(const std::string& type, const Ptr& o) {
     std::lock_guard lock(mu_);
-    seen_.push_back(type + " " + o->meta.Key() + "@" + o->meta.resource_version);
+    seen_.push_back(type + " " + o->meta.Key() + "@" + o->meta.resource_version.str());
   }
   mutable std::mutex mu_;
   std::vector<std::string> seen_;
