@@ -12,6 +12,7 @@
 #include "controller/inventory/ClassState.h"
 #include "controller/inventory/DeviceKey.h"
 #include "controller/inventory/NodeLabels.h"
+#include "src/base/ChunkedVector.h"
 
 namespace dra::inventory {
 
@@ -56,7 +57,9 @@ class DeviceTable {
   const NodeLabels& node_labels() const { return node_labels_; }
 
  private:
-  std::vector<std::optional<Entry>> entries_;  // by DeviceId
+  // By DeviceId. Chunked: a fleet's tens of thousands of entries do not sit
+  // in a vector's doubled capacity.
+  kube::ChunkedVector<std::optional<Entry>> entries_;
   std::vector<DeviceId> free_ids_;
   size_t count_ = 0;
   std::unordered_map<std::string, std::vector<DeviceId>> by_pool_;  // pool id -> ids
