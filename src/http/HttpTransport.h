@@ -89,8 +89,9 @@ class HttpTransport {
   virtual Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                         std::chrono::seconds idle_timeout) = 0;
 
-  // A transport for `config` backed by the default HTTP library (libcurl).
-  // The cpprestsdk alternative is in its own library (HttpBackendFactory).
+  // A transport for `config`: the runtime's own HTTP/1.1 over OpenSSL
+  // (OpenSslTransport). The libcurl and cpprestsdk alternatives are in
+  // libraries of their own (HttpBackendFactory), which only the tests link.
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config);
   // What every backend starts from: an http(s) server and the TLS material
   // the configuration names, loaded.

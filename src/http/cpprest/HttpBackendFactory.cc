@@ -2,6 +2,7 @@
 
 #include "src/http/TlsMaterialSource.h"
 #include "src/http/cpprest/CpprestTransport.h"
+#include "src/http/curl/CurlTransport.h"
 
 namespace kube {
 namespace {
@@ -19,17 +20,19 @@ bool CpprestCanImpersonate(const Impersonation& as) {
 
 Result<std::unique_ptr<HttpTransport>> HttpBackendFactory::Create(const RestConfig& config,
                                                                   HttpBackend backend) {
-  if (backend == HttpBackend::kCurl) return HttpTransport::Create(config);
+  if (backend == HttpBackend::kOpenSsl) return HttpTransport::Create(config);
   auto tls = HttpTransport::CheckedTls(config);
   if (!tls.ok()) return tls.status();
+  if (backend == HttpBackend::kCurl) {
+    return std::unique_ptr<HttpTransport>(std::make_unique<CurlTransport>(config, *tls));
+  }
   if (!config.tls_server_name.empty()) {
-    return Status(StatusCode::kInvalidArgument,
-                  "tls-server-name is supported by the libcurl transport only");
+    return Status(StatusCode::kInvalidArgument, "tls-server-name is not supported by cpprestsdk");
   }
   if (!CpprestCanImpersonate(config.impersonate)) {
     return Status(StatusCode::kInvalidArgument,
-                  "impersonating several groups or extra values is supported by the libcurl "
-                  "transport only (cpprestsdk joins repeated headers into one value)");
+                  "impersonating several groups or extra values is not supported by cpprestsdk "
+                  "(it joins repeated headers into one value)");
   }
   try {
     return std::unique_ptr<HttpTransport>(std::make_unique<CpprestTransport>(config, *tls));

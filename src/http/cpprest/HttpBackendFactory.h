@@ -8,13 +8,15 @@ namespace kube {
 
 // Which HTTP library backs a transport.
 enum class HttpBackend {
-  kCurl,     // the default: absolute deadlines, size caps, no replay of timed-out requests
+  kOpenSsl,  // the default (HttpTransport::Create): the runtime's own HTTP/1.1 over OpenSSL
+  kCurl,     // libcurl: the same deadlines, caps and no replay of timed-out requests
   kCpprest,  // cpprestsdk (archived upstream); kept as an alternative behind the same seam
 };
 
 // Creates a transport on a chosen HTTP library. It lives in the kube_cpprest
 // library, apart from HttpTransport::Create, so that a program that only
-// needs libcurl (dra-controller) neither links nor loads cpprestsdk.
+// needs the default (dra-controller) neither links nor loads libcurl or
+// cpprestsdk.
 class HttpBackendFactory {
  public:
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,

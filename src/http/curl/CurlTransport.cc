@@ -1,4 +1,4 @@
-#include "src/http/CurlTransport.h"
+#include "src/http/curl/CurlTransport.h"
 
 #include <curl/curl.h>
 

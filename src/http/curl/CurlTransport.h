@@ -15,7 +15,8 @@ namespace kube {
 // Response headers and non-streaming bodies are capped
 // (RestConfig::max_response_*_bytes), and a request that timed out is never
 // sent again. As with cpprest, a configured CA replaces the system store.
-// This class and its .cc are the only code that includes libcurl.
+// This class and its .cc are the only code that includes libcurl; it is in the
+// kube_curl library, which the tests link and dra-controller does not.
 class CurlTransport : public HttpTransport {
  public:
   CurlTransport(RestConfig config, std::shared_ptr<TlsMaterialSource> tls);

@@ -94,6 +94,18 @@ class BackgroundSend {
   std::thread thread_;
 };
 
+std::string BackendName(HttpBackend backend) {
+  switch (backend) {
+    case HttpBackend::kOpenSsl:
+      return "OpenSsl";
+    case HttpBackend::kCurl:
+      return "Curl";
+    case HttpBackend::kCpprest:
+      return "Cpprest";
+  }
+  return "Unknown";
+}
+
 class HttpTransportTest : public ::testing::TestWithParam<HttpBackend> {
  public:
   std::shared_ptr<HttpTransport> Transport(const RestConfig& config) {
@@ -287,7 +299,7 @@ TEST_P(HttpTransportTest, TimedOutRequestIsNotReplayed) {
 TEST_P(HttpTransportTest, OversizedChunkedBodyFailsWithBoundedMemory) {
   if (IsCpprest()) {
     GTEST_SKIP() << "cpprestsdk buffers a body without Content-Length whole before the cap "
-                    "can apply (why curl is the default)";
+                    "can apply (why it is not the default)";
   }
   auto flood = HostileTcpServer::Start(
       {"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -341,7 +353,7 @@ TEST_P(HttpTransportTest, EveryOversizedResponseFailsAsTooLarge) {
 
 void ExpectEndlessHeadersFail(HttpTransportTest& test, const std::string& filler) {
   if (test.GetParam() == HttpBackend::kCpprest) {
-    GTEST_SKIP() << "cpprestsdk reads response headers without a limit (why curl is the default)";
+    GTEST_SKIP() << "cpprestsdk reads response headers without a limit (why it is not the default)";
   }
   auto flood = HostileTcpServer::Start({"HTTP/1.1 200 OK\r\n", filler, 512u << 20});
   ASSERT_TRUE(flood.ok());
@@ -406,9 +418,10 @@ TEST_P(HttpTransportTest, StreamsAreNotLimitedByTheBodyCap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HttpTransportTest,
-                         ::testing::Values(HttpBackend::kCurl, HttpBackend::kCpprest),
+                         ::testing::Values(HttpBackend::kOpenSsl, HttpBackend::kCurl,
+                                           HttpBackend::kCpprest),
                          [](const ::testing::TestParamInfo<HttpBackend>& info) {
-                           return info.param == HttpBackend::kCurl ? "Curl" : "Cpprest";
+                           return BackendName(info.param);
                          });
 
 std::string ReadAll(const std::string& path) {
@@ -472,8 +485,8 @@ TEST_P(HttpTransportTlsTest, TrustsTheConfiguredCaOnly) {
 }
 
 // The system's trust store, here the unrelated CA through SSL_CERT_FILE,
-// serves only a configuration that names no CA: libcurl's own bundle is never
-// added to the configured one.
+// serves only a configuration that names no CA: no backend adds a bundle of
+// its own (libcurl's, say) to the configured one.
 TEST_P(HttpTransportTlsTest, SystemTrustAppliesOnlyWithoutAConfiguredCa) {
   ScopedEnv system_trust("SSL_CERT_FILE", other_ca_.cert.c_str());
   ScopedEnv no_dir("SSL_CERT_DIR", dir_.path().c_str());
@@ -547,9 +560,10 @@ TEST_P(HttpTransportTlsTest, TlsServerNameIsUsedForVerification) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HttpTransportTlsTest,
-                         ::testing::Values(HttpBackend::kCurl, HttpBackend::kCpprest),
+                         ::testing::Values(HttpBackend::kOpenSsl, HttpBackend::kCurl,
+                                           HttpBackend::kCpprest),
                          [](const ::testing::TestParamInfo<HttpBackend>& info) {
-                           return info.param == HttpBackend::kCurl ? "Curl" : "Cpprest";
+                           return BackendName(info.param);
                          });
 
 }  // namespace
