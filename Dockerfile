@@ -24,7 +24,7 @@ RUN --mount=type=cache,id=dra-controller-ccache,target=/ccache,sharing=locked \
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
       libyaml-cpp0.7 libprometheus-cpp-core1.0 libspdlog1.10 \
-      libfmt9 libsimdjson14 libre2-9 libcurl4 libssl3 ca-certificates && rm -rf /var/lib/apt/lists/*
+      libfmt9 libsimdjson14 libre2-9 libssl3 ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/dra-controller /usr/local/bin/dra-controller
 USER 65532:65532
 ENTRYPOINT ["/usr/local/bin/dra-controller"]
