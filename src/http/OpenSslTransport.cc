@@ -15,7 +15,9 @@ namespace {
 // Idle connections kept for reuse; more concurrent requests than this still
 // work, their connections are just closed afterwards.
 constexpr size_t kMaxIdleConnections = 8;
-constexpr size_t kReadBuffer = 64 * 1024;
+// One TLS record's worth: SSL_read never returns more at once, and every open
+// watch holds one of these for its lifetime.
+constexpr size_t kReadBuffer = 16 * 1024;
 
 // OpenSSL writes to its sockets with write(): a connection the server reset
 // would raise SIGPIPE and end the process. Ignored unless the program
