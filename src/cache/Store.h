@@ -27,6 +27,15 @@ class Store : public StoreReader<T> {
     return items_.Put(std::move(object));
   }
 
+  // Takes `items` as the whole content when the store is empty (the first
+  // LIST or watch-list), without re-inserting each object; false otherwise.
+  bool AdoptIfEmpty(KeyedSet<T>& items) {
+    std::unique_lock lock(mu_);
+    if (!items_.empty()) return false;
+    items_.swap(items);
+    return true;
+  }
+
   // Removes `key` and returns what was stored, if anything.
   Ptr Erase(const std::string& key) {
     std::unique_lock lock(mu_);

@@ -134,18 +134,10 @@ class StoreSink : public ReflectorSink {
 
   void EndReplace(const std::string& /*resource_version*/) override {
     std::lock_guard dispatch(dispatch_mu_);
-    for (const auto& stored : store_.List()) {
-      if (pending_.Find(*stored) == nullptr) {
-        Dispatch(WatchEventType::kDeleted, store_.Erase(stored->meta.Key()), nullptr);
-      }
-    }
-    for (const auto& object : pending_) {
-      Ptr old = store_.Upsert(object);
-      if (!old) {
-        Dispatch(WatchEventType::kAdded, nullptr, object);
-      } else if (old->meta.resource_version != object->meta.resource_version) {
-        Dispatch(WatchEventType::kModified, old, object);
-      }
+    if (store_.AdoptIfEmpty(pending_)) {
+      for (const auto& object : store_.List()) Dispatch(WatchEventType::kAdded, nullptr, object);
+    } else {
+      MergeReplace();
     }
     pending_.clear();
     if (!store_synced_) {
@@ -190,6 +182,23 @@ class StoreSink : public ReflectorSink {
   }
 
  private:
+  // Deletes what the new list lacks, adds and updates the rest.
+  void MergeReplace() {
+    for (const auto& stored : store_.List()) {
+      if (pending_.Find(*stored) == nullptr) {
+        Dispatch(WatchEventType::kDeleted, store_.Erase(stored->meta.Key()), nullptr);
+      }
+    }
+    for (const auto& object : pending_) {
+      Ptr old = store_.Upsert(object);
+      if (!old) {
+        Dispatch(WatchEventType::kAdded, nullptr, object);
+      } else if (old->meta.resource_version != object->meta.resource_version) {
+        Dispatch(WatchEventType::kModified, old, object);
+      }
+    }
+  }
+
   Result<Ptr> Project(const RawObject& object) {
     auto projected = transform_(object);
     if (!projected.ok()) return projected.status();

@@ -268,6 +268,26 @@ TEST_F(StoreSinkTest, EachHandlerGetsItsEventsInOrder) {
   EXPECT_EQ(second->seen(), expected);
 }
 
+// The first list is taken whole; a relist against a filled store deletes
+// what it lacks, updates what changed and leaves the rest alone.
+TEST_F(StoreSinkTest, ARelistDeletesUpdatesAndAddsAgainstTheCache) {
+  auto recorder = std::make_shared<RecordingHandler>();
+  sink_.AddHandler(recorder);
+  Replace({Pod("a", 1), Pod("b", 2), Pod("c", 3)});
+  EXPECT_EQ(store_.Size(), 3u);
+  Replace({Pod("b", 2), Pod("c", 4), Pod("d", 5)});
+  ASSERT_TRUE(WaitFor("all events", 5s, [&] { return recorder->seen().size() == 6; }).ok());
+  auto seen = recorder->seen();
+  std::sort(seen.begin(), seen.begin() + 3);  // the first list arrives in no set order
+  std::sort(seen.begin() + 3, seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"ADDED ns/a@1", "ADDED ns/b@2", "ADDED ns/c@3",
+                                            "ADDED ns/d@5", "DELETED ns/a@1", "MODIFIED ns/c@4"}));
+  EXPECT_EQ(store_.Get("ns/a"), nullptr);
+  ASSERT_NE(store_.Get("ns/c"), nullptr);
+  EXPECT_EQ(store_.Get("ns/c")->meta.resource_version.str(), "4");
+  EXPECT_EQ(store_.Size(), 3u);
+}
+
 // Throws from its first add, then counts.
 class ThrowingHandler : public CountingHandler<MetaObject> {
  public:
