@@ -32,7 +32,8 @@ std::vector<std::string> AllocationState::ClaimKeys(const Claims& claims) {
 std::vector<std::string> AllocationState::Apply(std::shared_ptr<const api::ResourceClaim> claim) {
   std::vector<std::string> pools;
   Forget({claim->meta.namespace_name, claim->meta.name}, pools);
-  const api::ResourceClaim* held = claims_.insert(std::move(claim)).first->get();
+  const api::ResourceClaim* held = claim.get();
+  claims_.Put(std::move(claim));
   if (!held->allocated) return pools;
   for (const auto& result : held->results) {
     DeviceUse& use = uses_[KeyOf(result)];
@@ -58,9 +59,9 @@ std::vector<std::string> AllocationState::Remove(const kube::ObjectMeta& meta) {
 }
 
 void AllocationState::Forget(ClaimName name, std::vector<std::string>& pools) {
-  auto it = claims_.find(name);
-  if (it == claims_.end()) return;
-  const api::ResourceClaim* claim = it->get();
+  const auto* found = claims_.Find(name.first, name.second);
+  if (found == nullptr) return;
+  const api::ResourceClaim* claim = found->get();
   for (const auto& result : claim->results) {
     AddPool(pools, result);
     auto used = uses_.find(DeviceKeyView{result.driver, result.pool, result.device});
@@ -72,7 +73,7 @@ void AllocationState::Forget(ClaimName name, std::vector<std::string>& pools) {
     if (!result.admin_access && result.share_id.empty()) --use.dedicated;
     if (Empty(use)) uses_.erase(used);
   }
-  claims_.erase(it);
+  claims_.Erase(name.first, name.second);
 }
 
 const AllocationState::DeviceUse* AllocationState::Use(DeviceKeyView device) const {
@@ -131,7 +132,14 @@ std::vector<PodUse> AllocationState::PodsUsing(DeviceKeyView device, bool admin_
 }
 
 void AllocationState::Visit(const std::function<void(const api::ResourceClaim&)>& visit) const {
-  for (const auto& claim : claims_) visit(*claim);
+  std::vector<const api::ResourceClaim*> sorted;
+  sorted.reserve(claims_.size());
+  for (const auto& claim : claims_) sorted.push_back(claim.get());
+  auto name = [](const api::ResourceClaim* claim) {
+    return ClaimName{claim->meta.namespace_name, claim->meta.name};
+  };
+  std::sort(sorted.begin(), sorted.end(), [&](auto* a, auto* b) { return name(a) < name(b); });
+  for (const api::ResourceClaim* claim : sorted) visit(*claim);
 }
 
 }  // namespace dra::inventory

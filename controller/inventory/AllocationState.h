@@ -2,7 +2,6 @@
 
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +11,7 @@
 #include "controller/api/ResourceClaim.h"
 #include "controller/inventory/DeviceKeyView.h"
 #include "src/base/InternedString.h"
+#include "src/cache/KeyedSet.h"
 
 namespace dra::inventory {
 
@@ -101,23 +101,10 @@ class AllocationState {
       return View(a) == View(b);
     }
   };
-  struct ByName {
-    using is_transparent = void;
-    using Ptr = std::shared_ptr<const api::ResourceClaim>;
-    static ClaimName Name(const Ptr& claim) {
-      return {claim->meta.namespace_name, claim->meta.name};
-    }
-    static ClaimName Name(const ClaimName& name) { return name; }
-    template <typename A, typename B>
-    bool operator()(const A& a, const B& b) const {
-      return Name(a) < Name(b);
-    }
-  };
-
   static UseKey KeyOf(const Result& result) { return {result.driver, result.pool, result.device}; }
   void Forget(ClaimName name, std::vector<std::string>& pools);
 
-  std::set<std::shared_ptr<const api::ResourceClaim>, ByName> claims_;
+  kube::KeyedSet<api::ResourceClaim> claims_;  // by namespace and name
   std::unordered_map<UseKey, DeviceUse, UseHash, UseEqual> uses_;
 };
 

@@ -12,49 +12,60 @@ std::string PoolTracker::PoolId(std::string_view driver, std::string_view pool) 
 
 std::vector<std::string> PoolTracker::Apply(SlicePtr slice) {
   std::vector<std::string> changed;
-  const std::string name = slice->meta.name;
   std::string pool_id = PoolId(slice->driver, slice->pool.name);
-  auto existing = slices_.find(name);
-  if (existing != slices_.end()) {
-    std::string old_id = PoolId(existing->second->driver, existing->second->pool.name);
+  if (SlicePtr old = slices_.Put(slice)) {
+    std::string old_id = PoolId(old->driver, old->pool.name);
+    Erase(pools_[old_id], old->meta.name);
     if (old_id != pool_id) {
-      pools_[old_id].slice_names.erase(name);
       Recompute(old_id);
       changed.push_back(old_id);
     }
-    existing->second = std::move(slice);
-  } else {
-    slices_.emplace(name, std::move(slice));
   }
-  Pool& pool = pools_[pool_id];
-  pool.slice_names.insert(name);
+  Insert(pools_[pool_id], std::move(slice));
   Recompute(pool_id);
   changed.push_back(pool_id);
   return changed;
 }
 
 std::vector<std::string> PoolTracker::Remove(std::string_view slice_name) {
-  auto it = slices_.find(slice_name);
-  if (it == slices_.end()) return {};
-  std::string pool_id = PoolId(it->second->driver, it->second->pool.name);
-  pools_[pool_id].slice_names.erase(std::string(slice_name));
-  slices_.erase(it);
+  SlicePtr removed = slices_.Erase(slice_name);
+  if (removed == nullptr) return {};
+  std::string pool_id = PoolId(removed->driver, removed->pool.name);
+  Erase(pools_[pool_id], slice_name);
   Recompute(pool_id);
   return {pool_id};
+}
+
+namespace {
+
+bool NameBefore(const PoolTracker::SlicePtr& slice, std::string_view name) {
+  return slice->meta.name < name;
+}
+
+}  // namespace
+
+void PoolTracker::Insert(Pool& pool, SlicePtr slice) {
+  auto at = std::lower_bound(pool.slices.begin(), pool.slices.end(), slice->meta.name, NameBefore);
+  pool.slices.insert(at, std::move(slice));
+}
+
+void PoolTracker::Erase(Pool& pool, std::string_view slice_name) {
+  auto at = std::lower_bound(pool.slices.begin(), pool.slices.end(), slice_name, NameBefore);
+  if (at != pool.slices.end() && (*at)->meta.name == slice_name) pool.slices.erase(at);
 }
 
 void PoolTracker::Recompute(const std::string& pool_id) {
   auto it = pools_.find(pool_id);
   if (it == pools_.end()) return;
   Pool& pool = it->second;
-  if (pool.slice_names.empty()) {
+  if (pool.slices.empty()) {
     pools_.erase(it);
     return;
   }
   PoolStatus status;
   bool first = true;
-  for (const auto& name : pool.slice_names) {
-    const api::ResourceSlice& slice = *slices_.at(name);
+  for (const auto& slice_ptr : pool.slices) {
+    const api::ResourceSlice& slice = *slice_ptr;
     if (first) {
       status.driver = slice.driver;
       status.name = slice.pool.name;
@@ -62,8 +73,8 @@ void PoolTracker::Recompute(const std::string& pool_id) {
     }
     status.generation = std::max(status.generation, slice.pool.generation);
   }
-  for (const auto& name : pool.slice_names) {
-    const api::ResourceSlice& slice = *slices_.at(name);
+  for (const auto& slice_ptr : pool.slices) {
+    const api::ResourceSlice& slice = *slice_ptr;
     if (slice.pool.generation == status.generation) {
       ++status.current_slices;
       status.expected_slices = std::max(status.expected_slices, slice.pool.resource_slice_count);
@@ -84,8 +95,8 @@ void PoolTracker::Validate(const Pool& pool, PoolStatus& status) const {
   auto current = [&](const api::ResourceSlice& slice) {
     return slice.pool.generation == status.generation;
   };
-  for (const auto& name : pool.slice_names) {
-    const api::ResourceSlice& slice = *slices_.at(name);
+  for (const auto& slice_ptr : pool.slices) {
+    const api::ResourceSlice& slice = *slice_ptr;
     if (!current(slice)) continue;
     for (const auto& set : slice.shared_counters) {
       bool duplicate = std::any_of(status.counter_sets.begin(), status.counter_sets.end(),
@@ -100,8 +111,8 @@ void PoolTracker::Validate(const Pool& pool, PoolStatus& status) const {
       }
     }
   }
-  for (const auto& name : pool.slice_names) {
-    const api::ResourceSlice& slice = *slices_.at(name);
+  for (const auto& slice_ptr : pool.slices) {
+    const api::ResourceSlice& slice = *slice_ptr;
     if (!reason.empty()) return;
     if (!current(slice) || !slice.shared_counters.empty()) continue;
     for (const auto& device : slice.devices) {
@@ -127,8 +138,7 @@ std::vector<PoolTracker::SlicePtr> PoolTracker::CurrentSlices(std::string_view p
   std::vector<SlicePtr> current;
   auto it = pools_.find(pool_id);
   if (it == pools_.end()) return current;
-  for (const auto& name : it->second.slice_names) {
-    const SlicePtr& slice = slices_.find(name)->second;
+  for (const SlicePtr& slice : it->second.slices) {
     if (slice->pool.generation == it->second.status.generation) current.push_back(slice);
   }
   return current;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "controller/api/ResourceSlice.h"
+#include "src/cache/KeyedSet.h"
 
 namespace dra::inventory {
 
@@ -57,14 +58,17 @@ class PoolTracker {
  private:
   struct Pool {
     PoolStatus status;
-    std::set<std::string, std::less<>> slice_names;
+    std::vector<SlicePtr> slices;  // by name
   };
 
   void Recompute(const std::string& pool_id);
   // Counter sets and invalid_reason of `status` from its current slices.
   void Validate(const Pool& pool, PoolStatus& status) const;
 
-  std::map<std::string, SlicePtr, std::less<>> slices_;
+  static void Insert(Pool& pool, SlicePtr slice);
+  static void Erase(Pool& pool, std::string_view slice_name);
+
+  kube::KeyedSet<api::ResourceSlice> slices_;  // by name, read from the slice itself
   std::map<std::string, Pool, std::less<>> pools_;
 };
 
