@@ -1,6 +1,7 @@
 #include "src/base/Uid.h"
 
 #include <array>
+#include <new>
 #include <optional>
 #include <ostream>
 
@@ -60,16 +61,48 @@ void AppendHex(uint64_t half, std::string& out) {
 
 Uid::Uid(std::string_view text) {
   std::optional<Halves> halves = ParseCanonical(text);
-  if (halves && (halves->high != 0 || halves->low != 0)) {
+  if (halves && halves->high != kTextMarker) {
     high_ = halves->high;
     low_ = halves->low;
   } else {
-    other_ = InternedString(text);
+    new (&text_) InternedString(text);
   }
 }
 
+void Uid::CopyFrom(const Uid& other) {
+  high_ = other.high_;
+  if (other.binary()) {
+    low_ = other.low_;
+  } else {
+    new (&text_) InternedString(other.text_);
+  }
+}
+
+void Uid::MoveFrom(Uid&& other) noexcept {
+  high_ = other.high_;
+  if (other.binary()) {
+    low_ = other.low_;
+  } else {
+    new (&text_) InternedString(std::move(other.text_));
+  }
+}
+
+Uid& Uid::operator=(const Uid& other) {
+  if (this == &other) return *this;
+  DestroyText();
+  CopyFrom(other);
+  return *this;
+}
+
+Uid& Uid::operator=(Uid&& other) noexcept {
+  if (this == &other) return *this;
+  DestroyText();
+  MoveFrom(std::move(other));
+  return *this;
+}
+
 std::string Uid::str() const {
-  if (!binary()) return other_.str();
+  if (!binary()) return text_.str();
   std::string out;
   out.reserve(kCanonicalSize);
   AppendHex(high_, out);
@@ -78,7 +111,7 @@ std::string Uid::str() const {
 }
 
 bool Uid::Equals(std::string_view text) const {
-  if (!binary()) return other_ == text;
+  if (!binary()) return text_ == text;
   std::optional<Halves> halves = ParseCanonical(text);
   return halves && halves->high == high_ && halves->low == low_;
 }

@@ -24,6 +24,7 @@ TEST(UidTest, OtherTextsAreKeptAsWritten) {
   const std::string texts[] = {"uid-1",
                                "5C4D3E2F-1234-4F00-8E00-00000000002A",
                                "00000000-0000-0000-0000-000000000000",
+                               "ffffffff-ffff-ffff-0000-000000000001",
                                "5c4d3e2f-1234-4f00-8e00-00000000002",
                                "5c4d3e2f_1234-4f00-8e00-00000000002a",
                                "5c4d3e2f-1234-4f00-8e00-00000000002g",
@@ -72,7 +73,27 @@ TEST(UidTest, HashesAgreeWithEquality) {
   EXPECT_EQ(Uid(kCanonical).Hash(), Uid(std::string(kCanonical)).Hash());
 }
 
-TEST(UidTest, IsSmallerThanTheStringItReplaces) { EXPECT_LT(sizeof(Uid), sizeof(std::string)); }
+TEST(UidTest, IsTheSizeOfAUuid) { EXPECT_EQ(sizeof(Uid), 16u); }
+
+TEST(UidTest, CopiesAndMovesKeepTheText) {
+  for (const char* text : {kCanonical, "not-a-uuid", "ffffffff-ffff-ffff-0000-000000000001", ""}) {
+    Uid original(text);
+    Uid copy(original);
+    EXPECT_EQ(copy, original) << text;
+    Uid moved(std::move(copy));
+    EXPECT_EQ(moved.str(), text);
+    Uid assigned;
+    assigned = moved;
+    EXPECT_EQ(assigned.str(), text);
+    assigned = Uid(kCanonical);  // text to binary and back
+    EXPECT_EQ(assigned.str(), kCanonical);
+    assigned = Uid("other");
+    EXPECT_EQ(assigned.str(), "other");
+    Uid& self = assigned;
+    assigned = self;
+    EXPECT_EQ(assigned.str(), "other");
+  }
+}
 
 }  // namespace
 }  // namespace kube
