@@ -255,19 +255,19 @@ Result<Quantity> Quantity::Parse(std::string_view text) {
 Quantity Quantity::FromInt64(int64_t units) { return Quantity(Int128{units} * kNanosPerUnit); }
 
 int Quantity::Compare(const Quantity& other) const {
-  return (nanos_ > other.nanos_) - (nanos_ < other.nanos_);
+  return (nanos() > other.nanos()) - (nanos() < other.nanos());
 }
 
 std::optional<int64_t> Quantity::AsInt64() const {
-  if (nanos_ % kNanosPerUnit != 0) return std::nullopt;
-  return static_cast<int64_t>(nanos_ / kNanosPerUnit);
+  if (nanos() % kNanosPerUnit != 0) return std::nullopt;
+  return static_cast<int64_t>(nanos() / kNanosPerUnit);
 }
 
 double Quantity::AsApproximateDouble() const {
   // Converting units and nanos separately keeps the fractional digits that a
   // single int128 -> double conversion of a large value would drop.
-  const Int128 units = nanos_ / kNanosPerUnit;
-  const Int128 fraction_nanos = nanos_ % kNanosPerUnit;
+  const Int128 units = nanos() / kNanosPerUnit;
+  const Int128 fraction_nanos = nanos() % kNanosPerUnit;
   return static_cast<double>(units) + static_cast<double>(fraction_nanos) / 1e9;
 }
 
@@ -280,22 +280,22 @@ std::string Quantity::ToString() const {
       {"E", 27}, {"P", 24}, {"T", 21}, {"G", 18}, {"M", 15},
       {"k", 12}, {"", 9},   {"m", 6},  {"u", 3},  {"n", 0},
   };
-  if (nanos_ == 0) return "0";
+  if (nanos() == 0) return "0";
   for (const DecimalSuffix& suffix : kLargestFirst) {
     Int128 unit = PowerOfTen(suffix.nano_exponent);
-    if (nanos_ % unit == 0) return Int128ToString(nanos_ / unit) + std::string(suffix.name);
+    if (nanos() % unit == 0) return Int128ToString(nanos() / unit) + std::string(suffix.name);
   }
-  return Int128ToString(nanos_) + "n";  // not reached: the last unit is 1
+  return Int128ToString(nanos()) + "n";  // not reached: the last unit is 1
 }
 
 Result<Quantity> Quantity::Add(const Quantity& other) const {
-  Int128 sum = nanos_ + other.nanos_;
+  Int128 sum = nanos() + other.nanos();
   if (!InRange(sum)) return OverflowError(*this, "+", other);
   return Quantity(sum);
 }
 
 Result<Quantity> Quantity::Sub(const Quantity& other) const {
-  Int128 difference = nanos_ - other.nanos_;
+  Int128 difference = nanos() - other.nanos();
   if (!InRange(difference)) return OverflowError(*this, "-", other);
   return Quantity(difference);
 }

@@ -40,16 +40,19 @@ class Quantity {
   int Compare(const Quantity& other) const;
   friend bool operator==(const Quantity&, const Quantity&) = default;
   friend std::strong_ordering operator<=>(const Quantity& a, const Quantity& b) {
-    return a.nanos_ <=> b.nanos_;
+    return a.nanos() <=> b.nanos();
   }
 
   // The value when it is a whole number of units (always fits in int64).
   std::optional<int64_t> AsInt64() const;
   double AsApproximateDouble() const;
-  bool IsZero() const { return nanos_ == 0; }
-  int Sign() const { return (nanos_ > 0) - (nanos_ < 0); }
+  bool IsZero() const { return high_ == 0 && low_ == 0; }
+  int Sign() const { return (nanos() > 0) - (nanos() < 0); }
   // The exact value in nano-units.
-  __int128 nanos() const { return nanos_; }
+  __int128 nanos() const {
+    auto bits = static_cast<unsigned __int128>(static_cast<uint64_t>(high_)) << 64 | low_;
+    return static_cast<__int128>(bits);
+  }
 
   // Canonical form: an integer mantissa followed by the largest decimal SI
   // suffix (n u m "" k M G T P E) that keeps the mantissa an integer, e.g.
@@ -64,9 +67,14 @@ class Quantity {
   Result<Quantity> Sub(const Quantity& other) const;
 
  private:
-  explicit Quantity(__int128 nanos) : nanos_(nanos) {}
+  explicit Quantity(__int128 nanos)
+      : low_(static_cast<uint64_t>(nanos)), high_(static_cast<int64_t>(nanos >> 64)) {}
 
-  __int128 nanos_ = 0;
+  // The nano-units as two halves rather than one __int128: 8-byte alignment
+  // keeps a (name, Quantity) pair at 24 bytes instead of 32 in every device's
+  // capacity list.
+  uint64_t low_ = 0;
+  int64_t high_ = 0;
 };
 
 }  // namespace kube

@@ -359,4 +359,21 @@ TEST(QuantityTest, RoundTripsEveryNanoScaleOfInterestingValues) {
 }
 
 }  // namespace
+// Stored as two 64-bit halves: the sign and magnitude survive at both ends
+// of the range and across the halves' boundary.
+TEST(QuantityTest, KeepsExactNanosAcrossTheHalves) {
+  EXPECT_EQ(Quantity::Parse("-1n")->nanos(), -1);
+  EXPECT_EQ(Quantity::Parse("1n")->nanos(), 1);
+  __int128 min_units = static_cast<__int128>(INT64_MIN) * 1'000'000'000;
+  EXPECT_EQ(Quantity::Parse("-8Ei")->nanos(), min_units);
+  EXPECT_EQ(Quantity::FromInt64(INT64_MAX).nanos(),
+            static_cast<__int128>(INT64_MAX) * 1'000'000'000);
+  EXPECT_EQ(Quantity::Parse("18446744073709551616n")->nanos(), static_cast<__int128>(1) << 64);
+  EXPECT_LT(*Quantity::Parse("-18446744073709551616n"), *Quantity::Parse("-1n"));
+  EXPECT_TRUE(Quantity::Parse("0")->IsZero());
+  EXPECT_FALSE(Quantity::Parse("-18446744073709551616n")->IsZero());
+  EXPECT_EQ(Quantity::Parse("-18446744073709551616n")->Sign(), -1);
+  EXPECT_EQ(alignof(Quantity), 8u);
+}
+
 }  // namespace kube
