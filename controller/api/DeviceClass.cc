@@ -8,6 +8,8 @@ namespace dra::api {
 kube::Result<DeviceClass> DeviceClass::FromJson(simdjson::dom::element object) {
   DeviceClass device_class;
   KUBE_ASSIGN_OR_RETURN(device_class.meta, kube::ObjectMeta::FromObject(object));
+  device_class.creation_timestamp = kube::json::ParseTimestamp(
+      kube::json::StringOr(kube::json::Field(object, "metadata"), "creationTimestamp"));
   simdjson::dom::element spec = kube::json::Field(object, "spec");
   device_class.selectors = json::CelExpressions(kube::json::Field(spec, "selectors"));
   std::string_view name = kube::json::StringOr(spec, "extendedResourceName");

@@ -15,6 +15,7 @@ namespace dra::api {
 // name it serves (spec.config is for drivers and not kept).
 struct DeviceClass {
   kube::ObjectMeta meta;
+  int64_t creation_timestamp = 0;      // seconds since the epoch: the oldest class wins a name
   std::vector<std::string> selectors;  // CEL expressions, in order
   std::optional<std::string> extended_resource_name;
 

@@ -71,6 +71,7 @@ const DeviceHealth::Condition* DeviceHealth::FindCondition(std::string_view type
 kube::Result<DeviceHealth> DeviceHealth::FromJson(simdjson::dom::element object) {
   DeviceHealth health;
   KUBE_ASSIGN_OR_RETURN(health.meta, kube::ObjectMeta::FromObject(object));
+  health.generation = kube::json::IntOr(Field(object, "metadata"), "generation");
   simdjson::dom::element spec = Field(object, "spec");
   health.driver = std::string(StringOr(spec, "driver"));
   health.pool = std::string(StringOr(spec, "pool"));

@@ -48,6 +48,7 @@ struct DeviceHealth {
   };
 
   kube::ObjectMeta meta;
+  int64_t generation = 0;  // metadata.generation, reported back as observedGeneration
   std::string driver;
   std::string pool;
   std::string device;  // empty: the whole pool

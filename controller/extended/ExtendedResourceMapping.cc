@@ -36,8 +36,8 @@ ContestedName Contest(const std::string& resource, const std::vector<ClassPtr>& 
 }  // namespace
 
 bool ExtendedResourceMapping::Prefers(const api::DeviceClass& a, const api::DeviceClass& b) {
-  if (a.meta.creation_timestamp != b.meta.creation_timestamp) {
-    return a.meta.creation_timestamp > b.meta.creation_timestamp;
+  if (a.creation_timestamp != b.creation_timestamp) {
+    return a.creation_timestamp > b.creation_timestamp;
   }
   return a.meta.name < b.meta.name;
 }

@@ -134,7 +134,7 @@ kube::ReconcileResult DeviceHealthReconciler::Remove(
 kube::ReconcileResult DeviceHealthReconciler::ReportForeign(const api::DeviceHealth& health) {
   std::string name = TaintRuleBuilder::RuleName(health.meta.name);
   DesiredStatus desired;
-  desired.observed_generation = health.meta.generation;
+  desired.observed_generation = health.generation;
   desired.observed_state = health.status.observed_state;
   desired.state_since = health.status.state_since;
   desired.conditions = {{"Tainted", "False", "RuleNameTaken",
@@ -261,7 +261,7 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
                                                  const ScopeView& scope,
                                                  const api::DeviceTaintRule* ours, bool& written) {
   DesiredStatus desired;
-  desired.observed_generation = health.meta.generation;
+  desired.observed_generation = health.generation;
   desired.observed_state = health.state_text;
   desired.state_since = Seconds(input.state_since);
   bool dry_run = policy_.options().dry_run;

@@ -25,27 +25,10 @@ constexpr uint32_t kName = 1;
 constexpr uint32_t kNamespace = 3;
 constexpr uint32_t kUid = 5;
 constexpr uint32_t kResourceVersion = 6;
-constexpr uint32_t kGeneration = 7;
-constexpr uint32_t kCreationTimestamp = 8;
 constexpr uint32_t kDeletionTimestamp = 9;
 constexpr uint32_t kLabels = 11;
-constexpr uint32_t kTimeSeconds = 1;
-
-Result<int64_t> TimeSeconds(std::string_view time) {
-  ProtoReader reader(time);
-  int64_t seconds = 0;
-  while (reader.Next()) {
-    if (reader.field() == kTimeSeconds && reader.is_varint()) seconds = reader.AsInt64();
-  }
-  if (!reader.ok()) return reader.status();
-  return seconds;
-}
 
 Status ReadMetadataField(const ProtoReader& field, ObjectMeta& meta, ObjectMeta::Labels labels) {
-  if (field.is_varint()) {
-    if (field.field() == kGeneration) meta.generation = field.AsInt64();
-    return Status::Ok();
-  }
   if (!field.is_bytes()) return Status::Ok();
   switch (field.field()) {
     case kName:
@@ -60,10 +43,6 @@ Status ReadMetadataField(const ProtoReader& field, ObjectMeta& meta, ObjectMeta:
     case kResourceVersion:
       meta.resource_version = field.AsString();
       break;
-    case kCreationTimestamp: {
-      KUBE_ASSIGN_OR_RETURN(meta.creation_timestamp, TimeSeconds(field.bytes()));
-      break;
-    }
     case kDeletionTimestamp:
       meta.deleting = true;
       break;
@@ -110,8 +89,6 @@ Result<ObjectMeta> ObjectMeta::FromObject(simdjson::dom::element object, Labels 
   meta.namespace_name = json::StringOr(metadata, "namespace");
   meta.uid = json::StringOr(metadata, "uid");
   meta.resource_version = json::StringOr(metadata, "resourceVersion");
-  meta.generation = json::IntOr(metadata, "generation");
-  meta.creation_timestamp = json::ParseTimestamp(json::StringOr(metadata, "creationTimestamp"));
   meta.deleting = json::Has(metadata, "deletionTimestamp");
   if (labels == Labels::kKeep) ReadLabels(metadata, meta);
   return meta;

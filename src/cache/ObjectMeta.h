@@ -18,14 +18,14 @@
 namespace kube {
 
 // The part of metav1.ObjectMeta every cached projection keeps. Deliberately
-// small: no managedFields, no annotations (projections pick the few they need).
+// small: no managedFields, no annotations, no generation or creationTimestamp
+// (the projections that need one read it themselves), so that each of a
+// fleet's cached objects pays for none of them.
 struct ObjectMeta {
   InternedString namespace_name;  // repeated by every object of a namespace
   std::string name;
   Uid uid;
   ResourceVersion resource_version;  // one word rather than a std::string's four
-  int64_t generation = 0;
-  int64_t creation_timestamp = 0;  // seconds since the epoch
   // One pointer: most cached objects have no labels, or skip them.
   CompactVector<std::pair<std::string, std::string>> labels;
   bool deleting = false;  // deletionTimestamp is set

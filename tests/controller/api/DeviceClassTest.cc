@@ -17,6 +17,7 @@ TEST(DeviceClassTest, ParsesReferenceExample) {
             "extendedResourceName":"example.com/gpu"}})");
   ASSERT_TRUE(dc.ok()) << dc.status().ToString();
   EXPECT_EQ(dc->meta.name, "gpu.example.com");
+  EXPECT_EQ(dc->creation_timestamp, 1784883600);  // 2026-07-24T09:00:00Z
   ASSERT_EQ(dc->selectors.size(), 1u);
   EXPECT_EQ(dc->selectors[0], "device.driver == \"gpu.example.com\"");
   EXPECT_EQ(dc->extended_resource_name, "example.com/gpu");
@@ -31,6 +32,7 @@ TEST(DeviceClassTest, NullsAndMissingFields) {
   EXPECT_TRUE(dc->selectors.empty());
   EXPECT_FALSE(dc->extended_resource_name.has_value());
   EXPECT_TRUE(dc->meta.labels.empty());
+  EXPECT_EQ(dc->creation_timestamp, 0);
   EXPECT_TRUE(Project<DeviceClass>(R"({"metadata":{"name":"c"}})").ok());
   EXPECT_FALSE(Project<DeviceClass>(R"({"spec":{}})").ok());
 }

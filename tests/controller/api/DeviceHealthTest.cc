@@ -21,7 +21,7 @@ TEST(DeviceHealthTest, ParsesSpecAndStatus) {
                 "conditions": [ { "type": "Tainted", "status": "True", "reason": "Applied",
                                   "message": "m", "lastTransitionTime": "2026-07-24T11:00:01Z" } ] } })");
   ASSERT_TRUE(health.ok()) << health.status().ToString();
-  EXPECT_EQ(health->meta.generation, 3);
+  EXPECT_EQ(health->generation, 3);
   EXPECT_EQ(health->driver, "gpu.example.com");
   EXPECT_EQ(health->pool, "node-a");
   EXPECT_EQ(health->device, "gpu-1");

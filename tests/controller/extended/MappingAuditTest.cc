@@ -15,7 +15,7 @@ std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
                                               std::vector<std::string> selectors = {}) {
   auto c = std::make_shared<api::DeviceClass>();
   c->meta.name = std::move(name);
-  c->meta.creation_timestamp = created;
+  c->creation_timestamp = created;
   c->extended_resource_name = std::move(resource);
   c->selectors = std::move(selectors);
   return c;

@@ -11,7 +11,7 @@ std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
                                               std::optional<std::string> resource) {
   auto c = std::make_shared<api::DeviceClass>();
   c->meta.name = std::move(name);
-  c->meta.creation_timestamp = created;
+  c->creation_timestamp = created;
   c->extended_resource_name = std::move(resource);
   return c;
 }

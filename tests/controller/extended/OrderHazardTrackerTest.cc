@@ -11,7 +11,7 @@ ClassPtr Class(std::string name, int64_t created, std::optional<std::string> res
                std::string version = "1") {
   auto c = std::make_shared<api::DeviceClass>();
   c->meta.name = std::move(name);
-  c->meta.creation_timestamp = created;
+  c->creation_timestamp = created;
   c->meta.resource_version = std::move(version);
   c->extended_resource_name = std::move(resource);
   return c;

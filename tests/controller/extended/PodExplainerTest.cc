@@ -40,7 +40,7 @@ std::shared_ptr<const api::NodeView> Node(std::string name, int64_t plugin_gpus 
 std::shared_ptr<const api::DeviceClass> GpuClass(std::string name, int64_t created = 1) {
   auto c = std::make_shared<api::DeviceClass>();
   c->meta.name = std::move(name);
-  c->meta.creation_timestamp = created;
+  c->creation_timestamp = created;
   c->extended_resource_name = "example.com/gpu";
   return c;
 }

@@ -55,7 +55,7 @@ struct MetricsFixture {
                                                             int64_t created) {
     auto cls = std::make_shared<api::DeviceClass>(*Class(name, {selector}));
     cls->extended_resource_name = "example.com/gpu";
-    cls->meta.creation_timestamp = created;
+    cls->creation_timestamp = created;
     return cls;
   }
 

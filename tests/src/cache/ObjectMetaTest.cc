@@ -26,8 +26,6 @@ TEST(ObjectMetaTest, KeepsStringLabelsAndTheIdentity) {
   EXPECT_EQ(meta->Key(), "ns/p");
   EXPECT_EQ(meta->uid, "u-1");
   EXPECT_EQ(meta->resource_version, "42");
-  EXPECT_EQ(meta->generation, 3);
-  EXPECT_EQ(meta->creation_timestamp, 60);
   ASSERT_EQ(meta->labels.size(), 2u);  // a label whose value is not a string is dropped
   EXPECT_EQ(meta->labels[0], (std::pair<std::string, std::string>{"app", "trainer"}));
   EXPECT_EQ(meta->labels[1], (std::pair<std::string, std::string>{"tier", "gpu"}));
@@ -81,8 +79,6 @@ TEST(ObjectMetaTest, ProtobufReadsTheSameFieldsAsJson) {
   EXPECT_EQ(meta->Key(), json->Key());
   EXPECT_EQ(meta->uid, json->uid);
   EXPECT_EQ(meta->resource_version, json->resource_version);
-  EXPECT_EQ(meta->generation, json->generation);
-  EXPECT_EQ(meta->creation_timestamp, json->creation_timestamp);
   EXPECT_EQ(meta->labels, json->labels);
   EXPECT_FALSE(meta->deleting);
   EXPECT_TRUE(ObjectMeta::FromProto(ProtoObject(true))->deleting);
