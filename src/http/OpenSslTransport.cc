@@ -61,27 +61,7 @@ OpenSslTransport::OpenSslTransport(RestConfig config, std::shared_ptr<TlsMateria
     : config_(std::move(config)), tls_(std::move(tls)) {
   IgnoreSigpipeOnce();
   // HttpTransport::CheckedTls admitted only http:// and https:// servers.
-  size_t scheme_end = config_.server.find("://");
-  https_ = config_.server.compare(0, scheme_end, "https") == 0;
-  std::string rest = config_.server.substr(scheme_end + 3);
-  size_t slash = rest.find('/');
-  if (slash != std::string::npos) {
-    prefix_ = rest.substr(slash);
-    while (!prefix_.empty() && prefix_.back() == '/') prefix_.pop_back();
-    rest = rest.substr(0, slash);
-  }
-  authority_ = rest;
-  size_t colon = rest.rfind(':');
-  if (colon != std::string::npos && rest.find(']', colon) == std::string::npos) {
-    host_ = rest.substr(0, colon);
-    port_ = rest.substr(colon + 1);
-  } else {
-    host_ = rest;
-    port_ = https_ ? "443" : "80";
-  }
-  if (host_.size() >= 2 && host_.front() == '[' && host_.back() == ']') {
-    host_ = host_.substr(1, host_.size() - 2);
-  }
+  server_ = ServerAddress::Parse(config_.server);
 }
 
 OpenSslTransport::~OpenSslTransport() = default;
@@ -112,8 +92,8 @@ Status OpenSslTransport::Stream(const HttpRequest& request, StreamHandler& handl
 Result<std::string> OpenSslTransport::Serialize(const HttpRequest& request) const {
   auto headers = RequestHeaders::For(config_, request);
   if (!headers.ok()) return headers.status();
-  std::string wire = request.method + " " + prefix_ + request.path + " HTTP/1.1\r\n";
-  wire += "Host: " + authority_ + "\r\n";
+  std::string wire = request.method + " " + server_.prefix + request.path + " HTTP/1.1\r\n";
+  wire += "Host: " + server_.authority + "\r\n";
   for (const auto& [name, value] : *headers) {
     if (HasLineBreak(name) || HasLineBreak(value)) {
       return Status(StatusCode::kInvalidArgument,
@@ -163,11 +143,11 @@ Result<std::unique_ptr<HttpConnection>> OpenSslTransport::Connect(const Material
                                                                   Exchange& exchange,
                                                                   const CancelWake& wake) {
   HttpConnection::Target target;
-  target.host = host_;
-  target.port = port_;
-  if (https_) {
+  target.host = server_.host;
+  target.port = server_.port;
+  if (server_.https) {
     KUBE_ASSIGN_OR_RETURN(target.tls, ContextFor(material));
-    target.tls_name = config_.tls_server_name.empty() ? host_ : config_.tls_server_name;
+    target.tls_name = config_.tls_server_name.empty() ? server_.host : config_.tls_server_name;
     target.verify = !config_.insecure_skip_tls_verify;
   }
   exchange.last_activity = Clock::now();

@@ -12,6 +12,7 @@
 #include "src/http/CancelWake.h"
 #include "src/http/HttpConnection.h"
 #include "src/http/HttpTransport.h"
+#include "src/http/ServerAddress.h"
 #include "src/http/TlsMaterialSource.h"
 
 namespace kube {
@@ -56,11 +57,7 @@ class OpenSslTransport : public HttpTransport {
 
   RestConfig config_;
   std::shared_ptr<TlsMaterialSource> tls_;
-  bool https_ = false;
-  std::string host_;  // without brackets
-  std::string port_;
-  std::string authority_;  // the Host header: host[:port] as the server URL writes it
-  std::string prefix_;     // the server URL's path prefix
+  ServerAddress server_;
   std::mutex mu_;
   Material context_material_;
   std::unique_ptr<SSL_CTX, ContextDeleter> context_;

@@ -13,6 +13,8 @@
 #include <cerrno>
 #include <memory>
 
+#include "src/http/ServerAddress.h"
+
 namespace kube {
 namespace {
 
@@ -66,19 +68,6 @@ bool ConnectWithTimeout(const std::string& host, const std::string& port, int ti
   return ok;
 }
 
-// "127.0.0.1:6443" from "https://127.0.0.1:6443/..."; empty if not https.
-std::string HostPort(const std::string& server, std::string* host) {
-  const std::string scheme = "https://";
-  if (server.rfind(scheme, 0) != 0) return "";
-  std::string rest = server.substr(scheme.size());
-  rest = rest.substr(0, rest.find('/'));
-  size_t colon = rest.rfind(':');
-  bool has_port = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
-  *host = has_port ? rest.substr(0, colon) : rest;
-  if (!host->empty() && host->front() == '[') *host = host->substr(1, host->size() - 2);
-  return has_port ? rest : rest + ":443";
-}
-
 std::string LastOpenSslError() {
   unsigned long code = ERR_get_error();
   ERR_clear_error();
@@ -92,16 +81,15 @@ std::string LastOpenSslError() {
 
 std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls, bool verify_peer,
                                std::chrono::milliseconds timeout) {
-  std::string host;
-  std::string target = HostPort(server, &host);
-  if (target.empty()) return "";
+  ServerAddress address = ServerAddress::Parse(server);
+  if (!address.https) return "";
+  const std::string& host = address.host;
   std::unique_ptr<SSL_CTX, CtxDeleter> ctx(SSL_CTX_new(TLS_client_method()));
   if (!ctx) return "";
   tls.InstallInto(ctx.get());
   SSL_CTX_set_verify(ctx.get(), verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
   Fd sock;
-  std::string port = target.substr(target.rfind(':') + 1);
-  if (!ConnectWithTimeout(host, port, static_cast<int>(timeout.count()), &sock)) return "";
+  if (!ConnectWithTimeout(host, address.port, static_cast<int>(timeout.count()), &sock)) return "";
   std::unique_ptr<SSL, SslDeleter> owned(SSL_new(ctx.get()));
   SSL* ssl = owned.get();
   if (ssl == nullptr || SSL_set_fd(ssl, sock.fd) != 1) return "";

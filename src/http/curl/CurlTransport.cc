@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "src/http/RequestHeaders.h"
+#include "src/http/ServerAddress.h"
 
 namespace kube {
 namespace {
@@ -35,35 +36,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
-}
-
-// The parts of "https://host:port/prefix" that tls-server-name rewrites.
-struct ServerAddress {
-  std::string scheme;  // "https"
-  std::string host;    // as written, IPv6 in brackets
-  std::string port;
-  std::string prefix;  // path prefix, may be empty
-};
-
-ServerAddress ParseServer(const std::string& server) {
-  ServerAddress a;
-  size_t scheme_end = server.find("://");
-  a.scheme = server.substr(0, scheme_end);
-  std::string rest = server.substr(scheme_end + 3);
-  size_t slash = rest.find('/');
-  if (slash != std::string::npos) {
-    a.prefix = rest.substr(slash);
-    rest = rest.substr(0, slash);
-  }
-  size_t colon = rest.rfind(':');
-  if (colon != std::string::npos && rest.find(']', colon) == std::string::npos) {
-    a.host = rest.substr(0, colon);
-    a.port = rest.substr(colon + 1);
-  } else {
-    a.host = rest;
-    a.port = a.scheme == "https" ? "443" : "80";
-  }
-  return a;
 }
 
 }  // namespace
@@ -161,15 +133,15 @@ struct CurlTransport::Transfer {
   // CONNECT_TO sends the connection to the configured address: the name is
   // then used for SNI and certificate verification, as in client-go.
   std::string Url(const RestConfig& config, const HttpRequest& request) {
-    ServerAddress server = ParseServer(config.server);
-    if (config.tls_server_name.empty() || server.scheme != "https") {
+    ServerAddress server = ServerAddress::Parse(config.server);
+    if (config.tls_server_name.empty() || !server.https) {
       return config.server + request.path;
     }
     std::string name_port = config.tls_server_name + ":" + server.port;
     header_list =
-        curl_slist_append(header_list, ("Host: " + server.host + ":" + server.port).c_str());
-    connect_to =
-        curl_slist_append(nullptr, (name_port + ":" + server.host + ":" + server.port).c_str());
+        curl_slist_append(header_list, ("Host: " + server.UrlHost() + ":" + server.port).c_str());
+    connect_to = curl_slist_append(
+        nullptr, (name_port + ":" + server.UrlHost() + ":" + server.port).c_str());
     return "https://" + name_port + server.prefix + request.path;
   }
 
