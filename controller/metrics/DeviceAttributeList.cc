@@ -4,15 +4,10 @@
 #include <set>
 
 #include "controller/metrics/DeviceInfoCollector.h"
+#include "src/base/AsciiText.h"
 
 namespace dra::metrics {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
-  return s;
-}
 
 // Qualified names as the API allows them: an optional DNS-subdomain domain,
 // then a C identifier of at most 32 characters.
@@ -42,7 +37,7 @@ kube::Result<std::vector<std::string>> DeviceAttributeList::Parse(std::string_vi
   std::set<std::string> labels;
   while (!text.empty()) {
     auto comma = text.find(',');
-    std::string_view entry = Trim(text.substr(0, comma));
+    std::string_view entry = kube::AsciiText::Trim(text.substr(0, comma));
     text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
     if (entry.empty()) continue;
     if (!ValidName(entry)) {

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "src/base/AsciiText.h"
 #include "src/base/RealClock.h"
 
 namespace kube {
@@ -41,12 +42,6 @@ std::string DecisionKey(const UserInfo& user, const std::string& verb, const std
   return key.dump();
 }
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 }  // namespace
 
 RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
@@ -65,7 +60,7 @@ Status RequestAuthorizer::Authorize(const std::string& method, const std::string
   if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
   auto user = Authenticate(token);
   if (!user.ok()) return user.status();
-  return CheckAccess(*user, Lower(method), path);
+  return CheckAccess(*user, AsciiText::Lower(method), path);
 }
 
 Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {

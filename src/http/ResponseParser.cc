@@ -4,25 +4,13 @@
 #include <cctype>
 #include <charconv>
 
+#include "src/base/AsciiText.h"
+
 namespace kube {
 namespace {
 
 // A chunk-size line is a hex number and optional extensions: far below this.
 constexpr size_t kMaxChunkLine = 4096;
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 Status Malformed(const std::string& what) {
   return Status(StatusCode::kUnavailable, "malformed HTTP response: " + what);
@@ -33,7 +21,7 @@ bool ParseContentLength(std::string_view text, uint64_t& length) {
   std::optional<uint64_t> seen;
   while (!text.empty()) {
     size_t comma = text.find(',');
-    std::string_view part = Trim(text.substr(0, comma));
+    std::string_view part = AsciiText::Trim(text.substr(0, comma));
     uint64_t value = 0;
     auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
     if (part.empty() || error != std::errc() || end != part.data() + part.size()) return false;
@@ -108,8 +96,8 @@ Status ResponseParser::ParseHead(std::string_view head) {
     start = end + 2;
     size_t colon = line.find(':');
     if (line.empty() || colon == std::string_view::npos) continue;
-    std::string name = Lower(Trim(line.substr(0, colon)));
-    std::string value(Trim(line.substr(colon + 1)));
+    std::string name = AsciiText::Lower(AsciiText::Trim(line.substr(0, colon)));
+    std::string value(AsciiText::Trim(line.substr(colon + 1)));
     auto [it, inserted] = head_.headers.emplace(name, value);
     if (!inserted) it->second += ", " + value;
   }
@@ -119,15 +107,16 @@ Status ResponseParser::ParseHead(std::string_view head) {
 
 Status ResponseParser::StartBody() {
   framed_ = true;
-  close_requested_ = Lower(head_.Header("connection")).find("close") != std::string::npos;
+  close_requested_ =
+      AsciiText::Lower(head_.Header("connection")).find("close") != std::string::npos;
   if (head_request_ || head_.status == 204 || head_.status == 304) {
     state_ = State::kDone;
     return Status::Ok();
   }
-  std::string coding = Lower(head_.Header("transfer-encoding"));
+  std::string coding = AsciiText::Lower(head_.Header("transfer-encoding"));
   if (!coding.empty()) {
-    bool chunked =
-        Trim(coding).size() >= 7 && Trim(coding).substr(Trim(coding).size() - 7) == "chunked";
+    bool chunked = AsciiText::Trim(coding).size() >= 7 &&
+                   AsciiText::Trim(coding).substr(AsciiText::Trim(coding).size() - 7) == "chunked";
     framed_ = chunked;
     state_ = chunked ? State::kChunkSize : State::kToClose;
     return Status::Ok();
@@ -176,7 +165,7 @@ size_t ResponseParser::FeedChunkLine(std::string_view data, Status& status) {
     return data.size();
   }
   if (newline == std::string_view::npos) return data.size();
-  std::string line(Trim(line_));
+  std::string line(AsciiText::Trim(line_));
   line_.clear();
   if (state_ == State::kChunkEnd) {
     if (!line.empty()) status = Malformed("chunk not followed by CRLF");
@@ -186,7 +175,7 @@ size_t ResponseParser::FeedChunkLine(std::string_view data, Status& status) {
   } else {
     std::string_view size_text = line;
     size_text = size_text.substr(0, size_text.find(';'));
-    size_text = Trim(size_text);
+    size_text = AsciiText::Trim(size_text);
     uint64_t size = 0;
     auto [end, error] =
         std::from_chars(size_text.data(), size_text.data() + size_text.size(), size, 16);

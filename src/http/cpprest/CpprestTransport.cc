@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <vector>
 
+#include "src/base/AsciiText.h"
 #include "src/http/RequestHeaders.h"
 #include "src/http/TlsDiagnosis.h"
 
@@ -15,11 +16,6 @@ namespace {
 
 namespace http = web::http;
 namespace client = web::http::client;
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // Names the failure class so an operator can act on it; cpprest's own
 // category text is often misleading (a timeout reads as a status-line error).
@@ -85,7 +81,7 @@ Settled Settle(const pplx::task<HttpResponse>& task, const std::string& server) 
 HttpResponse Head(const http::http_response& response) {
   HttpResponse head;
   head.status = response.status_code();
-  for (const auto& [name, value] : response.headers()) head.headers[Lower(name)] = value;
+  for (const auto& [name, value] : response.headers()) head.headers[AsciiText::Lower(name)] = value;
   return head;
 }
 
@@ -120,7 +116,7 @@ struct CpprestTransport::Impl {
     if (!headers.ok()) return headers.status();
     std::string content_type = "application/json";
     for (const auto& [name, value] : *headers) {
-      if (Lower(name) == "content-type") {
+      if (AsciiText::Lower(name) == "content-type") {
         content_type = value;
       } else {
         req.headers().add(name, value);

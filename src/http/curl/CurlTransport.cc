@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "src/base/AsciiText.h"
 #include "src/http/RequestHeaders.h"
 #include "src/http/ServerAddress.h"
 
@@ -25,17 +26,6 @@ constexpr std::chrono::milliseconds kMaxPoll{500};
 void GlobalInitOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace
@@ -91,7 +81,7 @@ struct CurlTransport::Transfer {
                    " bytes (RestConfig::max_response_header_bytes)";
       return 0;
     }
-    std::string_view line = Trim(std::string_view(data, len));
+    std::string_view line = AsciiText::Trim(std::string_view(data, len));
     if (line.rfind("HTTP/", 0) == 0) {  // a new status line (after 1xx) starts a new head
       t->response.headers.clear();
       size_t space = line.find(' ');
@@ -101,8 +91,8 @@ struct CurlTransport::Transfer {
     } else if (line.empty()) {
       if (t->response.status >= 200) t->DeliverHead();
     } else if (size_t colon = line.find(':'); colon != std::string_view::npos) {
-      std::string name = Lower(std::string(Trim(line.substr(0, colon))));
-      std::string value(Trim(line.substr(colon + 1)));
+      std::string name = AsciiText::Lower(AsciiText::Trim(line.substr(0, colon)));
+      std::string value(AsciiText::Trim(line.substr(colon + 1)));
       auto [it, inserted] = t->response.headers.emplace(name, value);
       if (!inserted) it->second += ", " + value;
     }
@@ -207,7 +197,7 @@ Status CurlTransport::Configure(Session& s, const HttpRequest& request, Transfer
   curl_easy_reset(e);
   bool has_content_type = false;
   for (const auto& [name, value] : *headers) {
-    has_content_type |= Lower(name) == "content-type";
+    has_content_type |= AsciiText::Lower(name) == "content-type";
     t.header_list = curl_slist_append(t.header_list, (name + ": ").append(value).c_str());
   }
   t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
