@@ -40,6 +40,12 @@ class HttpConnection {
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
 
+  // Resolves and connects by `deadline`: a non-blocking socket with
+  // TCP_NODELAY and keep-alive, which the caller owns. Open's first step; the
+  // TLS diagnosis uses it alone.
+  static Result<int> ConnectTcp(const Target& target, Clock::time_point deadline,
+                                const CancelWake& wake);
+
   Status WriteAll(std::string_view data, Clock::time_point deadline, const CancelWake& wake);
   // Up to `size` bytes into `buffer`; 0 when the peer closed the connection.
   Result<size_t> Read(char* buffer, size_t size, Clock::time_point deadline,
@@ -48,8 +54,6 @@ class HttpConnection {
  private:
   HttpConnection(int fd, SSL* ssl) : fd_(fd), ssl_(ssl) {}
 
-  static Result<int> ConnectTcp(const Target& target, Clock::time_point deadline,
-                                const CancelWake& wake);
   static Status Handshake(SSL* ssl, int fd, Clock::time_point deadline, const CancelWake& wake);
   // Waits until `fd` is ready for `events` (POLLIN/POLLOUT).
   static Status WaitFor(int fd, short events, Clock::time_point deadline, const CancelWake& wake,

@@ -1,18 +1,20 @@
 #include "src/http/TlsDiagnosis.h"
 
 #include <fcntl.h>
-#include <netdb.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <memory>
 
+#include "src/http/HttpConnection.h"
+#include "src/http/HttpTransport.h"
 #include "src/http/ServerAddress.h"
 
 namespace kube {
@@ -32,40 +34,23 @@ struct Fd {
   }
 };
 
-bool ConnectOne(const addrinfo* ai, int timeout_ms, Fd* out) {
-  Fd sock;
-  sock.fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK, ai->ai_protocol);
-  if (sock.fd < 0) return false;
-  if (connect(sock.fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-    if (errno != EINPROGRESS) return false;
-    pollfd p{sock.fd, POLLOUT, 0};
-    int err = 0;
-    socklen_t len = sizeof(err);
-    if (poll(&p, 1, timeout_ms) != 1 ||
-        getsockopt(sock.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
-      return false;
-    }
-  }
-  fcntl(sock.fd, F_SETFL, fcntl(sock.fd, F_GETFL) & ~O_NONBLOCK);
-  timeval tv{timeout_ms / 1000, static_cast<suseconds_t>(timeout_ms % 1000) * 1000};
-  setsockopt(sock.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  setsockopt(sock.fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-  std::swap(out->fd, sock.fd);
+// HttpConnection's connect, then blocking with `timeout` on every read and
+// write: the one handshake below needs no poll loop.
+bool ConnectWithTimeout(const ServerAddress& address, std::chrono::milliseconds timeout, Fd* out) {
+  CancelFlag never;
+  CancelWake wake(never);
+  HttpConnection::Target target;
+  target.host = address.host;
+  target.port = address.port;
+  auto fd = HttpConnection::ConnectTcp(target, HttpConnection::Clock::now() + timeout, wake);
+  if (!fd.ok()) return false;
+  out->fd = *fd;
+  fcntl(out->fd, F_SETFL, fcntl(out->fd, F_GETFL) & ~O_NONBLOCK);
+  timeval tv{static_cast<time_t>(timeout.count() / 1000),
+             static_cast<suseconds_t>(timeout.count() % 1000) * 1000};
+  setsockopt(out->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  setsockopt(out->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
   return true;
-}
-
-// A TCP connection whose connect, reads and writes each give up after `timeout_ms`.
-bool ConnectWithTimeout(const std::string& host, const std::string& port, int timeout_ms, Fd* out) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return false;
-  bool ok = false;
-  for (addrinfo* ai = found; ai != nullptr && !ok; ai = ai->ai_next) {
-    ok = ConnectOne(ai, timeout_ms, out);
-  }
-  freeaddrinfo(found);
-  return ok;
 }
 
 std::string LastOpenSslError() {
@@ -89,7 +74,7 @@ std::string DiagnoseTlsFailure(const std::string& server, const TlsMaterial& tls
   tls.InstallInto(ctx.get());
   SSL_CTX_set_verify(ctx.get(), verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
   Fd sock;
-  if (!ConnectWithTimeout(host, address.port, static_cast<int>(timeout.count()), &sock)) return "";
+  if (!ConnectWithTimeout(address, timeout, &sock)) return "";
   std::unique_ptr<SSL, SslDeleter> owned(SSL_new(ctx.get()));
   SSL* ssl = owned.get();
   if (ssl == nullptr || SSL_set_fd(ssl, sock.fd) != 1) return "";
