@@ -194,8 +194,15 @@ Result<HttpResponse> CpprestTransport::Send(const HttpRequest& request, CancelFl
     return ExplainedError(e);
   }
   std::unique_lock lock(outcome->mu);
+  // The cancel closed the library's socket; waiting (at most 500 ms) for its
+  // task to settle keeps the request's continuations from still running on
+  // the library's pool after Send returned, e.g. while the process exits.
+  auto cancelled = [&] {
+    outcome->done_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return outcome->done; });
+    return Status(StatusCode::kCancelled, "request cancelled");
+  };
   while (!outcome->done) {
-    if (cancel.cancelled()) return Status(StatusCode::kCancelled, "request cancelled");
+    if (cancel.cancelled()) return cancelled();
     auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       cts.cancel();
