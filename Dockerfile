@@ -7,6 +7,7 @@ FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
       g++ cmake ninja-build pkg-config ccache libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev \
       libssl-dev prometheus-cpp-dev libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev \
+      libboost-dev \
       && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./

@@ -16,6 +16,10 @@ PACKAGES=(
   # libraries (see README "Dependencies")
   libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
   libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev
+  # Boost.Beast and Boost.Asio (header-only) for the HTTP client and server.
+  # Debian 12's default Boost (1.74): libboost1.81-dev conflicts with the
+  # 1.74 headers libcpprest-dev depends on.
+  libboost-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # control plane scripts: certificates, health probes
