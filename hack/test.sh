@@ -1,27 +1,63 @@
 #!/usr/bin/env bash
-# `make test`: unit tests, the runtime's tests again under ASan+UBSan, then
-# integration tests against a real control plane started in a temporary
-# directory (so a running `make demo` cluster is left alone) and stopped
-# again, by PID, whatever the outcome.
+# `make test`: installs and builds what is missing (deps, the project, the
+# control-plane binaries), then unit tests, the runtime's tests again under
+# ASan+UBSan, then integration tests against a real control plane started in
+# a temporary directory (so a running `make demo` cluster is left alone) and
+# stopped again, by PID, whatever the outcome. Each phase is timed; the table
+# is printed at the end, whatever the outcome.
 #   test.sh BUILD_DIR [unit|asan|integration|all]
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-BUILD_DIR="$(cd "${1:?usage: test.sh BUILD_DIR [unit|asan|integration|all]}" && pwd)"
+BUILD_ARG="${1:?usage: test.sh BUILD_DIR [unit|asan|integration|all]}"
+mkdir -p "$BUILD_ARG"
+BUILD_DIR="$(cd "$BUILD_ARG" && pwd)"
 WHAT="${2:-all}"
 JOBS="${JOBS:-2}"
+
+PHASES=()
+START_SECONDS=$SECONDS
+# timed NAME COMMAND...: runs COMMAND and records how long it took.
+timed() {
+  local name="$1" start=$SECONDS rc=0
+  shift
+  "$@" || rc=$?
+  PHASES+=("$(printf '%-28s %5d s' "$name" $((SECONDS - start)))")
+  return "$rc"
+}
+
+print_phases() {
+  ((${#PHASES[@]} > 0)) || return 0
+  printf '\n%-28s %7s\n' "phase" "time" >&2
+  printf '%s\n' "${PHASES[@]}" >&2
+  printf '%-28s %5d s\n\n' "total" $((SECONDS - START_SECONDS)) >&2
+}
+
+# The installs and builds `make test` needs, each a make target of its own.
+run_setup() {
+  local make_args=(--no-print-directory -C "$REPO_ROOT" "BUILD_DIR=$BUILD_DIR" "JOBS=$JOBS")
+  timed "install packages" make "${make_args[@]}" deps || die "installing packages failed"
+  timed "build (C++)" make "${make_args[@]}" build || die "build failed"
+  timed "control-plane binaries" make "${make_args[@]}" k8s-binaries \
+    || die "building the control-plane binaries failed"
+}
 
 # Every step checks its own exit code: `set -e` does not apply inside a
 # function called from an `&&` list (below), so a failing ctest was ignored.
 run_unit() {
   log "unit tests"
-  (cd "$BUILD_DIR" && ctest -L unit --output-on-failure -j "$JOBS") || die "unit tests failed"
+  timed "unit tests" ctest --test-dir "$BUILD_DIR" -L unit --output-on-failure -j "$JOBS" \
+    || die "unit tests failed"
   log "fuzz targets (bounded time each)"
-  (cd "$BUILD_DIR" && ctest -L fuzz --output-on-failure -j "$JOBS") || die "fuzz targets failed"
+  timed "fuzz targets" ctest --test-dir "$BUILD_DIR" -L fuzz --output-on-failure -j "$JOBS" \
+    || die "fuzz targets failed"
   log "memory regression gate (heap per cached object vs tests/gate/memory-baseline.json)"
-  (cd "$BUILD_DIR" && ctest -L gate --output-on-failure -V | grep -E '^[0-9]+: ' | cut -d' ' -f2-) \
-    || die "memory regression gate failed"
-  run_alert_rules
+  timed "memory gate" run_gate || die "memory regression gate failed"
+  timed "alert rules" run_alert_rules
+}
+
+run_gate() {
+  (cd "$BUILD_DIR" && ctest -L gate --output-on-failure -V | grep -E '^[0-9]+: ' | cut -d' ' -f2-)
 }
 
 # The PrometheusRule's spec is a plain rule file once its header is cut off;
@@ -44,7 +80,8 @@ run_alert_rules() {
 # `make test-asan` runs every unit test and fuzz target.
 run_asan() {
   log "ASan+UBSan: runtime unit, fault-injection and fuzz-replay tests"
-  "$REPO_ROOT/hack/sanitize.sh" address runtime || die "ASan+UBSan run failed"
+  timed "ASan+UBSan (build and run)" "$REPO_ROOT/hack/sanitize.sh" address runtime \
+    || die "ASan+UBSan run failed"
 }
 
 dump_logs() {
@@ -71,14 +108,17 @@ image_usable() {
   fi
 }
 
+# The runtime stage plus the binary `make build` made: the project is not
+# compiled a second time inside the container (`make image` does that).
 run_image_build() {
-  log "image: make image (hack/image/build.sh)"
-  "$REPO_ROOT/hack/image/build.sh" || die "image build failed"
+  log "image: the Dockerfile's prebuilt target with $BUILD_DIR/dra-controller"
+  timed "image (prebuilt binary)" "$REPO_ROOT/hack/image/build.sh" --prebuilt "$BUILD_DIR/dra-controller" \
+    || die "image build failed"
 }
 
 run_image_smoke() {
   log "image: smoke test against ${DRA_APISERVER_URL}"
-  "$REPO_ROOT/hack/image/smoke-test.sh" || die "image smoke test failed"
+  timed "image smoke test" "$REPO_ROOT/hack/image/smoke-test.sh" || die "image smoke test failed"
 }
 
 run_integration() {
@@ -88,21 +128,23 @@ run_integration() {
   export CLUSTER_DIR
   trap 'rc=$?; "$REPO_ROOT/hack/control-plane/cluster.sh" down
         if ((rc == 0)); then rm -rf "$CLUSTER_DIR"; else dump_logs; log "kept $CLUSTER_DIR for debugging"; fi
-        exit $rc' EXIT
-  "$REPO_ROOT/hack/control-plane/cluster.sh" up
+        print_phases; exit $rc' EXIT
+  timed "control plane up" "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"
   export DRA_REQUIRE_CLUSTER=1
   log "integration tests against ${DRA_APISERVER_URL}"
   # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
-  (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1) || die "integration tests failed"
+  timed "integration tests" ctest --test-dir "$BUILD_DIR" -L integration --output-on-failure -j 1 \
+    || die "integration tests failed"
   if ((image)); then run_image_smoke; fi
 }
 
+trap 'print_phases' EXIT
 case "$WHAT" in
   unit) run_unit ;;
   asan) run_asan ;;
   integration) run_integration ;;
-  all) run_unit; run_asan; run_integration ;;
+  all) run_setup; run_unit; run_asan; run_integration ;;
   *) die "unknown test set '$WHAT' (unit|asan|integration|all)" ;;
 esac

@@ -11,6 +11,11 @@
 #      ccache cache mount (an edit recompiles only what changed).
 #   build.sh            build (idempotent; a second run reuses everything, and
 #                       does nothing when the inputs and the image are unchanged)
+#   build.sh --prebuilt BINARY
+#                       the Dockerfile's `prebuilt` target instead: the runtime
+#                       stage plus BINARY (stripped), compiled on the host by
+#                       `make build`; `make test` uses it so the project is not
+#                       compiled again inside the container
 #   build.sh --force    run buildah bud even then (its layer cache still applies)
 #   build.sh --check    exit 0 if this machine can build images, else print why
 #   build.sh --bases    only the Debian base images
@@ -85,11 +90,15 @@ version_tag() {
 }
 
 # A digest of everything the image is built from: the files the build context
-# sends (.dockerignore) and the base images.
+# sends (.dockerignore), or the prebuilt binary, and the base images.
 inputs_digest() {
   {
-    (cd "$REPO_ROOT" && find Dockerfile .dockerignore CMakeLists.txt src controller -type f \
-      -print0 | sort -z | xargs -0 sha256sum)
+    if [[ -n "$PREBUILT" ]]; then
+      sha256sum "$REPO_ROOT/Dockerfile" "$CONTEXT/dra-controller"
+    else
+      (cd "$REPO_ROOT" && find Dockerfile .dockerignore CMakeLists.txt src controller -type f \
+        -print0 | sort -z | xargs -0 sha256sum)
+    fi
     bah inspect --type image --format '{{.FromImageID}}' "docker.io/library/debian:$DEBIAN_SUITE"
     bah inspect --type image --format '{{.FromImageID}}' "docker.io/library/debian:$DEBIAN_SUITE-slim"
   } | sha256sum | cut -d' ' -f1
@@ -117,12 +126,12 @@ build_image() {
     return 0
   fi
   [[ -n "$version" ]] && tags+=(-t "$IMAGE_NAME:$version")
-  log "buildah bud: $REPO_ROOT/Dockerfile -> ${tags[*]//-t /}"
+  log "buildah bud: $REPO_ROOT/Dockerfile (target $TARGET) -> ${tags[*]//-t /}"
   rm -f "$IMAGE_DIR/$IMAGE_NAME-$IMAGE_TAG.inputs"
   local out="$IMAGE_DIR/last-build.log"
   # With pipefail (set above) the pipeline fails when bud does.
   if ! bah bud --isolation chroot --layers --force-rm --pull=never "${tags[@]}" \
-    -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" 2>&1 | tee "$out"; then
+    --target "$TARGET" -f "$REPO_ROOT/Dockerfile" "$CONTEXT" 2>&1 | tee "$out"; then
     die "buildah bud failed (its output is above and in $out)"
   fi
   printf '%s %s\n' "$digest" "$(image_id "$IMAGE_NAME:$IMAGE_TAG")" \
@@ -155,10 +164,26 @@ remove_leftover_containers() {
 }
 
 FORCE=0
+PREBUILT=""
+TARGET=release
+CONTEXT="$REPO_ROOT"
+
+# The prebuilt target's context: a directory holding only the stripped binary.
+prepare_prebuilt_context() {
+  [[ -x "$PREBUILT" ]] || die "--prebuilt: $PREBUILT is not an executable (run make build first)"
+  CONTEXT="$(mktemp -d "${TMPDIR:-/tmp}/dra-image-context.XXXXXX")"
+  trap 'rm -rf "$CONTEXT"' EXIT
+  strip -o "$CONTEXT/dra-controller" "$PREBUILT" || die "strip failed on $PREBUILT"
+  TARGET=prebuilt
+}
 
 main() {
   local reason
   [[ "${1:-}" == --force ]] && { FORCE=1; shift; }
+  if [[ "${1:-}" == --prebuilt ]]; then
+    PREBUILT="${2:?usage: build.sh --prebuilt BINARY}"
+    shift 2
+  fi
   if reason="$(image_tools_unusable)"; then
     [[ "${1:-}" == --check ]] && { echo "$reason"; exit 1; }
     die "cannot build images here: $reason"
@@ -175,6 +200,7 @@ main() {
   make_base "$DEBIAN_SUITE"
   make_base "$DEBIAN_SUITE-slim"
   [[ "${1:-}" == --bases ]] && return 0
+  [[ -n "$PREBUILT" ]] && prepare_prebuilt_context
   build_image
   log "image $IMAGE_NAME:$IMAGE_TAG ready in $((SECONDS - start)) s" \
     "(store: $IMAGE_DIR/storage, driver vfs)"
