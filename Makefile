@@ -60,10 +60,8 @@ test:
 unit-test: build
 	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
-integration-# hack/test.sh installs and builds what is missing itself (timed, with the
-# other phases: it prints each phase's time at the end).
-test:
-	@JOBS=$(JOBS) hack/test.sh $(BUILD_DIR) integration
+integration-test: build k8s-binaries
+	@hack/test.sh $(BUILD_DIR) integration
 
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
 agreement-soak: build k8s-binaries
