@@ -36,9 +36,9 @@ try_this_next() {
    ${BUILD_DIR}/dra-controller check                  # is this cluster ready for DRA GPUs?
    kubectl apply -f manifests/examples/devicehealth-unhealthy.yaml
    kubectl get devicehealths                          # printer columns of the CRD
-   # device health walk-through (take a GPU out, bring it back): README "## Device health"
+   # device health walk-through (take a GPU out, bring it back): docs/health.md
    curl -s http://${PROBE_ADDR}/readyz; curl -s http://${METRICS_ADDR}/metrics | head
-   curl -s http://${METRICS_ADDR}/metrics | grep '^dra_controller_'   # allocation metrics (README "Metrics")
+   curl -s http://${METRICS_ADDR}/metrics | grep '^dra_controller_'   # allocation metrics (docs/metrics.md)
 
  Logs of the control plane: ${CLUSTER_DIR}/logs/   Ctrl-C stops everything.
 ================================================================================
