@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include "controller/BuildInfo.h"
-#include "controller/metrics/ChangeSignal.h"
 #include "src/manager/FunctionRunnable.h"
 #include "src/metrics/MetricFamilyCache.h"
 
@@ -26,9 +25,11 @@ kube::ManagerOptions Controller::DefaultOptions() {
   return options;
 }
 
-Controller::Controller(kube::RestConfig config, kube::ManagerOptions options,
-                       FeatureOptions features)
-    : manager_(std::move(config), std::move(options)), features_(std::move(features)) {
+Controller::Controller(kube::RestConfig config, kube::ManagerOptions options, FeatureList features,
+                       kube::WatchListMode watch_list)
+    : manager_(std::move(config), std::move(options)),
+      features_(std::move(features)),
+      watch_list_(watch_list) {
   manager_.SetWiring([this](kube::Manager& manager, const kube::ApiDiscovery& discovery) {
     return Wire(manager, discovery);
   });
@@ -49,29 +50,8 @@ void Controller::RegisterBuildInfo() {
   if (family.ok()) (*family)->Add({{"version", build::kVersion}}).Set(1);
 }
 
-metrics::AllocationMetricsFeature::Options Controller::MetricsOptions() const {
-  metrics::AllocationMetricsFeature::Options options;
-  options.device_attributes = features_.metrics_device_attributes;
-  if (health_) {
-    health::HealthWiring* health = health_.get();
-    options.unhealthy_devices = [health] { return health->UnhealthyDeviceKeys(); };
-    options.unhealthy_devices_waits_for = {health->HealthDependency()};
-    options.watch_unhealthy_devices = [health](std::shared_ptr<std::atomic<bool>> flag) {
-      // UnhealthyDeviceKeys reads the target and the state; not the status
-      // the controller itself patches.
-      auto matters = [](const api::DeviceHealth& a, const api::DeviceHealth& b) {
-        return a.driver != b.driver || a.pool != b.pool || a.device != b.device ||
-               a.state != b.state;
-      };
-      health->AddHealthHandler(
-          std::make_shared<metrics::ChangeSignal<api::DeviceHealth>>(std::move(flag), matters));
-    };
-  }
-  return options;
-}
-
 kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
-  manager.informers().SetWatchListMode(features_.watch_list);  // before any informer exists
+  manager.informers().SetWatchListMode(watch_list_);  // before any informer exists
   for (const char* resource : kInventoryResources) {
     if (!discovery.Serves(kResourceApi, resource)) {
       spdlog::warn("{} does not serve {}; features using it stay off", kResourceApi, resource);
@@ -80,18 +60,22 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
   inventory_ = std::make_unique<inventory::Inventory>(manager.registry());
   inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
       manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
-  health_ =
-      health::HealthWiring::Register(manager, *inventory_, *inventory_informers_, features_.health);
-  extended_ = extended::ExtendedWiring::Register(manager, *inventory_, *inventory_informers_,
-                                                 features_.extended);
-  if (manager.serves_metrics()) {
-    allocation_metrics_ = metrics::AllocationMetricsFeature::Register(
-        manager, *inventory_, *inventory_informers_, MetricsOptions());
-  } else {
-    // Nothing could scrape them; on a large fleet the rendered text alone is
-    // tens of MB (README "Metrics").
-    spdlog::info("allocation metrics off: /metrics is not served (--metrics-bind-address=0)");
+  KUBE_RETURN_IF_ERROR(WireFeatures(manager, discovery));
+  AddInventoryChecks(manager);
+  return kube::Status::Ok();
+}
+
+kube::Status Controller::WireFeatures(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
+  feature::FeatureContext context{manager, discovery, *inventory_, *inventory_informers_, {}};
+  for (const auto& feature : features_) {
+    if (kube::Status wired = feature->Wire(context); !wired.ok()) {
+      return wired.WithContext("feature " + std::string(feature->Name()));
+    }
   }
+  return kube::Status::Ok();
+}
+
+void Controller::AddInventoryChecks(kube::Manager& manager) {
   manager.AddReadyCheck("inventory", [this] {
     bool synced = inventory_informers_ && inventory_informers_->WaitForSync({});
     return synced ? kube::Status::Ok()
@@ -108,7 +92,6 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
         return kube::Status::Ok();
       },
       nullptr, inventory_informers_->DeviceDependencies()));
-  return kube::Status::Ok();
 }
 
 }  // namespace dra::app

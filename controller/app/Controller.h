@@ -2,13 +2,11 @@
 
 #include <memory>
 
-#include "controller/app/FeatureOptions.h"
-#include "controller/extended/ExtendedWiring.h"
-#include "controller/health/HealthWiring.h"
+#include "controller/app/Features.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
-#include "controller/metrics/AllocationMetricsFeature.h"
 #include "src/base/Status.h"
+#include "src/cache/WatchListMode.h"
 #include "src/config/RestConfig.h"
 #include "src/manager/Manager.h"
 
@@ -20,7 +18,9 @@ namespace dra::app {
 // (servers, clients, leader election, start/stop order) is the Manager's.
 class Controller {
  public:
-  Controller(kube::RestConfig config, kube::ManagerOptions options, FeatureOptions features = {});
+  // `features` have parsed their flags already.
+  Controller(kube::RestConfig config, kube::ManagerOptions options, FeatureList features,
+             kube::WatchListMode watch_list = kube::WatchListMode::kAuto);
   ~Controller();
 
   kube::Status Start();
@@ -37,15 +37,14 @@ class Controller {
  private:
   kube::Status Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery);
   void RegisterBuildInfo();
-  metrics::AllocationMetricsFeature::Options MetricsOptions() const;
+  kube::Status WireFeatures(kube::Manager& manager, const kube::ApiDiscovery& discovery);
+  void AddInventoryChecks(kube::Manager& manager);
 
   kube::Manager manager_;
-  FeatureOptions features_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
-  std::unique_ptr<health::HealthWiring> health_;  // Device health (#9); null when off
-  std::unique_ptr<extended::ExtendedWiring> extended_;
-  std::unique_ptr<metrics::AllocationMetricsFeature> allocation_metrics_;
+  FeatureList features_;  // destroyed before the inventory they read
+  kube::WatchListMode watch_list_;
 };
 
 }  // namespace dra::app

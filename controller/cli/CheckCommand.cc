@@ -42,7 +42,7 @@ std::string CheckCommand::Help() const {
 }
 
 int CheckCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (int usage = ParseTableCommandFlags(flags, args, io); usage != kExitOk) return usage;
   const std::string& output = flags.Get("output");
   auto connection = ClusterConnection::OpenOrReport(flags, io.err);

@@ -5,14 +5,14 @@
 
 namespace dra::cli {
 
-void ClusterConnection::DeclareFlags(FlagSet& flags) {
+void ClusterConnection::DeclareFlags(kube::FlagSet& flags) {
   flags.String("kubeconfig", "",
                "path to a kubeconfig (default: $KUBECONFIG, the in-cluster service account, "
                "then ~/.kube/config)");
   flags.String("context", "", "kubeconfig context to use (default: current-context)");
 }
 
-kube::Result<ClusterConnection> ClusterConnection::Open(const FlagSet& flags) {
+kube::Result<ClusterConnection> ClusterConnection::Open(const kube::FlagSet& flags) {
   auto config = kube::ConfigLoader::Load(
       kube::ConfigLoader::FromEnvironment(flags.Get("kubeconfig"), flags.Get("context")));
   if (!config.ok()) return config.status();
@@ -23,7 +23,7 @@ kube::Result<ClusterConnection> ClusterConnection::Open(const FlagSet& flags) {
   return ClusterConnection(std::move(*config), std::move(client));
 }
 
-std::optional<ClusterConnection> ClusterConnection::OpenOrReport(const FlagSet& flags,
+std::optional<ClusterConnection> ClusterConnection::OpenOrReport(const kube::FlagSet& flags,
                                                                  std::ostream& err) {
   auto connection = Open(flags);
   if (!connection.ok()) {

@@ -5,10 +5,10 @@
 #include <ostream>
 #include <string>
 
-#include "controller/cli/FlagSet.h"
 #include "src/base/Result.h"
 #include "src/client/RestClient.h"
 #include "src/config/RestConfig.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -19,13 +19,14 @@ namespace dra::cli {
 class ClusterConnection {
  public:
   // Declares --kubeconfig and --context on `flags`.
-  static void DeclareFlags(FlagSet& flags);
+  static void DeclareFlags(kube::FlagSet& flags);
 
   // Loads the configuration the flags select and builds a client for it.
   // Errors say which file or setting was wrong.
-  static kube::Result<ClusterConnection> Open(const FlagSet& flags);
+  static kube::Result<ClusterConnection> Open(const kube::FlagSet& flags);
   // Open(), printing "error: ..." to `err` on failure.
-  static std::optional<ClusterConnection> OpenOrReport(const FlagSet& flags, std::ostream& err);
+  static std::optional<ClusterConnection> OpenOrReport(const kube::FlagSet& flags,
+                                                       std::ostream& err);
 
   kube::RestClient& client() { return *client_; }
   std::shared_ptr<kube::RestClient> shared_client() const { return client_; }

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "controller/cli/FlagSet.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -35,7 +35,7 @@ class Command {
   // Parses `args` for a command that takes no positional argument and an
   // `--output` of "" or "json". Returns kExitOk, or kExitUsage after printing
   // the usage error.
-  int ParseTableCommandFlags(FlagSet& flags, std::span<const std::string> args,
+  int ParseTableCommandFlags(kube::FlagSet& flags, std::span<const std::string> args,
                              CommandIo io) const {
     if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
       return UsageError(io, parsed.message());

@@ -28,7 +28,7 @@ std::string DevicesCommand::Help() const {
 }
 
 int DevicesCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (int usage = ParseTableCommandFlags(flags, args, io); usage != kExitOk) return usage;
   extended::DeviceTable::Filter filter{flags.Get("node"), flags.Get("class"), flags.Get("driver"),
                                        flags.Get("state")};

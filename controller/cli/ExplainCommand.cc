@@ -47,7 +47,7 @@ std::string ExplainCommand::Help() const {
 }
 
 int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (kube::Status parsed = flags.Parse(args); !parsed.ok())
     return UsageError(io, parsed.message());
   const auto& pos = flags.positional();

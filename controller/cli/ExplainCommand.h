@@ -1,7 +1,7 @@
 #pragma once
 
 #include "controller/cli/Command.h"
-#include "controller/cli/FlagSet.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -21,7 +21,7 @@ class ExplainCommand : public Command {
   int Run(std::span<const std::string> args, CommandIo io) override;
 
  private:
-  FlagSet flags_;
+  kube::FlagSet flags_;
 };
 
 }  // namespace dra::cli

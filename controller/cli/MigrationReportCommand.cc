@@ -66,7 +66,7 @@ kube::Result<translate::ClusterObjects> MigrationReportCommand::Read(kube::RestC
 }
 
 int MigrationReportCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
     return UsageError(io, parsed.message());
   }

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "controller/cli/Command.h"
-#include "controller/cli/FlagSet.h"
 #include "controller/translate/MigrationReport.h"
 #include "src/client/RestClient.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -24,7 +24,7 @@ class MigrationReportCommand : public Command {
   static kube::Result<translate::ClusterObjects> Read(kube::RestClient& client,
                                                       const std::string& ns);
 
-  FlagSet flags_;
+  kube::FlagSet flags_;
 };
 
 }  // namespace dra::cli

@@ -25,6 +25,7 @@ int WaitForShutdownSignal() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGUSR1);  // raised by the process itself when leadership is lost
+  sigaddset(&set, SIGUSR2);  // raised by the process itself when a feature failed to wire
   int signal = 0;
   sigwait(&set, &signal);
   return signal;
@@ -51,6 +52,7 @@ void BlockShutdownSignals() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGUSR1);
+  sigaddset(&set, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
@@ -59,8 +61,8 @@ void BlockShutdownSignals() {
 RunCommand::RunCommand() : RunCommand(WaitForShutdownSignal) {}
 
 RunCommand::RunCommand(ShutdownWaiter wait_for_shutdown)
-    : wait_for_shutdown_(std::move(wait_for_shutdown)) {
-  RunOptions::Declare(flags_);
+    : features_(app::AllFeatures()), wait_for_shutdown_(std::move(wait_for_shutdown)) {
+  RunOptions::Declare(flags_, features_);
 }
 
 std::string RunCommand::Help() const {
@@ -73,11 +75,11 @@ std::string RunCommand::Help() const {
 }
 
 int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
     return UsageError(io, parsed.message());
   }
-  auto options = RunOptions::FromFlags(flags);
+  auto options = RunOptions::FromFlags(flags, features_);
   if (!options.ok()) return UsageError(io, options.status().message());
   (void)kube::InitLogging(options->log_level);  // validated above
   BlockShutdownSignals();
@@ -95,17 +97,19 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   }
   spdlog::info("using {} (server {})", config->source, config->server);
   options->manager.on_leadership_lost = [] { kill(getpid(), SIGUSR1); };
-  app::Controller controller(*config, options->manager,
-                             {options->health, options->extended,
-                              options->metrics_device_attributes, options->watch_list});
+  // The Manager has logged the error; nothing would be reconciled.
+  options->manager.on_wiring_failed = [](const kube::Status&) { kill(getpid(), SIGUSR2); };
+  app::Controller controller(*config, options->manager, std::move(features_), options->watch_list);
   if (kube::Status started = controller.Start(); !started.ok()) {
     spdlog::error("cannot start: {}", started.ToString());
     return kExitFailure;
   }
   int signal = wait_for_shutdown_();
-  bool lost = signal == SIGUSR1;
-  if (lost) {
+  bool failed = signal == SIGUSR1 || signal == SIGUSR2;
+  if (signal == SIGUSR1) {
     spdlog::error("leader election lost; exiting so a restart can campaign again");
+  } else if (signal == SIGUSR2) {
+    spdlog::error("a feature could not be wired (see above); exiting");
   } else {
     spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   }
@@ -115,7 +119,7 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
     _exit(kExitFailure);  // writers may still run: no destructors, no lease release
   }
   spdlog::info("stopped");
-  return lost ? kExitFailure : kExitOk;
+  return failed ? kExitFailure : kExitOk;
 }
 
 }  // namespace dra::cli

@@ -2,8 +2,9 @@
 
 #include <functional>
 
+#include "controller/app/Features.h"
 #include "controller/cli/Command.h"
-#include "controller/cli/FlagSet.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -12,7 +13,8 @@ namespace dra::cli {
 class RunCommand : public Command {
  public:
   // Blocks until the process should stop; returns the signal number
-  // (SIGUSR1: leadership lost). Tests inject their own.
+  // (SIGUSR1: leadership lost; SIGUSR2: a feature failed to wire). Tests
+  // inject their own.
   using ShutdownWaiter = std::function<int()>;
 
   RunCommand();
@@ -23,7 +25,8 @@ class RunCommand : public Command {
   int Run(std::span<const std::string> args, CommandIo io) override;
 
  private:
-  FlagSet flags_;
+  app::FeatureList features_;  // moved into the Controller by Run()
+  kube::FlagSet flags_;
   ShutdownWaiter wait_for_shutdown_;
 };
 

@@ -3,8 +3,6 @@
 #include <charconv>
 
 #include "controller/app/Controller.h"
-#include "controller/health/HealthFlags.h"
-#include "controller/metrics/DeviceAttributeList.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
 #include "src/leader/LeaderElector.h"
@@ -16,7 +14,7 @@ kube::Status Usage(std::string message) {
   return kube::Status(kube::StatusCode::kInvalidArgument, std::move(message));
 }
 
-kube::Status ParseDurationFlag(const FlagSet& flags, const char* flag,
+kube::Status ParseDurationFlag(const kube::FlagSet& flags, const char* flag,
                                std::chrono::milliseconds& out) {
   auto parsed = kube::ParseDuration(flags.Get(flag));
   if (!parsed.ok()) return Usage("--" + std::string(flag) + ": " + parsed.status().message());
@@ -36,7 +34,7 @@ kube::Status ValidateElectionTiming(const kube::ManagerOptions& options) {
   return kube::ValidateLeaderElectionConfig(election);
 }
 
-kube::Status ParseDurations(const FlagSet& flags, kube::ManagerOptions& options) {
+kube::Status ParseDurations(const kube::FlagSet& flags, kube::ManagerOptions& options) {
   struct Target {
     const char* flag;
     std::chrono::milliseconds* value;
@@ -69,7 +67,7 @@ kube::Status ValidateBindAddress(const std::string& flag, const std::string& add
                "disable");
 }
 
-void RunOptions::Declare(FlagSet& flags) {
+void RunOptions::Declare(kube::FlagSet& flags, const app::FeatureList& features) {
   flags.String("kubeconfig", "",
                "Path to a kubeconfig; without it and without $KUBECONFIG the in-cluster "
                "service account is used");
@@ -97,29 +95,14 @@ void RunOptions::Declare(FlagSet& flags) {
   flags.String("leader-elect-retry-period", "2s", "How often candidates try to acquire or renew");
   flags.String("graceful-shutdown-timeout", "30s",
                "How long SIGTERM waits for reconciles in flight before exiting anyway");
-  // Device health (#9): --health-dry-run, --health-preview, --health-hold-off,
-  // --health-storm-guard-percent.
-  health::HealthFlags::Declare(flags);
-  // Extended resources (#8)
-  flags.Bool("repair-extended-resource-mapping", false,
-             "Annotate the surviving DeviceClass when the winner of a contested extended "
-             "resource name leaves, so kube-scheduler v1.37.2 maps the name again");
-  flags.String("extended-resource-leak-grace-period", "5m",
-               "How long an implicit claim may stay allocated after its Pod is gone or done "
-               "before it is reported as leaked");
-  flags.Bool("delete-leaked-claims", false,
-             "Delete reported leaked implicit claims (with UID and resourceVersion "
-             "preconditions) and release their devices, when kube-controller-manager does not");
   flags.String("watch-list", "auto",
                "How informers fill their caches: auto (a streamed watch-list where the API "
                "server serves it, else paged LIST), on (watch-list only) or off (paged LIST)");
-  // Allocation metrics (#10)
-  flags.String("metrics-device-attributes", "",
-               "Device attributes to copy as labels onto dra_controller_device_info, comma "
-               "separated (e.g. uuid,productName or gpu.example.com/uuid)");
+  for (const auto& feature : features) feature->DeclareFlags(flags);
 }
 
-kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
+kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,
+                                               app::FeatureList& features) {
   if (!flags.positional().empty()) {
     return Usage("run takes no arguments (got \"" + flags.positional()[0] + "\")");
   }
@@ -149,25 +132,10 @@ kube::Result<RunOptions> RunOptions::FromFlags(const FlagSet& flags) {
     return Usage("--leader-election-id must not be empty with --leader-elect");
   }
   KUBE_RETURN_IF_ERROR(ParseDurations(flags, m));
-  // Device health (#9)
-  KUBE_ASSIGN_OR_RETURN(options.health, health::HealthFlags::Parse(flags));
-  // Extended resources (#8)
-  options.extended.repair_mapping = flags.GetBool("repair-extended-resource-mapping");
-  auto grace = kube::ParseDuration(flags.Get("extended-resource-leak-grace-period"));
-  if (!grace.ok() || grace->count() <= 0) {
-    return Usage("--extended-resource-leak-grace-period must be a positive duration such as 5m");
-  }
-  options.extended.leak_grace_period = std::chrono::duration_cast<std::chrono::seconds>(*grace);
-  options.extended.delete_leaked_claims = flags.GetBool("delete-leaked-claims");
-  // Allocation metrics (#10)
-  auto attributes = metrics::DeviceAttributeList::Parse(flags.Get("metrics-device-attributes"));
-  if (!attributes.ok()) {
-    return Usage("--metrics-device-attributes: " + attributes.status().message());
-  }
-  options.metrics_device_attributes = std::move(*attributes);
   auto watch_list = kube::ParseWatchListMode(flags.Get("watch-list"));
   if (!watch_list.ok()) return Usage("--watch-list " + watch_list.status().message());
   options.watch_list = *watch_list;
+  for (const auto& feature : features) KUBE_RETURN_IF_ERROR(feature->ParseFlags(flags));
   return options;
 }
 

@@ -3,11 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "controller/cli/FlagSet.h"
-#include "controller/extended/ExtendedOptions.h"
-#include "controller/health/HealthOptions.h"
+#include "controller/app/Features.h"
 #include "src/base/Result.h"
 #include "src/cache/WatchListMode.h"
+#include "src/flags/FlagSet.h"
 #include "src/manager/ManagerOptions.h"
 
 namespace dra::cli {
@@ -19,18 +18,14 @@ struct RunOptions {
   std::string context;
   std::string log_level;
   kube::ManagerOptions manager;
-  health::HealthOptions health;        // Device health (#9): --health-* flags
-  extended::ExtendedOptions extended;  // Extended resources (#8)
-  // Allocation metrics (#10): attribute names copied onto
-  // dra_controller_device_info (--metrics-device-attributes).
-  std::vector<std::string> metrics_device_attributes;
   // How informers fill their caches (--watch-list=auto|on|off).
   kube::WatchListMode watch_list = kube::WatchListMode::kAuto;
 
-  // Declares run's flags on `flags`.
-  static void Declare(FlagSet& flags);
-  // Reads parsed flags; an error is a usage error (exit 2).
-  static kube::Result<RunOptions> FromFlags(const FlagSet& flags);
+  // Declares run's own flags and each feature's on `flags`.
+  static void Declare(kube::FlagSet& flags, const app::FeatureList& features);
+  // Reads parsed flags, run's own and, into each feature, the feature's; an
+  // error is a usage error (exit 2).
+  static kube::Result<RunOptions> FromFlags(const kube::FlagSet& flags, app::FeatureList& features);
 };
 
 // ":8080", "127.0.0.1:0", "[::1]:8080", "0" (disabled): a port in 0..65535

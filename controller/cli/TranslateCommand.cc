@@ -58,7 +58,7 @@ std::string TranslateCommand::Help() const {
 }
 
 kube::Result<extended::ExtendedResourceMapping> TranslateCommand::LoadMapping(
-    const FlagSet& flags) const {
+    const kube::FlagSet& flags) const {
   translate::ClassSource::Classes classes;
   if (!flags.Get("classes").empty()) {
     std::ifstream in(flags.Get("classes"), std::ios::binary);
@@ -128,7 +128,7 @@ kube::Status TranslateCommand::Write(const translate::TranslateReport& report,
 }
 
 int TranslateCommand::Run(std::span<const std::string> args, CommandIo io) {
-  FlagSet flags = flags_;
+  kube::FlagSet flags = flags_;
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
     return UsageError(io, parsed.message());
   }

@@ -4,10 +4,10 @@
 #include <istream>
 
 #include "controller/cli/Command.h"
-#include "controller/cli/FlagSet.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/translate/InputSet.h"
 #include "controller/translate/Translator.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::cli {
 
@@ -25,7 +25,7 @@ class TranslateCommand : public Command {
   int Run(std::span<const std::string> args, CommandIo io) override;
 
  private:
-  kube::Result<extended::ExtendedResourceMapping> LoadMapping(const FlagSet& flags) const;
+  kube::Result<extended::ExtendedResourceMapping> LoadMapping(const kube::FlagSet& flags) const;
   static int Check(const translate::TranslateReport& report, CommandIo io);
   static int Diff(const translate::TranslateReport& report, CommandIo io);
   static kube::Status Write(const translate::TranslateReport& report,
@@ -34,7 +34,7 @@ class TranslateCommand : public Command {
   static void PrintRefusals(const translate::TranslateReport& report, bool skipped, CommandIo io);
 
   std::istream& in_;
-  FlagSet flags_;
+  kube::FlagSet flags_;
 };
 
 }  // namespace dra::cli

@@ -4,8 +4,8 @@
 
 namespace dra::extended {
 
-// What `run` can tune in the extended-resource features (RunOptions parses
-// them from `run`'s flags).
+// What `run` can tune in the extended-resource features (ExtendedFeature
+// parses them from `run`'s flags).
 struct ExtendedOptions {
   // --repair-extended-resource-mapping: touch the surviving class of an order hazard.
   bool repair_mapping = false;

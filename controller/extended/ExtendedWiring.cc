@@ -1,14 +1,11 @@
 #include "controller/extended/ExtendedWiring.h"
 
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 
 #include "controller/api/NodeView.h"
 #include "controller/extended/ExtendedResourceTypes.h"
 #include "controller/extended/PodInformer.h"
 #include "controller/inventory/InventoryInformers.h"
-#include "src/manager/FunctionRunnable.h"
 
 namespace dra::extended {
 namespace {
@@ -28,10 +25,6 @@ std::vector<std::string> ClaimOfPod(const api::PodView& pod) {
 
 }  // namespace
 
-ExtendedWiring::~ExtendedWiring() {
-  if (recorder_) recorder_->Stop();
-}
-
 kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& class_name) {
   auto now = std::chrono::duration_cast<std::chrono::seconds>(
                  std::chrono::system_clock::now().time_since_epoch())
@@ -43,10 +36,9 @@ kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& 
   return result.ok() ? kube::Status::Ok() : result.status();
 }
 
-std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
-                                                         const inventory::Inventory& inventory,
-                                                         inventory::InventoryInformers& informers,
-                                                         const ExtendedOptions& options) {
+kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
+    kube::Manager& manager, const inventory::Inventory& inventory,
+    inventory::InventoryInformers& informers, const ExtendedOptions& options) {
   std::unique_ptr<ExtendedWiring> wiring(new ExtendedWiring());
   auto& registry = manager.informers();
   auto& classes = registry.Get<api::DeviceClass>(inventory::DraResourceTypes::kDeviceClasses,
@@ -66,11 +58,7 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   auto with_pods = by_node;
   with_pods.push_back(kube::InformerDependency::On(pods));
 
-  kube::EventRecorderOptions recorder_options;
-  recorder_options.registry = manager.registry();
-  wiring->recorder_ =
-      std::make_shared<kube::EventRecorder>(manager.client(), "dra-controller", recorder_options);
-  auto recorder = wiring->recorder_;
+  auto recorder = manager.Recorder("dra-controller");
   FindingReporter::EventFn event = [recorder](const kube::ObjectReference& object,
                                               const std::string& type, const std::string& reason,
                                               const std::string& message) {
@@ -85,17 +73,9 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   }
   wiring->mapping_ = std::make_shared<MappingReconciler>(classes.store(), nodes.store(), inventory,
                                                          *wiring->reporter_, repair, event);
-  manager.Add(std::make_unique<kube::FunctionRunnable>(
-      "extended-events", true, [recorder] { return recorder->Start(); },
-      [recorder] { recorder->Stop(); },
-      std::vector<kube::InformerDependency>{}));  // reads no cache
   auto controller =
       manager.AddController({"extended-resource-mapping", 1, true, by_node}, wiring->mapping_);
-  if (!controller.ok()) {
-    spdlog::error("extended resources: mapping reconciler not added: {}",
-                  controller.status().message());
-    return wiring;
-  }
+  if (!controller.ok()) return controller.status().WithContext("extended-resource mapping");
   (*controller)->Watch(classes, MappingKey<api::DeviceClass>);
   (*controller)->Watch(nodes, MappingKey<api::NodeView>);
   (*controller)->Watch(slices, MappingKey<api::ResourceSlice>);
@@ -108,9 +88,7 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   auto pod_controller =
       manager.AddController({"extended-resource-pods", 2, true, with_pods}, wiring->pods_);
   if (!pod_controller.ok()) {
-    spdlog::error("extended resources: pod reconciler not added: {}",
-                  pod_controller.status().message());
-    return wiring;
+    return pod_controller.status().WithContext("extended-resource Pod events");
   }
   (*pod_controller)->Watch(pods, kube::ManagedController::OwnKey<api::PodView>);
 
@@ -126,11 +104,7 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   auto leak_controller = manager.AddController(
       {"extended-resource-leaks", 1, true, std::vector<kube::InformerDependency>{}},
       wiring->leaks_);
-  if (!leak_controller.ok()) {
-    spdlog::error("extended resources: leak audit not added: {}",
-                  leak_controller.status().message());
-    return wiring;
-  }
+  if (!leak_controller.ok()) return leak_controller.status().WithContext("leak audit");
   (*leak_controller)->Watch(claims, kube::ManagedController::OwnKey<api::ResourceClaim>);
   (*leak_controller)->Watch(pods, ClaimOfPod);
   return wiring;

@@ -9,23 +9,21 @@
 #include "controller/extended/PodEventReconciler.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
-#include "src/events/EventRecorder.h"
+#include "src/base/Result.h"
 #include "src/manager/Manager.h"
 
 namespace dra::extended {
 
 // Puts the extended-resource features on a Manager: the DeviceClass, Node and
 // ResourceSlice, Pod and ResourceClaim informers (shared through the
-// registry), one Event recorder, and the leader-only mapping, Pod-event and
-// leak-audit reconcilers. Keeps them alive; destroy it after
-// the Manager has stopped.
+// registry), the Manager's Event recorder, and the leader-only mapping,
+// Pod-event and leak-audit reconcilers. Keeps them alive; destroy it after
+// the Manager has stopped. An error when a reconciler cannot be added.
 class ExtendedWiring {
  public:
-  static std::unique_ptr<ExtendedWiring> Register(kube::Manager& manager,
-                                                  const inventory::Inventory& inventory,
-                                                  inventory::InventoryInformers& informers,
-                                                  const ExtendedOptions& options);
-  ~ExtendedWiring();
+  static kube::Result<std::unique_ptr<ExtendedWiring>> Register(
+      kube::Manager& manager, const inventory::Inventory& inventory,
+      inventory::InventoryInformers& informers, const ExtendedOptions& options);
 
   MappingReconciler& mapping() { return *mapping_; }
 
@@ -33,7 +31,6 @@ class ExtendedWiring {
   ExtendedWiring() = default;
   kube::Status Touch(kube::RestClient& client, const std::string& class_name);
 
-  std::shared_ptr<kube::EventRecorder> recorder_;
   std::unique_ptr<FindingReporter> reporter_;
   std::shared_ptr<MappingReconciler> mapping_;
   std::shared_ptr<PodEventReconciler> pods_;

@@ -11,7 +11,7 @@ kube::Status Usage(std::string message) {
   return kube::Status(kube::StatusCode::kInvalidArgument, std::move(message));
 }
 
-kube::Status ParseInt(const cli::FlagSet& flags, const char* flag, int low, int high, int& out) {
+kube::Status ParseInt(const kube::FlagSet& flags, const char* flag, int low, int high, int& out) {
   std::string text = flags.Get(flag);
   int value = low - 1;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -23,7 +23,7 @@ kube::Status ParseInt(const cli::FlagSet& flags, const char* flag, int low, int 
   return kube::Status::Ok();
 }
 
-kube::Status ParseSeconds(const cli::FlagSet& flags, const char* flag, std::chrono::seconds& out) {
+kube::Status ParseSeconds(const kube::FlagSet& flags, const char* flag, std::chrono::seconds& out) {
   std::string text = flags.Get(flag);
   if (text == "0") {
     out = std::chrono::seconds(0);
@@ -38,7 +38,7 @@ kube::Status ParseSeconds(const cli::FlagSet& flags, const char* flag, std::chro
 
 }  // namespace
 
-void HealthFlags::Declare(cli::FlagSet& flags) {
+void HealthFlags::Declare(kube::FlagSet& flags) {
   flags.Bool("health-dry-run", false,
              "Device health: write no DeviceTaintRules; DeviceHealth status, Events and metrics "
              "say what would have been done");
@@ -57,7 +57,7 @@ void HealthFlags::Declare(cli::FlagSet& flags) {
                "its rule and status writes");
 }
 
-kube::Result<HealthOptions> HealthFlags::Parse(const cli::FlagSet& flags) {
+kube::Result<HealthOptions> HealthFlags::Parse(const kube::FlagSet& flags) {
   HealthOptions options;
   options.dry_run = flags.GetBool("health-dry-run");
   KUBE_RETURN_IF_ERROR(ParseSeconds(flags, "health-preview", options.preview));

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "controller/cli/FlagSet.h"
 #include "controller/health/HealthOptions.h"
 #include "src/base/Result.h"
+#include "src/flags/FlagSet.h"
 
 namespace dra::health {
 
@@ -13,9 +13,9 @@ namespace dra::health {
 //   --health-storm-guard-percent N    most devices of a pool / driver under NoExecute (default 25)
 class HealthFlags {
  public:
-  static void Declare(cli::FlagSet& flags);
+  static void Declare(kube::FlagSet& flags);
   // An error is a usage error naming the flag.
-  static kube::Result<HealthOptions> Parse(const cli::FlagSet& flags);
+  static kube::Result<HealthOptions> Parse(const kube::FlagSet& flags);
 };
 
 }  // namespace dra::health

@@ -5,7 +5,6 @@
 #include "controller/health/DeviceScope.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/TaintRuleBuilder.h"
-#include "src/manager/FunctionRunnable.h"
 
 namespace dra::health {
 namespace {
@@ -28,26 +27,20 @@ bool Served(kube::Manager& manager) {
 
 }  // namespace
 
-std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
-                                                     inventory::Inventory& inventory,
-                                                     inventory::InventoryInformers& informers,
-                                                     HealthOptions options) {
+kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
+    kube::Manager& manager, inventory::Inventory& inventory,
+    inventory::InventoryInformers& informers, HealthOptions options) {
   if (informers.rules() == nullptr) {
     spdlog::warn("device health off: resource.k8s.io/v1 does not serve devicetaintrules");
-    return nullptr;
+    return std::unique_ptr<HealthWiring>();
   }
-  if (!Served(manager)) return nullptr;
+  if (!Served(manager)) return std::unique_ptr<HealthWiring>();
   std::unique_ptr<HealthWiring> wiring(new HealthWiring());
   wiring->inventory_ = &inventory;
   wiring->healths_ = &manager.informers().Get<api::DeviceHealth>(
       RestHealthWriter::kDeviceHealths,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
-  kube::EventRecorderOptions event_options;
-  event_options.clock = manager.clock();
-  event_options.registry = manager.registry();
-  wiring->recorder_ =
-      std::make_shared<kube::EventRecorder>(manager.client(), "dra-controller", event_options);
-  auto recorder = wiring->recorder_;
+  auto recorder = manager.Recorder("dra-controller");
   HealthSources sources{&wiring->healths_->store(), &informers.rules()->store(), &inventory};
   wiring->reconciler_ = std::make_shared<DeviceHealthReconciler>(
       sources, std::make_shared<RestHealthWriter>(manager.client()),
@@ -58,25 +51,14 @@ std::unique_ptr<HealthWiring> HealthWiring::Register(kube::Manager& manager,
   // Not Pods or Nodes: a replica that may not read them still heals devices.
   auto waits_for = informers.DeviceDependencies();
   waits_for.push_back(wiring->HealthDependency());
-  manager.Add(std::make_unique<kube::FunctionRunnable>(
-      "devicehealth-events", true, [recorder] { return recorder->Start(); },
-      [recorder] { recorder->Stop(); },
-      std::vector<kube::InformerDependency>{}));  // reads no cache
   auto controller = manager.AddController({"devicehealth", options.workers, true, waits_for},
                                           wiring->reconciler_);
-  if (!controller.ok()) {
-    spdlog::error("device health off: {}", controller.status().ToString());
-    return nullptr;
-  }
+  if (!controller.ok()) return controller.status().WithContext("device health controller");
   wiring->Watch(**controller, informers);
   spdlog::info("device health on: preview {}s, hold-off {}s, storm guard {:.0f}%{}",
                options.preview.count(), options.hold_off.count(), options.storm_share * 100,
                options.dry_run ? ", dry-run" : "");
   return wiring;
-}
-
-HealthWiring::~HealthWiring() {
-  if (recorder_) recorder_->Stop();
 }
 
 void HealthWiring::Watch(kube::ManagedController& controller,

@@ -9,8 +9,8 @@
 #include "controller/health/HealthOptions.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
+#include "src/base/Result.h"
 #include "src/cache/Informer.h"
-#include "src/events/EventRecorder.h"
 #include "src/manager/Manager.h"
 
 namespace dra::health {
@@ -18,15 +18,14 @@ namespace dra::health {
 // Plugs device health into a Manager: the DeviceHealth informer, the
 // leader-only "devicehealth" controller (DeviceHealth, DeviceTaintRule,
 // ResourceSlice and ResourceClaim events become DeviceHealth keys) and the
-// Event recorder. Off (nullptr, with a warning) when the API server does not
-// serve dra-controller.dev/v1alpha1 DeviceHealths or DeviceTaintRules.
+// Manager's Event recorder. Off (nullptr, with a warning) when the API server
+// does not serve dra-controller.dev/v1alpha1 DeviceHealths or DeviceTaintRules;
+// an error when the controller cannot be added.
 class HealthWiring {
  public:
-  static std::unique_ptr<HealthWiring> Register(kube::Manager& manager,
-                                                inventory::Inventory& inventory,
-                                                inventory::InventoryInformers& informers,
-                                                HealthOptions options);
-  ~HealthWiring();
+  static kube::Result<std::unique_ptr<HealthWiring>> Register(
+      kube::Manager& manager, inventory::Inventory& inventory,
+      inventory::InventoryInformers& informers, HealthOptions options);
 
   DeviceHealthReconciler& reconciler() { return *reconciler_; }
   // "driver/pool/device" of every device a DeviceHealth says is Unhealthy
@@ -43,7 +42,6 @@ class HealthWiring {
 
   kube::Informer<api::DeviceHealth>* healths_ = nullptr;
   const inventory::Inventory* inventory_ = nullptr;
-  std::shared_ptr<kube::EventRecorder> recorder_;
   std::shared_ptr<DeviceHealthReconciler> reconciler_;
 };
 

@@ -1,60 +1,31 @@
 #pragma once
 
-#include <atomic>
-#include <chrono>
-#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "controller/inventory/Inventory.h"
-#include "controller/inventory/InventoryInformers.h"
-#include "controller/metrics/AllocationMetrics.h"
-#include "controller/metrics/ExpositionCache.h"
-#include "controller/metrics/RefreshTrigger.h"
-#include "src/base/BackgroundThread.h"
-#include "src/manager/Manager.h"
+#include "controller/feature/Feature.h"
+#include "controller/metrics/AllocationMetricsWiring.h"
 
 namespace dra::metrics {
 
-// Wires the allocation metrics into `run`: watches Pods and Nodes (shared
-// informers, api::PodView / api::NodeView) and re-renders the families to
-// text when something they are computed from changed (RefreshTrigger: the
-// Inventory's change count, a flag raised by the Pod, Node and DeviceHealth
-// informers), at most once per `min_interval` (or ten times the last
-// refresh's duration, if longer). Nothing changed, nothing is rendered, except
-// once per `max_interval` as a safety net. The Manager's /metrics appends the
-// last text (an exposition source named "allocation-metrics"), so between
-// changes a scrape writes the cached text to the socket as it is.
-class AllocationMetricsFeature {
+// Allocation metrics as a `run` feature: --metrics-device-attributes, and the
+// rendered families (AllocationMetricsWiring) whenever /metrics is served.
+// Reads the Unhealthy devices device health publishes, so it is registered
+// after it.
+class AllocationMetricsFeature : public feature::Feature {
  public:
-  struct Options {
-    std::vector<std::string> device_attributes;  // --metrics-device-attributes
-    UnhealthyDevicesProvider unhealthy_devices;  // wired to DeviceHealth at merge
-    // The informers unhealthy_devices reads; refreshes wait for them too.
-    std::vector<kube::InformerDependency> unhealthy_devices_waits_for;
-    // Hands the flag to raise when what unhealthy_devices reads changed.
-    std::function<void(std::shared_ptr<std::atomic<bool>>)> watch_unhealthy_devices;
-    std::chrono::milliseconds min_interval{1000};
-    std::chrono::milliseconds max_interval{std::chrono::minutes(10)};
-  };
+  std::string_view Name() const override { return "allocation-metrics"; }
+  void DeclareFlags(kube::FlagSet& flags) override;
+  kube::Status ParseFlags(const kube::FlagSet& flags) override;
+  kube::Status Wire(feature::FeatureContext& context) override;
 
-  static std::unique_ptr<AllocationMetricsFeature> Register(
-      kube::Manager& manager, const inventory::Inventory& inventory,
-      inventory::InventoryInformers& inventory_informers, Options options);
-  ~AllocationMetricsFeature();
+  const std::vector<std::string>& device_attributes() const { return device_attributes_; }
 
  private:
-  AllocationMetricsFeature(kube::Manager& manager, const inventory::Inventory& inventory,
-                           Options options);
-  void Loop();
-  void Render();
-
-  Options options_;
-  RefreshTrigger trigger_;
-  std::shared_ptr<ExpositionCache> cache_;  // shared with the Manager's /metrics
-  std::unique_ptr<AllocationMetrics> metrics_;
-  kube::BackgroundThread thread_;
+  std::vector<std::string> device_attributes_;
+  std::unique_ptr<AllocationMetricsWiring> wiring_;
 };
 
 }  // namespace dra::metrics

@@ -9,6 +9,7 @@
 #include "src/auth/RequestAuthorizer.h"
 #include "src/auth/ServingCertificate.h"
 #include "src/base/RealClock.h"
+#include "src/manager/FunctionRunnable.h"
 
 namespace kube {
 namespace {
@@ -148,6 +149,23 @@ void Manager::AddExpositionSource(std::string name, ExpositionSources::Source so
 void Manager::Add(std::unique_ptr<Runnable> runnable) {
   std::lock_guard lock(mu_);
   runnables_.push_back(std::move(runnable));
+}
+
+std::shared_ptr<EventRecorder> Manager::Recorder(const std::string& component) {
+  std::shared_ptr<EventRecorder> recorder;
+  {
+    std::lock_guard lock(mu_);
+    auto& slot = recorders_[component];
+    if (slot) return slot;
+    EventRecorderOptions options;
+    options.clock = clock_;
+    options.registry = registry_;
+    slot = recorder = std::make_shared<EventRecorder>(client_, component, options);
+  }
+  Add(std::make_unique<FunctionRunnable>(
+      "events-" + component, true, [recorder] { return recorder->Start(); },
+      [recorder] { recorder->Stop(); }, std::vector<InformerDependency>{}));  // reads no cache
+  return recorder;
 }
 
 bool Manager::leading() const { return elector_ ? elector_->IsLeader() : true; }
@@ -306,6 +324,7 @@ bool Manager::ConnectAndWire() {
   if (!wiring_) return true;
   if (Status wired = wiring_(*this, discovery_); !wired.ok()) {
     spdlog::error("wiring the controllers failed: {}", wired.ToString());
+    if (options_.on_wiring_failed) options_.on_wiring_failed(wired);
     return false;
   }
   return true;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,6 +15,7 @@
 #include "src/cache/InformerRegistry.h"
 #include "src/client/RestClient.h"
 #include "src/client/RestClientMetrics.h"
+#include "src/events/EventRecorder.h"
 #include "src/http/EndpointServer.h"
 #include "src/leader/LeaderElector.h"
 #include "src/manager/ApiDiscovery.h"
@@ -86,6 +88,11 @@ class Manager {
   // Pre-rendered text exposition served by /metrics (plain or secure) after
   // the registry's families; see ExpositionSources. Any time, any thread.
   void AddExpositionSource(std::string name, ExpositionSources::Source source);
+  // The Event recorder whose Events name `component` as their source: one per
+  // name, shared by every caller. The Manager owns it: it starts with the
+  // leader-only runnables (only the leader writes Events) and stops with them.
+  // Before Start() or from the wiring callback.
+  std::shared_ptr<EventRecorder> Recorder(const std::string& component);
 
   // Fails at once on unusable options (bind errors, bad election timing);
   // everything that waits for the API server happens in the background.
@@ -144,6 +151,7 @@ class Manager {
 
   mutable std::mutex mu_;  // guards the runnables lists and the flags below
   std::vector<std::shared_ptr<Runnable>> runnables_;
+  std::map<std::string, std::shared_ptr<EventRecorder>> recorders_;  // by component
   std::vector<Pending> pending_;                    // planned once wired, not started yet
   std::vector<std::shared_ptr<Runnable>> started_;  // in start order
   bool stopped_ = false;

@@ -47,6 +47,9 @@ struct ManagerOptions {
   std::string user_agent;              // overrides the RestConfig's when set
   // Called (from another thread) when leadership is lost; the process must exit.
   std::function<void()> on_leadership_lost;
+  // Called (from another thread) when the wiring callback failed: nothing will
+  // be reconciled, so the process should exit with the error it was given.
+  std::function<void(const Status&)> on_wiring_failed;
 };
 
 }  // namespace kube

@@ -1,43 +1,43 @@
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
 #include "controller/cli/RunOptions.h"
+#include "controller/health/HealthFeature.h"
 
 namespace dra::cli {
 namespace {
 
-kube::Result<RunOptions> Parse(std::vector<std::string> args) {
-  FlagSet flags;
-  RunOptions::Declare(flags);
+kube::Result<RunOptions> Parse(app::FeatureList& features, std::vector<std::string> args) {
+  kube::FlagSet flags;
+  RunOptions::Declare(flags, features);
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) return parsed;
-  return RunOptions::FromFlags(flags);
+  return RunOptions::FromFlags(flags, features);
 }
 
-// Extended resources (#8)
-TEST(RunOptionsTest, ExtendedResourceFlagsDefaultOff) {
-  auto options = Parse({});
+TEST(RunOptionsTest, EveryFeatureParsesItsOwnFlags) {
+  app::FeatureList features = app::AllFeatures();
+  auto options = Parse(features, {"--health-preview=0", "--watch-list=off"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
-  EXPECT_FALSE(options->extended.repair_mapping);
-  EXPECT_EQ(options->extended.leak_grace_period, std::chrono::minutes(5));
-  EXPECT_FALSE(options->extended.delete_leaked_claims);
+  EXPECT_EQ(options->watch_list, kube::WatchListMode::kOff);
+  auto* health = dynamic_cast<health::HealthFeature*>(features.front().get());
+  ASSERT_NE(health, nullptr);
+  EXPECT_EQ(health->options().preview, std::chrono::seconds(0));
 }
 
-TEST(RunOptionsTest, ExtendedResourceFlagsParse) {
-  auto options = Parse({"--repair-extended-resource-mapping",
-                        "--extended-resource-leak-grace-period=90s", "--delete-leaked-claims"});
-  ASSERT_TRUE(options.ok()) << options.status().ToString();
-  EXPECT_TRUE(options->extended.repair_mapping);
-  EXPECT_TRUE(options->extended.delete_leaked_claims);
-  EXPECT_EQ(options->extended.leak_grace_period, std::chrono::seconds(90));
+TEST(RunOptionsTest, AFeaturesBadFlagIsAUsageErrorNamingIt) {
+  app::FeatureList features = app::AllFeatures();
+  auto options = Parse(features, {"--metrics-device-attributes=a,,b c"});
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().code(), kube::StatusCode::kInvalidArgument);
+  EXPECT_NE(options.status().message().find("--metrics-device-attributes"), std::string::npos);
 }
 
-TEST(RunOptionsTest, BadLeakGracePeriodIsAUsageError) {
-  for (const char* bad : {"soon", "0s", "-1m"}) {
-    auto options = Parse({std::string("--extended-resource-leak-grace-period=") + bad});
-    ASSERT_FALSE(options.ok()) << bad;
-    EXPECT_NE(options.status().message().find("--extended-resource-leak-grace-period"),
-              std::string::npos);
+TEST(RunOptionsTest, FeaturesHaveDistinctNames) {
+  std::set<std::string> names;
+  for (const auto& feature : app::AllFeatures()) {
+    EXPECT_TRUE(names.insert(std::string(feature->Name())).second) << feature->Name();
   }
 }
 

@@ -8,7 +8,7 @@ namespace {
 using namespace std::chrono_literals;
 
 kube::Result<HealthOptions> Parse(std::vector<std::string> args) {
-  cli::FlagSet flags;
+  kube::FlagSet flags;
   HealthFlags::Declare(flags);
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) return parsed;
   return HealthFlags::Parse(flags);

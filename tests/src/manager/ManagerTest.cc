@@ -396,6 +396,36 @@ TEST_F(ManagerTest, WiresAfterDiscoveryStartsInOrderAndStopsInReverse) {
   EXPECT_FALSE(manager.ready());
 }
 
+TEST_F(ManagerTest, HandsOutOneEventRecorderPerComponent) {
+  Manager manager(Config(), Options());
+  auto first = manager.Recorder("dra-controller");
+  auto again = manager.Recorder("dra-controller");
+  auto other = manager.Recorder("other-component");
+  EXPECT_EQ(first.get(), again.get());
+  EXPECT_NE(first.get(), other.get());
+}
+
+TEST_F(ManagerTest, AWiringErrorReachesOnWiringFailedAndKeepsTheProcessUnready) {
+  ManagerOptions options = Options();
+  std::mutex mu;
+  std::string reported;
+  options.on_wiring_failed = [&](const Status& status) {
+    std::lock_guard lock(mu);
+    reported = status.ToString();
+  };
+  Manager manager(Config(), options);
+  manager.SetWiring([](Manager&, const ApiDiscovery&) {
+    return Status(StatusCode::kInternal, "feature gadgets: controller not added");
+  });
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("the wiring error reported", seconds(10), [&] {
+                std::lock_guard lock(mu);
+                return !reported.empty();
+              }).ok());
+  EXPECT_NE(reported.find("feature gadgets: controller not added"), std::string::npos);
+  EXPECT_FALSE(manager.ready());
+}
+
 TEST_F(ManagerTest, StaysUnreadyAndRetriesUntilARequiredApiIsServed) {
   api_->ServeGroup(false);
   Manager manager(Config(), Options());

@@ -7,7 +7,7 @@
 
 #include "src/base/Status.h"
 
-namespace dra::cli {
+namespace kube {
 
 // GNU-style flags: --name=value, --name value, and --flag / --flag=false for
 // booleans, plus declared one-letter spellings (-n ns, -o json). Everything else is a positional
@@ -19,7 +19,7 @@ class FlagSet {
   // A one-letter spelling of a declared flag: `-n value`, `-n=value`, `-nvalue`.
   void Short(char letter, const std::string& name);
 
-  kube::Status Parse(std::span<const std::string> args);
+  Status Parse(std::span<const std::string> args);
 
   const std::string& Get(const std::string& name) const;
   bool GetBool(const std::string& name) const;
@@ -38,7 +38,7 @@ class FlagSet {
     bool set = false;
   };
 
-  kube::Status Assign(Flag& flag, const std::string& name, const std::string& value);
+  Status Assign(Flag& flag, const std::string& name, const std::string& value);
   // Rewrites `-x...` into the long form; false when `arg` is no known short flag.
   bool ExpandShort(const std::string& arg, std::string& long_form) const;
 
@@ -47,4 +47,4 @@ class FlagSet {
   std::map<char, std::string> shorts_;
 };
 
-}  // namespace dra::cli
+}  // namespace kube

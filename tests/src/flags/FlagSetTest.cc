@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "controller/cli/FlagSet.h"
+#include "src/flags/FlagSet.h"
 
-namespace dra::cli {
+namespace kube {
 namespace {
 
 FlagSet MakeFlags() {
@@ -88,4 +88,4 @@ TEST(FlagSetTest, ShortSpellingsExpandToTheirLongFlag) {
 }
 
 }  // namespace
-}  // namespace dra::cli
+}  // namespace kube

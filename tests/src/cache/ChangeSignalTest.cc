@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "controller/metrics/ChangeSignal.h"
+#include "src/cache/ChangeSignal.h"
 
-namespace dra::metrics {
+namespace kube {
 namespace {
 
 struct Thing {
@@ -48,4 +48,4 @@ TEST_F(ChangeSignalTest, AnUpdateOfWhatDoesNotMatterRaisesNothing) {
 }
 
 }  // namespace
-}  // namespace dra::metrics
+}  // namespace kube

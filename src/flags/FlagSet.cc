@@ -1,8 +1,8 @@
-#include "controller/cli/FlagSet.h"
+#include "src/flags/FlagSet.h"
 
 #include <sstream>
 
-namespace dra::cli {
+namespace kube {
 
 void FlagSet::String(const std::string& name, const std::string& default_value, std::string help) {
   flags_[name] = Flag{default_value, default_value, std::move(help), false, false};
@@ -25,17 +25,17 @@ bool FlagSet::ExpandShort(const std::string& arg, std::string& long_form) const 
   return true;
 }
 
-kube::Status FlagSet::Assign(Flag& flag, const std::string& name, const std::string& value) {
+Status FlagSet::Assign(Flag& flag, const std::string& name, const std::string& value) {
   if (flag.is_bool && value != "true" && value != "false") {
-    return kube::Status(kube::StatusCode::kInvalidArgument,
-                        "flag --" + name + " takes true or false, got \"" + value + "\"");
+    return Status(StatusCode::kInvalidArgument,
+                  "flag --" + name + " takes true or false, got \"" + value + "\"");
   }
   flag.value = value;
   flag.set = true;
-  return kube::Status::Ok();
+  return Status::Ok();
 }
 
-kube::Status FlagSet::Parse(std::span<const std::string> args) {
+Status FlagSet::Parse(std::span<const std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     std::string long_form;
@@ -54,7 +54,7 @@ kube::Status FlagSet::Parse(std::span<const std::string> args) {
     std::string name = body.substr(0, eq);
     auto it = flags_.find(name);
     if (it == flags_.end()) {
-      return kube::Status(kube::StatusCode::kInvalidArgument, "unknown flag --" + name);
+      return Status(StatusCode::kInvalidArgument, "unknown flag --" + name);
     }
     Flag& flag = it->second;
     std::string value;
@@ -65,12 +65,12 @@ kube::Status FlagSet::Parse(std::span<const std::string> args) {
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      return kube::Status(kube::StatusCode::kInvalidArgument, "flag --" + name + " needs a value");
+      return Status(StatusCode::kInvalidArgument, "flag --" + name + " needs a value");
     }
-    kube::Status assigned = Assign(flag, name, value);
+    Status assigned = Assign(flag, name, value);
     if (!assigned.ok()) return assigned;
   }
-  return kube::Status::Ok();
+  return Status::Ok();
 }
 
 const std::string& FlagSet::Get(const std::string& name) const { return flags_.at(name).value; }
@@ -96,4 +96,4 @@ std::string FlagSet::Usage() const {
   return out.str();
 }
 
-}  // namespace dra::cli
+}  // namespace kube

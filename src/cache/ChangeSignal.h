@@ -6,19 +6,17 @@
 
 #include "src/cache/EventHandler.h"
 
-namespace dra::metrics {
+namespace kube {
 
-// An informer handler that only raises a shared flag (RefreshTrigger), so
-// the metrics are recomputed after a Pod, Node or DeviceHealth changed and not
-// otherwise. Not for the inventory's own informers: the Inventory applies
-// their events on other handler threads, and its change count says when it
-// has. With `matters`, an update that changes nothing the metrics read (a
-// kubelet's periodic Node status, the controller's own DeviceHealth status
-// patch) raises nothing.
+// An informer handler that only raises a shared flag, so that something
+// derived from the cache (a rendered metrics text) is recomputed after an
+// object changed and not otherwise. With `matters`, an update that changes
+// nothing the reader uses (a kubelet's periodic Node status, a controller's
+// own status patch) raises nothing.
 template <typename T>
-class ChangeSignal : public kube::EventHandler<T> {
+class ChangeSignal : public EventHandler<T> {
  public:
-  using Ptr = typename kube::EventHandler<T>::Ptr;
+  using Ptr = typename EventHandler<T>::Ptr;
   using Matters = std::function<bool(const T& old_object, const T& new_object)>;
 
   explicit ChangeSignal(std::shared_ptr<std::atomic<bool>> dirty, Matters matters = nullptr)
@@ -36,4 +34,4 @@ class ChangeSignal : public kube::EventHandler<T> {
   Matters matters_;
 };
 
-}  // namespace dra::metrics
+}  // namespace kube

@@ -1,0 +1,18 @@
+#include "controller/app/Features.h"
+
+#include "controller/extended/ExtendedFeature.h"
+#include "controller/health/HealthFeature.h"
+#include "controller/metrics/AllocationMetricsFeature.h"
+
+namespace dra::app {
+
+FeatureList AllFeatures() {
+  FeatureList features;
+  features.push_back(std::make_unique<health::HealthFeature>());
+  features.push_back(std::make_unique<extended::ExtendedFeature>());
+  // After device health: it reads the Unhealthy devices health publishes.
+  features.push_back(std::make_unique<metrics::AllocationMetricsFeature>());
+  return features;
+}
+
+}  // namespace dra::app

@@ -1,0 +1,37 @@
+#include "controller/health/HealthFeature.h"
+
+#include "controller/health/HealthFlags.h"
+#include "src/cache/ChangeSignal.h"
+
+namespace dra::health {
+
+void HealthFeature::DeclareFlags(kube::FlagSet& flags) { HealthFlags::Declare(flags); }
+
+kube::Status HealthFeature::ParseFlags(const kube::FlagSet& flags) {
+  KUBE_ASSIGN_OR_RETURN(options_, HealthFlags::Parse(flags));
+  return kube::Status::Ok();
+}
+
+kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
+  KUBE_ASSIGN_OR_RETURN(wiring_, HealthWiring::Register(context.manager, context.inventory,
+                                                        context.informers, options_));
+  if (wiring_) PublishUnhealthyDevices(context);
+  return kube::Status::Ok();
+}
+
+void HealthFeature::PublishUnhealthyDevices(feature::FeatureContext& context) {
+  HealthWiring* wiring = wiring_.get();
+  context.unhealthy_devices.keys = [wiring] { return wiring->UnhealthyDeviceKeys(); };
+  context.unhealthy_devices.waits_for = {wiring->HealthDependency()};
+  context.unhealthy_devices.watch = [wiring](std::shared_ptr<std::atomic<bool>> flag) {
+    // UnhealthyDeviceKeys reads the target and the state; not the status the
+    // controller itself patches.
+    auto matters = [](const api::DeviceHealth& a, const api::DeviceHealth& b) {
+      return a.driver != b.driver || a.pool != b.pool || a.device != b.device || a.state != b.state;
+    };
+    wiring->AddHealthHandler(
+        std::make_shared<kube::ChangeSignal<api::DeviceHealth>>(std::move(flag), matters));
+  };
+}
+
+}  // namespace dra::health
