@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "src/auth/TokenReviewer.h"
 #include "src/base/Clock.h"
 #include "src/base/Status.h"
+#include "src/base/TokenBucket.h"
 
 namespace kube {
 
@@ -22,6 +24,11 @@ struct RequestAuthorizerOptions {
   std::chrono::milliseconds allowed_ttl{10000};
   std::chrono::milliseconds denied_ttl{5000};
   std::size_t max_cache_entries = 1024;  // per cache
+  // TokenReviews and SubjectAccessReviews together (answers from the caches
+  // are free): beyond this rate a request gets kTooManyRequests at once, so
+  // a flood of unknown tokens cannot flood the API server or pile up.
+  double reviews_per_second = 20;
+  int review_burst = 40;
   std::shared_ptr<Clock> clock;          // null: RealClock
 };
 
@@ -36,16 +43,18 @@ class RequestAuthorizer {
 
   // Ok: allowed. kUnauthorized: no bearer token, or one the API server
   // rejects. kForbidden: the user may not use the verb (the lower-cased
-  // method) on `path`. Any other code: a review failed.
+  // method; HEAD is "get", as in controller-runtime) on `path`.
+  // kTooManyRequests: over the review rate. Any other code: a review failed.
   Status Authorize(const std::string& method, const std::string& path,
                    const std::string& authorization_header);
 
-  // 200, 401, 403, or 500 for a failed review.
+  // 200, 401, 403, 429, or 500 for a failed review.
   static int HttpStatusFor(const Status& verdict);
 
  private:
   Result<UserInfo> Authenticate(const std::string& token);
   Status CheckAccess(const UserInfo& user, const std::string& verb, const std::string& path);
+  bool TakeReviewToken();
 
   std::shared_ptr<TokenReviewer> tokens_;
   std::shared_ptr<AccessReviewer> access_;
@@ -54,6 +63,8 @@ class RequestAuthorizer {
   // Keyed by the token's SHA-256; a rejected token is cached as nullopt.
   ExpiringCache<std::optional<UserInfo>> users_;
   ExpiringCache<AccessDecision> decisions_;
+  std::mutex budget_mu_;
+  TokenBucket review_budget_;
 };
 
 }  // namespace kube
