@@ -70,7 +70,7 @@ class EndpointSession : public EndpointConnections::Connection,
 
  private:
   // Bytes read after the reply, waiting for the client to close, at most.
-  static constexpr std::size_t kMaxDrainBytes = 64 * 1024;
+  static constexpr std::size_t kMaxDrainBytes = 1024 * 1024;
 
   boost::asio::ip::tcp::socket& Socket() {
     if constexpr (kTls) {
