@@ -81,6 +81,14 @@ run_image_smoke() {
   "$REPO_ROOT/hack/image/smoke-test.sh" || die "image smoke test failed"
 }
 
+# Hostile clients against the real binary's probe and metrics ports (docs/runtime.md,
+# "Served surface"): bounded in connections and time, 127.0.0.1 only.
+run_endpoint_attacks() {
+  log "served-surface attacks against $BUILD_DIR/dra-controller (hack/endpoint-attacks.py)"
+  python3 "$REPO_ROOT/hack/endpoint-attacks.py" "$BUILD_DIR/dra-controller" "$KUBECONFIG" \
+    || die "served-surface attacks failed"
+}
+
 run_integration() {
   local image=0
   if image_usable; then image=1; run_image_build; fi
@@ -96,6 +104,7 @@ run_integration() {
   log "integration tests against ${DRA_APISERVER_URL}"
   # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
   (cd "$BUILD_DIR" && ctest -L integration --output-on-failure -j 1) || die "integration tests failed"
+  run_endpoint_attacks
   if ((image)); then run_image_smoke; fi
 }
 

@@ -56,6 +56,7 @@ EndpointExchange::Step EndpointExchange::Feed(std::string_view bytes) {
       if (admitted != Step::kNeedMore) return admitted;
     }
     if (parser_->beast.is_done()) return Ready();
+    if (used == 0) break;  // nothing taken without an error: wait for more
   }
   // A head still incomplete at the limit is caught by the parser; this
   // bounds what it is given to rescan.
