@@ -66,8 +66,8 @@ RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
       clock_(options_.clock ? options_.clock : RealClock::Shared()),
       users_(options_.max_cache_entries),
       decisions_(options_.max_cache_entries),
-      review_budget_(std::max(1, options_.review_burst), ReviewInterval(options_.reviews_per_second),
-                     SinceEpoch(clock_->Now())) {}
+      review_budget_(std::max(1, options_.review_burst),
+                     ReviewInterval(options_.reviews_per_second), SinceEpoch(clock_->Now())) {}
 
 bool RequestAuthorizer::TakeReviewToken() {
   std::lock_guard lock(budget_mu_);

@@ -29,7 +29,7 @@ struct RequestAuthorizerOptions {
   // a flood of unknown tokens cannot flood the API server or pile up.
   double reviews_per_second = 20;
   int review_burst = 40;
-  std::shared_ptr<Clock> clock;          // null: RealClock
+  std::shared_ptr<Clock> clock;  // null: RealClock
 };
 
 // Authenticates a request's bearer token with a TokenReview and authorizes

@@ -72,8 +72,8 @@ const EndpointRoute* EndpointRouter::Find(std::string_view path) const {
   return nullptr;
 }
 
-std::optional<EndpointReply> EndpointRouter::Admit(std::string_view method,
-                                                   std::string_view target, bool has_body,
+std::optional<EndpointReply> EndpointRouter::Admit(std::string_view method, std::string_view target,
+                                                   bool has_body,
                                                    const EndpointRoute*& route) const {
   route = nullptr;
   if (target.empty() || target.front() != '/') {

@@ -98,7 +98,8 @@ std::optional<BindTarget> ParseBindAddress(const std::string& bind_address) {
   if (target.host.size() >= 2 && target.host.front() == '[' && target.host.back() == ']') {
     target.host = target.host.substr(1, target.host.size() - 2);
   }
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) {
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }
   int number = std::stoi(port);
@@ -222,13 +223,12 @@ void EndpointServer::Impl::OnAccept(const boost::system::error_code& error, tcp:
   // Refused: every slot serves a request; the socket closes with the session.
   if (auto ctx = CurrentTls()) {
     using TlsStream = asio::ssl::stream<tcp::socket>;
-    AdmitAndStart(connections, std::make_shared<EndpointSession<TlsStream>>(
-                                   TlsStream(std::move(socket), *ctx), ctx, router, handlers,
-                                   limits.deadline));
-  } else {
     AdmitAndStart(connections,
-                  std::make_shared<EndpointSession<tcp::socket>>(std::move(socket), nullptr, router,
-                                                                 handlers, limits.deadline));
+                  std::make_shared<EndpointSession<TlsStream>>(
+                      TlsStream(std::move(socket), *ctx), ctx, router, handlers, limits.deadline));
+  } else {
+    AdmitAndStart(connections, std::make_shared<EndpointSession<tcp::socket>>(
+                                   std::move(socket), nullptr, router, handlers, limits.deadline));
   }
   Accept();
 }
@@ -250,11 +250,10 @@ void EndpointServer::Impl::PollCertificate() {
     if (ctx.ok()) {
       std::lock_guard lock(tls_mu);
       tls = *ctx;
-      spdlog::info("endpoint server on port {}: serving certificate reloaded",
-                   port);
+      spdlog::info("endpoint server on port {}: serving certificate reloaded", port);
     } else {
-      spdlog::warn("endpoint server on port {}: new serving certificate not used: {}",
-                   port, ctx.status().ToString());
+      spdlog::warn("endpoint server on port {}: new serving certificate not used: {}", port,
+                   ctx.status().ToString());
     }
   }
   certificate_poll.expires_after(kCertificatePollInterval);

@@ -60,9 +60,10 @@ class EndpointServer {
                                                        std::map<std::string, RequestHandler> routes,
                                                        const std::optional<TlsOptions>& tls);
   // Routes with their own methods and body limits.
-  static Result<std::unique_ptr<EndpointServer>> StartRoutes(
-      const std::string& bind_address, std::map<std::string, Route> routes,
-      const std::optional<TlsOptions>& tls, Limits limits = {});
+  static Result<std::unique_ptr<EndpointServer>> StartRoutes(const std::string& bind_address,
+                                                             std::map<std::string, Route> routes,
+                                                             const std::optional<TlsOptions>& tls,
+                                                             Limits limits = {});
   ~EndpointServer();
 
   int port() const { return port_; }

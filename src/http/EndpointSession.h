@@ -32,8 +32,7 @@ template <class Stream>
 class EndpointSession : public EndpointConnections::Connection,
                         public std::enable_shared_from_this<EndpointSession<Stream>> {
  public:
-  static constexpr bool kTls =
-      !std::is_same_v<Stream, boost::asio::ip::tcp::socket>;
+  static constexpr bool kTls = !std::is_same_v<Stream, boost::asio::ip::tcp::socket>;
 
   EndpointSession(Stream stream, std::shared_ptr<void> keep_alive, const EndpointRouter& router,
                   boost::asio::thread_pool& handlers, std::chrono::milliseconds deadline)
@@ -104,7 +103,8 @@ class EndpointSession : public EndpointConnections::Connection,
 
   void RunHandler() {
     boost::asio::post(handlers_, [self = this->shared_from_this()] {
-      EndpointReply reply = EndpointRouter::Serve(*self->exchange_.route(), self->exchange_.request());
+      EndpointReply reply =
+          EndpointRouter::Serve(*self->exchange_.route(), self->exchange_.request());
       boost::asio::post(self->stream_.get_executor(), [self, reply = std::move(reply)]() mutable {
         self->Write(std::move(reply));
       });
@@ -136,9 +136,8 @@ class EndpointSession : public EndpointConnections::Connection,
   void Finish() {
     evictable_ = true;
     if constexpr (kTls) {
-      stream_.async_shutdown([self = this->shared_from_this()](boost::system::error_code) {
-        self->Shut();
-      });
+      stream_.async_shutdown(
+          [self = this->shared_from_this()](boost::system::error_code) { self->Shut(); });
     } else {
       boost::system::error_code ignored;
       Socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);

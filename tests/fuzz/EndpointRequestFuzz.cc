@@ -15,11 +15,16 @@ namespace {
 
 const kube::EndpointRouter& Router() {
   static const kube::EndpointRouter router({
-      {"/healthz", {[](const kube::EndpointRequest&) { return kube::EndpointReply{200, "ok\n"}; }}},
-      {"/metrics",
-       {[](const kube::EndpointRequest& r) { return kube::EndpointReply{200, r.authorization}; }}},
+      {"/healthz", {[](const kube::EndpointRequest&) {
+         return kube::EndpointReply{200, "ok\n"};
+       }}},
+      {"/metrics", {[](const kube::EndpointRequest& r) {
+         return kube::EndpointReply{200, r.authorization};
+       }}},
       {"/alertmanager",
-       {[](const kube::EndpointRequest& r) { return kube::EndpointReply{202, r.body}; },
+       {[](const kube::EndpointRequest& r) {
+          return kube::EndpointReply{202, r.body};
+        },
         {"POST"},
         1024}},
   });
@@ -28,7 +33,13 @@ const kube::EndpointRouter& Router() {
 
 bool Valid(int status) {
   switch (status) {
-    case 200: case 202: case 400: case 404: case 405: case 413: case 431:
+    case 200:
+    case 202:
+    case 400:
+    case 404:
+    case 405:
+    case 413:
+    case 431:
       return true;
     default:
       return false;

@@ -479,8 +479,8 @@ TEST_F(TlsEndpointServerTest, GarbageInsteadOfAHandshakeClosesThatConnectionOnly
   ASSERT_TRUE(server.ok());
   int port = (*server)->port();
   std::string record = std::string("\x16\x03\x01\x00\x40", 5) + std::string(64, '\xff');
-  for (const std::string& junk : {std::string("GET /echo HTTP/1.1\r\n\r\n"), record,
-                                   std::string(100000, '\x17')}) {
+  for (const std::string& junk :
+       {std::string("GET /echo HTTP/1.1\r\n\r\n"), record, std::string(100000, '\x17')}) {
     auto start = std::chrono::steady_clock::now();
     std::string response = Exchange(port, junk);
     EXPECT_EQ(response.find("HTTP/1.1 200"), std::string::npos);
@@ -606,8 +606,9 @@ TEST_F(EndpointLimitsTest, BodyOnGetIs413) {
   Start();
   EXPECT_EQ(StatusOf(Exchange(port(), "GET /healthz HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc")),
             413);
-  EXPECT_EQ(StatusOf(Exchange(port(), "GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
-                                      "\r\n3\r\nabc\r\n0\r\n\r\n")),
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+                              "\r\n3\r\nabc\r\n0\r\n\r\n")),
             413);
   EXPECT_TRUE(Healthy());
 }
@@ -630,13 +631,15 @@ TEST_F(EndpointLimitsTest, OptionsAndOtherMethodsAre405AndHeadHasNoBody) {
 TEST_F(EndpointLimitsTest, RouteWithABodyLimitGetsTheBody) {
   Start();
   std::string json = R"({"alerts":[]})";
-  std::string response = Exchange(port(), "POST /alertmanager HTTP/1.1\r\nContent-Type: "
-                                          "application/json\r\nContent-Length: " +
-                                              std::to_string(json.size()) + "\r\n\r\n" + json);
+  std::string response = Exchange(port(),
+                                  "POST /alertmanager HTTP/1.1\r\nContent-Type: "
+                                  "application/json\r\nContent-Length: " +
+                                      std::to_string(json.size()) + "\r\n\r\n" + json);
   EXPECT_EQ(StatusOf(response), 202) << response;
   EXPECT_EQ(response.substr(response.find("\r\n\r\n") + 4), "application/json|" + json);
   std::string chunked = Exchange(
-      port(), "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+      port(),
+      "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
   EXPECT_EQ(StatusOf(chunked), 202) << chunked;
   EXPECT_EQ(chunked.substr(chunked.find("\r\n\r\n") + 4), "|{}");
 }
@@ -644,14 +647,15 @@ TEST_F(EndpointLimitsTest, RouteWithABodyLimitGetsTheBody) {
 TEST_F(EndpointLimitsTest, BodyOverTheRouteLimitIs413) {
   Start();
   std::string big(2048, 'x');
-  EXPECT_EQ(StatusOf(Exchange(port(), "POST /alertmanager HTTP/1.1\r\nContent-Length: 2048\r\n\r\n" +
-                                          big)),
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /alertmanager HTTP/1.1\r\nContent-Length: 2048\r\n\r\n" + big)),
             413);
   std::string chunks;
   for (int i = 0; i < 4; ++i) chunks += "200\r\n" + std::string(512, 'y') + "\r\n";
-  EXPECT_EQ(StatusOf(Exchange(port(), "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: "
-                                      "chunked\r\n\r\n" +
-                                          chunks + "0\r\n\r\n")),
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: "
+                              "chunked\r\n\r\n" +
+                                  chunks + "0\r\n\r\n")),
             413);
   EXPECT_TRUE(Healthy());
 }
@@ -737,21 +741,20 @@ TEST_F(EndpointLimitsTest, IdleConnectionsAreEvictedBusyOnesAreNot) {
   bool release = false;
   std::atomic<int> waiting{0};
   auto server = EndpointServer::StartRoutes(
-      "127.0.0.1:0",
-      {{"/healthz", Healthz()},
-       {"/slow", {[&](const EndpointServer::Request&) {
-          ++waiting;
-          std::unique_lock lock(mu);
-          cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
-          return EndpointServer::Reply{200, "slow\n"};
-        }}}},
+      "127.0.0.1:0", {{"/healthz", Healthz()}, {"/slow", {[&](const EndpointServer::Request&) {
+                                                  ++waiting;
+                                                  std::unique_lock lock(mu);
+                                                  cv.wait_for(lock, std::chrono::seconds(10),
+                                                              [&] { return release; });
+                                                  return EndpointServer::Reply{200, "slow\n"};
+                                                }}}},
       std::nullopt, {.max_connections = 4, .deadline = std::chrono::seconds(10)});
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   int port = (*server)->port();
   std::vector<std::unique_ptr<IdleConnection>> idle;
   for (int i = 0; i < 50; ++i) idle.push_back(std::make_unique<IdleConnection>(port));
-  auto health = dra::testing::RawHttpClient::Send(port, "GET", "/healthz", true,
-                                                  std::chrono::seconds(1));
+  auto health =
+      dra::testing::RawHttpClient::Send(port, "GET", "/healthz", true, std::chrono::seconds(1));
   ASSERT_TRUE(health.ok()) << health.status().ToString();
   EXPECT_EQ(health->head.rfind("HTTP/1.1 200", 0), 0u);
 
@@ -778,7 +781,8 @@ TEST_F(EndpointLimitsTest, IdleConnectionsAreEvictedBusyOnesAreNot) {
 
 int ThreadCount() {
   int count = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
     ++count;
   }
   return count;
