@@ -50,7 +50,11 @@ EndpointExchange::Step EndpointExchange::Feed(std::string_view bytes) {
         boost::asio::const_buffer(parser_->pending.data(), parser_->pending.size()), error);
     parser_->pending.erase(0, used);
     if (error == http::error::need_more) break;
-    if (error) return Reject(StatusFor(error), "malformed request: " + error.message() + "\n");
+    if (error) {
+      int status = StatusFor(error);
+      return Reject(status, (status == 400 ? "malformed request: " : "request too large: ") +
+                                error.message() + "\n");
+    }
     if (parser_->beast.is_header_done() && !admitted_) {
       Step admitted = AdmitHead();
       if (admitted != Step::kNeedMore) return admitted;
