@@ -4,6 +4,8 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace kube {
@@ -34,9 +36,11 @@ std::string FieldOf(const http::request<http::string_body>& message, http::field
 EndpointExchange::EndpointExchange(const EndpointRouter& router)
     : router_(router), parser_(std::make_unique<Parser>()) {
   parser_->beast.header_limit(kMaxHeadBytes);
-  // Until the route is known, no body larger than any route takes: the
-  // parser checks a Content-Length against this as the head completes.
-  parser_->beast.body_limit(router_.MaxBodyBytes());
+  // The parser would check a Content-Length against its body limit as the
+  // head completes, before the route is known (a POST to a probe would get
+  // 413, not 405). AdmitHead sets the route's limit before any body byte
+  // is read or room is reserved for it.
+  parser_->beast.body_limit(std::numeric_limits<std::uint64_t>::max());
 }
 
 EndpointExchange::~EndpointExchange() = default;

@@ -114,12 +114,6 @@ EndpointReply EndpointRouter::ServeRaw(std::string_view bytes) const {
   return exchange.rejection();
 }
 
-std::size_t EndpointRouter::MaxBodyBytes() const {
-  std::size_t most = 0;
-  for (const auto& [prefix, route] : routes_) most = std::max(most, route.max_body_bytes);
-  return most;
-}
-
 EndpointReply EndpointRouter::Error(int status, std::string body) {
   EndpointReply reply;
   reply.status = status;
@@ -143,6 +137,12 @@ const char* EndpointRouter::ReasonPhrase(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 201:
+      return "Created";
+    case 202:
+      return "Accepted";
+    case 204:
+      return "No Content";
     case 400:
       return "Bad Request";
     case 401:
@@ -155,6 +155,10 @@ const char* EndpointRouter::ReasonPhrase(int status) {
       return "Method Not Allowed";
     case 413:
       return "Payload Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Entity";
     case 429:
       return "Too Many Requests";
     case 431:

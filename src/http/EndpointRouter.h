@@ -69,9 +69,6 @@ class EndpointRouter {
   // server would send. Input that ends before a complete request gets 400.
   EndpointReply ServeRaw(std::string_view bytes) const;
 
-  // The largest body any route takes.
-  std::size_t MaxBodyBytes() const;
-
   static EndpointReply Error(int status, std::string body);
   // Status line and headers through the blank line, with the length of the
   // whole body (also for HEAD); a status outside 100..599 goes out as 500.

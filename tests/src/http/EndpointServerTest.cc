@@ -599,6 +599,14 @@ TEST_F(EndpointLimitsTest, PostWithBodyOnAProbeIs405WithAllow) {
       Exchange(port(), "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx");
   EXPECT_EQ(StatusOf(response), 405) << response;
   EXPECT_EQ(HeaderOf(response, "Allow"), "GET, HEAD");
+  // The route decides before any length check: a huge Content-Length on a
+  // probe is still 405, on an unknown path 404, and reserves nothing.
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /healthz HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\nxx")),
+            405);
+  EXPECT_EQ(
+      StatusOf(Exchange(port(), "POST /nope HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\nxx")),
+      404);
   EXPECT_TRUE(Healthy());
 }
 
