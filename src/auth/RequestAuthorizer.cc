@@ -67,11 +67,15 @@ RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
       users_(options_.max_cache_entries),
       decisions_(options_.max_cache_entries),
       review_budget_(std::max(1, options_.review_burst),
-                     ReviewInterval(options_.reviews_per_second), SinceEpoch(clock_->Now())) {}
+                     ReviewInterval(options_.reviews_per_second), SinceEpoch(clock_->Now())),
+      known_review_budget_(std::max(1, options_.known_review_burst),
+                           ReviewInterval(options_.known_reviews_per_second),
+                           SinceEpoch(clock_->Now())),
+      known_tokens_(options_.max_cache_entries) {}
 
-bool RequestAuthorizer::TakeReviewToken() {
+bool RequestAuthorizer::TakeReviewToken(TokenBucket& budget) {
   std::lock_guard lock(budget_mu_);
-  return review_budget_.TryTake(SinceEpoch(clock_->Now()));
+  return budget.TryTake(SinceEpoch(clock_->Now()));
 }
 
 Status RequestAuthorizer::Authorize(const std::string& method, const std::string& path,
@@ -92,11 +96,13 @@ Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
     if (*cached) return **cached;
     return Status(StatusCode::kUnauthorized, "token not authenticated (cached)");
   }
-  if (!TakeReviewToken()) return TooManyReviews();
+  bool known = known_tokens_.Get(key, now).has_value();
+  if (!TakeReviewToken(known ? known_review_budget_ : review_budget_)) return TooManyReviews();
   auto user = tokens_->Review(token);
   now = clock_->Now();
   if (user.ok()) {
     users_.Put(key, *user, now + options_.authenticated_ttl, now);
+    known_tokens_.Put(key, true, now + options_.known_token_ttl, now);
   } else if (user.status().code() == StatusCode::kUnauthorized) {
     users_.Put(key, std::nullopt, now + options_.unauthenticated_ttl, now);
   }
@@ -108,7 +114,7 @@ Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& v
   std::string key = DecisionKey(user, verb, path);
   auto decision = decisions_.Get(key, clock_->Now());
   if (!decision) {
-    if (!TakeReviewToken()) return TooManyReviews();
+    if (!TakeReviewToken(known_review_budget_)) return TooManyReviews();
     auto reviewed = access_->ReviewNonResource(user, verb, path);
     if (!reviewed.ok()) return reviewed.status();
     auto now = clock_->Now();

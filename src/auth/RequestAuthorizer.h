@@ -24,11 +24,18 @@ struct RequestAuthorizerOptions {
   std::chrono::milliseconds allowed_ttl{10000};
   std::chrono::milliseconds denied_ttl{5000};
   std::size_t max_cache_entries = 1024;  // per cache
-  // TokenReviews and SubjectAccessReviews together (answers from the caches
-  // are free): beyond this rate a request gets kTooManyRequests at once, so
-  // a flood of unknown tokens cannot flood the API server or pile up.
+  // Reviews of tokens not authenticated lately (answers from the caches are
+  // free): beyond this rate a request gets kTooManyRequests at once, so a
+  // flood of unknown tokens cannot flood the API server or pile up.
   double reviews_per_second = 20;
   int review_burst = 40;
+  // Reviews for tokens authenticated within `known_token_ttl` (their
+  // answers expired) and access reviews of authenticated users have a
+  // budget of their own: a flood of unknown tokens does not lock out the
+  // scrapers already known.
+  double known_reviews_per_second = 20;
+  int known_review_burst = 40;
+  std::chrono::milliseconds known_token_ttl{std::chrono::minutes(15)};
   std::shared_ptr<Clock> clock;  // null: RealClock
 };
 
@@ -54,7 +61,7 @@ class RequestAuthorizer {
  private:
   Result<UserInfo> Authenticate(const std::string& token);
   Status CheckAccess(const UserInfo& user, const std::string& verb, const std::string& path);
-  bool TakeReviewToken();
+  bool TakeReviewToken(TokenBucket& budget);
 
   std::shared_ptr<TokenReviewer> tokens_;
   std::shared_ptr<AccessReviewer> access_;
@@ -64,7 +71,9 @@ class RequestAuthorizer {
   ExpiringCache<std::optional<UserInfo>> users_;
   ExpiringCache<AccessDecision> decisions_;
   std::mutex budget_mu_;
-  TokenBucket review_budget_;
+  TokenBucket review_budget_;        // unknown tokens
+  TokenBucket known_review_budget_;  // tokens authenticated lately, and their users
+  ExpiringCache<bool> known_tokens_;
 };
 
 }  // namespace kube

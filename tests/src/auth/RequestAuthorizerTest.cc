@@ -163,6 +163,34 @@ TEST_F(RequestAuthorizerTest, ReviewsBeyondTheRateAreTooManyRequests) {
   EXPECT_EQ(Calls(kTokenReviews), 4u);
 }
 
+// A scraper authenticated before keeps its own budget: a flood of unknown
+// tokens that exhausts theirs does not turn its next review (its cached
+// answer expired) into 429.
+TEST_F(RequestAuthorizerTest, FloodOfUnknownTokensDoesNotLockOutKnownScrapers) {
+  api_->AddRoute(Route::Where("POST",
+                              [](const dra::testing::RecordedRequest& r) {
+                                return r.Path() == kTokenReviews &&
+                                       r.body.find("\"token\":\"scraper\"") != std::string::npos;
+                              }),
+                 {ScriptedResponse::Json(201, Authenticated("prometheus"))});
+  Serve(ScriptedResponse::Json(201, NotAuthenticated()), ScriptedResponse::Json(201, Access(true)));
+  RequestAuthorizerOptions options;
+  options.reviews_per_second = 1;
+  options.review_burst = 2;
+  auto authorizer = Authorizer(milliseconds(5000), options);
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer scraper").ok());
+  int too_many = 0;
+  for (int i = 0; i < 20; ++i) {
+    Status verdict = authorizer->Authorize("GET", "/metrics", "Bearer bad" + std::to_string(i));
+    too_many += verdict.code() == StatusCode::kTooManyRequests ? 1 : 0;
+  }
+  EXPECT_EQ(too_many, 19);            // the scraper took the first of the two
+  clock_->Step(milliseconds(10500));  // the scraper's answers expired; 10 more unknown tokens
+  for (int i = 0; i < 30; ++i)
+    (void)authorizer->Authorize("GET", "/metrics", "Bearer x" + std::to_string(i));
+  EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer scraper").ok());
+}
+
 TEST_F(RequestAuthorizerTest, AnswersAreCachedBrieflyTwoCallsPerTokenAndPeriod) {
   Serve(ScriptedResponse::Json(201, Authenticated("alice")),
         ScriptedResponse::Json(201, Access(true)));
