@@ -36,8 +36,8 @@ class EndpointSession : public EndpointConnections::Connection,
 
   EndpointSession(Stream stream, std::shared_ptr<void> keep_alive, const EndpointRouter& router,
                   boost::asio::thread_pool& handlers, std::chrono::milliseconds deadline)
-      : stream_(std::move(stream)),
-        keep_alive_(std::move(keep_alive)),
+      : keep_alive_(std::move(keep_alive)),
+        stream_(std::move(stream)),
         exchange_(router),
         handlers_(handlers),
         deadline_(deadline),
@@ -165,8 +165,8 @@ class EndpointSession : public EndpointConnections::Connection,
     Socket().close(ignored);
   }
 
+  std::shared_ptr<void> keep_alive_;  // the TLS context the stream uses: outlives it
   Stream stream_;
-  std::shared_ptr<void> keep_alive_;  // the TLS context the stream uses
   EndpointExchange exchange_;
   boost::asio::thread_pool& handlers_;
   std::chrono::milliseconds deadline_;
