@@ -250,15 +250,15 @@ def malformed_headers(c, _stop):
 def bodies_on_get_and_post(c, _stop):
     problems = []
     for port in both_ports(c):
-        expect(problems, port, b"POST /healthz HTTP/1.1\r\nContent-Length: 1\r\n\r\nx", {405},
-               "POST with a body")
-        expect(problems, port, b"GET /healthz HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", {413},
-               "GET with a body")
-        expect(problems, port,
-               b"GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-               {413}, "GET with a chunked body")
-        expect(problems, port, b"POST /metrics HTTP/1.1\r\nContent-Length: 1000000\r\n\r\n" +
-               b"x" * 1000000, {404, 405}, "POST with 1 MB")
+        path = b"/healthz" if port == c.probe_port else b"/metrics"
+        expect(problems, port, b"POST " + path + b" HTTP/1.1\r\nContent-Length: 1\r\n\r\nx", {405},
+               f"POST {path!r} with a body")
+        expect(problems, port, b"GET " + path + b" HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", {413},
+               f"GET {path!r} with a body")
+        expect(problems, port, b"GET " + path + b" HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+               b"3\r\nabc\r\n0\r\n\r\n", {413}, f"GET {path!r} with a chunked body")
+        expect(problems, port, b"POST " + path + b" HTTP/1.1\r\nContent-Length: 1000000\r\n\r\n" +
+               b"x" * 1000000, {405}, f"POST {path!r} with 1 MB")
     return problems
 
 

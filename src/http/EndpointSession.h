@@ -1,6 +1,8 @@
 #pragma once
 
 // Included by EndpointServer.cc only: it brings in Boost.Asio.
+#include <sys/ioctl.h>
+
 #include <array>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
@@ -44,6 +46,7 @@ class EndpointSession : public EndpointConnections::Connection,
         timer_(stream_.get_executor()) {}
 
   void Start() {
+    fd_ = Socket().native_handle();
     auto self = this->shared_from_this();
     timer_.expires_after(deadline_);
     timer_.async_wait([self](boost::system::error_code error) {
@@ -65,7 +68,14 @@ class EndpointSession : public EndpointConnections::Connection,
     boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->Shut(); });
   }
 
-  bool Evictable() const override { return evictable_; }
+  // Not while bytes wait to be read: a client that just sent its request
+  // (a probe in a burst of idle sockets) is about to be served.
+  bool Evictable() const override {
+    if (!evictable_) return false;
+    int fd = fd_;
+    int unread = 0;
+    return fd < 0 || ioctl(fd, FIONREAD, &unread) != 0 || unread == 0;
+  }
 
  private:
   // Bytes read after the reply, waiting for the client to close, at most.
@@ -159,6 +169,7 @@ class EndpointSession : public EndpointConnections::Connection,
     if (shut_) return;
     shut_ = true;
     evictable_ = false;
+    fd_ = -1;
     timer_.cancel();
     boost::system::error_code ignored;
     Socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
@@ -177,6 +188,7 @@ class EndpointSession : public EndpointConnections::Connection,
   std::size_t drained_ = 0;
   bool shut_ = false;
   std::atomic<bool> evictable_{true};
+  std::atomic<int> fd_{-1};  // for Evictable() from the accepting thread
 };
 
 }  // namespace kube
