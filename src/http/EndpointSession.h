@@ -168,7 +168,9 @@ class EndpointSession : public EndpointConnections::Connection,
   void Shut() {
     if (shut_) return;
     shut_ = true;
-    evictable_ = false;
+    // Until its last handler has run the session still holds a slot; a
+    // newcomer may take it (evicting a shut session costs nothing).
+    evictable_ = true;
     fd_ = -1;
     timer_.cancel();
     boost::system::error_code ignored;
