@@ -22,12 +22,6 @@ bool EndpointConnections::Admit(const std::shared_ptr<Connection>& connection) {
   return true;
 }
 
-std::size_t EndpointConnections::Count() {
-  std::lock_guard lock(mu_);
-  ForgetEndedLocked();
-  return connections_.size();
-}
-
 void EndpointConnections::ForgetEndedLocked() {
   connections_.remove_if([](const std::weak_ptr<Connection>& c) { return c.expired(); });
 }

@@ -26,7 +26,6 @@ class EndpointConnections {
 
   // False: no room, the caller drops the newcomer.
   bool Admit(const std::shared_ptr<Connection>& connection);
-  std::size_t Count();
 
  private:
   void ForgetEndedLocked();
