@@ -124,6 +124,14 @@ run_image_smoke() {
   timed "image smoke test" "$REPO_ROOT/hack/image/smoke-test.sh" || die "image smoke test failed"
 }
 
+# Hostile clients against the real binary's probe and metrics ports (docs/runtime.md,
+# "Served surface"): bounded in connections and time, 127.0.0.1 only.
+run_endpoint_attacks() {
+  log "served-surface attacks against $BUILD_DIR/dra-controller (hack/endpoint-attacks.py)"
+  python3 "$REPO_ROOT/hack/endpoint-attacks.py" "$BUILD_DIR/dra-controller" "$KUBECONFIG" \
+    || die "served-surface attacks failed"
+}
+
 run_integration() {
   local image=0
   if image_usable; then image=1; run_image_build; fi
@@ -140,6 +148,7 @@ run_integration() {
   # One at a time: the tests share cluster-scoped objects (nodes, slices, classes).
   timed "integration tests" ctest --test-dir "$BUILD_DIR" -L integration --output-on-failure -j 1 \
     || die "integration tests failed"
+  timed "served-surface attacks" run_endpoint_attacks
   if ((image)); then run_image_smoke; fi
 }
 

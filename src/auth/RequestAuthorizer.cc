@@ -37,6 +37,19 @@ std::string Sha256(const std::string& data) {
   return std::string(reinterpret_cast<const char*>(digest.data()), size);
 }
 
+TokenBucket::Nanos SinceEpoch(Clock::TimePoint t) {
+  return std::chrono::duration_cast<TokenBucket::Nanos>(t.time_since_epoch());
+}
+
+std::chrono::nanoseconds ReviewInterval(double per_second) {
+  if (per_second <= 0) return std::chrono::nanoseconds(0);
+  return std::chrono::nanoseconds(static_cast<int64_t>(1e9 / per_second));
+}
+
+Status TooManyReviews() {
+  return Status(StatusCode::kTooManyRequests, "too many authentication reviews; retry later");
+}
+
 std::string DecisionKey(const UserInfo& user, const std::string& verb, const std::string& path) {
   nlohmann::json key = {user.username, user.uid, user.groups, user.extra, verb, path};
   return key.dump();
@@ -52,7 +65,18 @@ RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
       options_(std::move(options)),
       clock_(options_.clock ? options_.clock : RealClock::Shared()),
       users_(options_.max_cache_entries),
-      decisions_(options_.max_cache_entries) {}
+      decisions_(options_.max_cache_entries),
+      review_budget_(std::max(1, options_.review_burst),
+                     ReviewInterval(options_.reviews_per_second), SinceEpoch(clock_->Now())),
+      known_review_budget_(std::max(1, options_.known_review_burst),
+                           ReviewInterval(options_.known_reviews_per_second),
+                           SinceEpoch(clock_->Now())),
+      known_tokens_(options_.max_cache_entries) {}
+
+bool RequestAuthorizer::TakeReviewToken(TokenBucket& budget) {
+  std::lock_guard lock(budget_mu_);
+  return budget.TryTake(SinceEpoch(clock_->Now()));
+}
 
 Status RequestAuthorizer::Authorize(const std::string& method, const std::string& path,
                                     const std::string& authorization_header) {
@@ -60,7 +84,8 @@ Status RequestAuthorizer::Authorize(const std::string& method, const std::string
   if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
   auto user = Authenticate(token);
   if (!user.ok()) return user.status();
-  return CheckAccess(*user, AsciiText::Lower(method), path);
+  std::string verb = method == "HEAD" ? "get" : AsciiText::Lower(method);
+  return CheckAccess(*user, verb, path);
 }
 
 Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
@@ -71,10 +96,13 @@ Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
     if (*cached) return **cached;
     return Status(StatusCode::kUnauthorized, "token not authenticated (cached)");
   }
+  bool known = known_tokens_.Get(key, now).has_value();
+  if (!TakeReviewToken(known ? known_review_budget_ : review_budget_)) return TooManyReviews();
   auto user = tokens_->Review(token);
   now = clock_->Now();
   if (user.ok()) {
     users_.Put(key, *user, now + options_.authenticated_ttl, now);
+    known_tokens_.Put(key, true, now + options_.known_token_ttl, now);
   } else if (user.status().code() == StatusCode::kUnauthorized) {
     users_.Put(key, std::nullopt, now + options_.unauthenticated_ttl, now);
   }
@@ -86,6 +114,7 @@ Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& v
   std::string key = DecisionKey(user, verb, path);
   auto decision = decisions_.Get(key, clock_->Now());
   if (!decision) {
+    if (!TakeReviewToken(known_review_budget_)) return TooManyReviews();
     auto reviewed = access_->ReviewNonResource(user, verb, path);
     if (!reviewed.ok()) return reviewed.status();
     auto now = clock_->Now();
@@ -107,6 +136,8 @@ int RequestAuthorizer::HttpStatusFor(const Status& verdict) {
       return 401;
     case StatusCode::kForbidden:
       return 403;
+    case StatusCode::kTooManyRequests:
+      return 429;
     default:
       return 500;
   }

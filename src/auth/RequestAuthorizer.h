@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "src/auth/TokenReviewer.h"
 #include "src/base/Clock.h"
 #include "src/base/Status.h"
+#include "src/base/TokenBucket.h"
 
 namespace kube {
 
@@ -22,7 +24,19 @@ struct RequestAuthorizerOptions {
   std::chrono::milliseconds allowed_ttl{10000};
   std::chrono::milliseconds denied_ttl{5000};
   std::size_t max_cache_entries = 1024;  // per cache
-  std::shared_ptr<Clock> clock;          // null: RealClock
+  // Reviews of tokens not authenticated lately (answers from the caches are
+  // free): beyond this rate a request gets kTooManyRequests at once, so a
+  // flood of unknown tokens cannot flood the API server or pile up.
+  double reviews_per_second = 20;
+  int review_burst = 40;
+  // Reviews for tokens authenticated within `known_token_ttl` (their
+  // answers expired) and access reviews of authenticated users have a
+  // budget of their own: a flood of unknown tokens does not lock out the
+  // scrapers already known.
+  double known_reviews_per_second = 20;
+  int known_review_burst = 40;
+  std::chrono::milliseconds known_token_ttl{std::chrono::minutes(15)};
+  std::shared_ptr<Clock> clock;  // null: RealClock
 };
 
 // Authenticates a request's bearer token with a TokenReview and authorizes
@@ -36,16 +50,18 @@ class RequestAuthorizer {
 
   // Ok: allowed. kUnauthorized: no bearer token, or one the API server
   // rejects. kForbidden: the user may not use the verb (the lower-cased
-  // method) on `path`. Any other code: a review failed.
+  // method; HEAD is "get", as in controller-runtime) on `path`.
+  // kTooManyRequests: over the review rate. Any other code: a review failed.
   Status Authorize(const std::string& method, const std::string& path,
                    const std::string& authorization_header);
 
-  // 200, 401, 403, or 500 for a failed review.
+  // 200, 401, 403, 429, or 500 for a failed review.
   static int HttpStatusFor(const Status& verdict);
 
  private:
   Result<UserInfo> Authenticate(const std::string& token);
   Status CheckAccess(const UserInfo& user, const std::string& verb, const std::string& path);
+  bool TakeReviewToken(TokenBucket& budget);
 
   std::shared_ptr<TokenReviewer> tokens_;
   std::shared_ptr<AccessReviewer> access_;
@@ -54,6 +70,10 @@ class RequestAuthorizer {
   // Keyed by the token's SHA-256; a rejected token is cached as nullopt.
   ExpiringCache<std::optional<UserInfo>> users_;
   ExpiringCache<AccessDecision> decisions_;
+  std::mutex budget_mu_;
+  TokenBucket review_budget_;        // unknown tokens
+  TokenBucket known_review_budget_;  // tokens authenticated lately, and their users
+  ExpiringCache<bool> known_tokens_;
 };
 
 }  // namespace kube

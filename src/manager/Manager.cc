@@ -8,6 +8,7 @@
 
 #include "src/auth/RequestAuthorizer.h"
 #include "src/auth/ServingCertificate.h"
+#include "src/base/LogThrottle.h"
 #include "src/base/RealClock.h"
 #include "src/manager/FunctionRunnable.h"
 
@@ -39,8 +40,24 @@ Status NotYet(const std::string& what) { return Status(StatusCode::kUnavailable,
 // scraper's timeout (Prometheus: 10 s).
 constexpr std::chrono::milliseconds kMetricsReviewTimeout{4000};
 
+// How often a failed or refused review is logged at most.
+constexpr std::chrono::seconds kReviewFailureLogInterval{10};
+
+// The certificate's files as they are now, for the server's reload check.
+EndpointServer::TlsOptions MetricsTls(const ServingCertificate& cert, const std::string& dir) {
+  EndpointServer::TlsOptions tls{cert.cert_pem, cert.key_pem};
+  if (dir.empty()) return tls;
+  tls.current = [dir]() -> Result<std::pair<std::string, std::string>> {
+    auto files = ServingCertificate::FromDirectory(dir);
+    if (!files.ok()) return files.status();
+    return std::make_pair(std::move(files->cert_pem), std::move(files->key_pem));
+  };
+  return tls;
+}
+
 // /metrics over HTTPS for callers the API server authenticates and allows to
 // "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
+// The certificate from --metrics-cert-dir is reloaded when its files change.
 Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
     const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
     const EndpointServer::Handler& scrape) {
@@ -50,17 +67,21 @@ Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
   if (!cert.ok()) return cert.status().WithContext("metrics serving certificate");
   auto authorizer = std::make_shared<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
                                                         std::make_shared<AccessReviewer>(client));
-  auto guarded = [authorizer, scrape](const EndpointServer::Request& request) {
+  auto failures = std::make_shared<LogThrottle>(kReviewFailureLogInterval);
+  auto guarded = [authorizer, scrape, failures](const EndpointServer::Request& request) {
     Status verdict = authorizer->Authorize(request.method, request.path, request.authorization);
     if (verdict.ok()) return scrape();
-    if (RequestAuthorizer::HttpStatusFor(verdict) == 500) {
-      spdlog::warn("metrics request not authorized: {}", verdict.ToString());
+    int status = RequestAuthorizer::HttpStatusFor(verdict);
+    if (status == 500 || status == 429) {
+      if (auto suppressed = failures->Admit()) {
+        spdlog::warn("metrics request not authorized: {} ({} more not logged)", verdict.ToString(),
+                     *suppressed);
+      }
     }
-    return EndpointServer::Reply{RequestAuthorizer::HttpStatusFor(verdict),
-                                 verdict.message() + "\n"};
+    return EndpointServer::Reply{status, verdict.message() + "\n"};
   };
   return EndpointServer::Start(options.metrics_bind_address, {{"/metrics", guarded}},
-                               EndpointServer::TlsOptions{cert->cert_pem, cert->key_pem});
+                               MetricsTls(*cert, options.metrics_cert_dir));
 }
 
 long long Millis(Clock::Duration d) {

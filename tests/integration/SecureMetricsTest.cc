@@ -78,8 +78,9 @@ class SecureMetricsTest : public ClusterTest {
     return token->out.substr(0, token->out.find_last_not_of("\n") + 1);
   }
 
-  // The HTTP status of GET /metrics over HTTPS; 0 when the request failed.
-  int Scrape(const std::string& authorization) {
+  // The HTTP status of GET (or `method`) /metrics over HTTPS; 0 when the
+  // request failed.
+  int Scrape(const std::string& authorization, const std::string& method = "GET") {
     kube::RestConfig config;
     config.server = "https://127.0.0.1:" + std::to_string(server_->port());
     config.ca_pem = cert_.cert_pem;
@@ -87,6 +88,7 @@ class SecureMetricsTest : public ClusterTest {
     auto transport = kube::HttpTransport::Create(config);
     if (!transport.ok()) return 0;
     kube::HttpRequest request;
+    request.method = method;
     request.path = "/metrics";
     if (!authorization.empty()) request.headers.emplace_back("Authorization", authorization);
     auto reply = (*transport)->Send(request);
@@ -127,6 +129,19 @@ TEST_F(SecureMetricsTest, OnlyBoundAccountsReadMetrics) {
   EXPECT_EQ(last_body_, "# TYPE up gauge\nup 1\n");
   EXPECT_EQ(Scrape(stranger), 403) << last_body_;
   EXPECT_NE(last_body_.find("system:serviceaccount:" + ns_ + ":stranger"), std::string::npos);
+}
+
+// The role grants "get" only, as the shipped metrics-reader role does: HEAD
+// is authorized as get (controller-runtime does the same), not as "head".
+TEST_F(SecureMetricsTest, HeadNeedsOnlyTheGetPermission) {
+  std::string reader = "Bearer " + Token("reader");
+  EXPECT_EQ(Scrape("", "HEAD"), 401) << last_body_;
+  auto allowed = WaitFor(
+      "the reader's HEAD to be allowed", 30s, [&] { return Scrape(reader, "HEAD") == 200; },
+      [&] { return last_body_; });
+  ASSERT_TRUE(allowed.ok()) << allowed.ToString();
+  EXPECT_EQ(last_body_, "");
+  EXPECT_EQ(Scrape("Bearer " + Token("stranger"), "HEAD"), 403) << last_body_;
 }
 
 TEST_F(SecureMetricsTest, RevokedAccessEndsWhenTheCachedDecisionExpires) {

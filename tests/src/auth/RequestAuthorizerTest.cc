@@ -53,7 +53,8 @@ class RequestAuthorizerTest : public ::testing::Test {
     api_->AddRoute(Route::Exact("POST", kAccessReviews), {std::move(access_review)});
   }
 
-  std::unique_ptr<RequestAuthorizer> Authorizer(milliseconds timeout = milliseconds(5000)) {
+  std::unique_ptr<RequestAuthorizer> Authorizer(milliseconds timeout = milliseconds(5000),
+                                                RequestAuthorizerOptions options = {}) {
     RestConfig config;
     config.server = api_->Url();
     config.request_timeout = timeout;
@@ -63,7 +64,6 @@ class RequestAuthorizerTest : public ::testing::Test {
     client_options.max_retries = 0;
     auto client = std::make_shared<RestClient>(
         std::shared_ptr<HttpTransport>(std::move(*transport)), client_options);
-    RequestAuthorizerOptions options;
     options.clock = clock_;
     return std::make_unique<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
                                                std::make_shared<AccessReviewer>(client), options);
@@ -125,6 +125,70 @@ TEST_F(RequestAuthorizerTest, AllowedUserPassesAndTheReviewNamesUserVerbAndPath)
   EXPECT_EQ(review["spec"]["nonResourceAttributes"],
             nlohmann::json({{"path", "/metrics"}, {"verb", "get"}}));
   EXPECT_FALSE(review["spec"].contains("resourceAttributes"));
+}
+
+// controller-runtime's filter authorizes HEAD as "get": a scraper's HEAD
+// needs no RBAC rule for a verb "head" that no role grants.
+TEST_F(RequestAuthorizerTest, HeadIsAuthorizedAsGet) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  EXPECT_TRUE(authorizer->Authorize("HEAD", "/metrics", "Bearer t").ok());
+  ASSERT_EQ(Calls(kAccessReviews), 1u);
+  auto review = nlohmann::json::parse(api_->Requests().at(1).body);
+  EXPECT_EQ(review["spec"]["nonResourceAttributes"]["verb"], "get");
+  // ...and shares GET's cached decision.
+  EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer t").ok());
+  EXPECT_EQ(Calls(kAccessReviews), 1u);
+}
+
+// A flood of unknown tokens costs the API server at most the review rate;
+// beyond it callers get 429 at once, and the budget refills with time.
+TEST_F(RequestAuthorizerTest, ReviewsBeyondTheRateAreTooManyRequests) {
+  Serve(ScriptedResponse::Json(201, NotAuthenticated()), ScriptedResponse::Json(201, Access(true)));
+  RequestAuthorizerOptions options;
+  options.reviews_per_second = 2;
+  options.review_burst = 3;
+  auto authorizer = Authorizer(milliseconds(5000), options);
+  int too_many = 0;
+  for (int i = 0; i < 10; ++i) {
+    Status verdict = authorizer->Authorize("GET", "/metrics", "Bearer t" + std::to_string(i));
+    if (RequestAuthorizer::HttpStatusFor(verdict) == 429) ++too_many;
+  }
+  EXPECT_EQ(Calls(kTokenReviews), 3u);
+  EXPECT_EQ(too_many, 7);
+  clock_->Step(seconds(1));
+  EXPECT_EQ(authorizer->Authorize("GET", "/metrics", "Bearer later").code(),
+            StatusCode::kUnauthorized);
+  EXPECT_EQ(Calls(kTokenReviews), 4u);
+}
+
+// A scraper authenticated before keeps its own budget: a flood of unknown
+// tokens that exhausts theirs does not turn its next review (its cached
+// answer expired) into 429.
+TEST_F(RequestAuthorizerTest, FloodOfUnknownTokensDoesNotLockOutKnownScrapers) {
+  api_->AddRoute(Route::Where("POST",
+                              [](const dra::testing::RecordedRequest& r) {
+                                return r.Path() == kTokenReviews &&
+                                       r.body.find("\"token\":\"scraper\"") != std::string::npos;
+                              }),
+                 {ScriptedResponse::Json(201, Authenticated("prometheus"))});
+  Serve(ScriptedResponse::Json(201, NotAuthenticated()), ScriptedResponse::Json(201, Access(true)));
+  RequestAuthorizerOptions options;
+  options.reviews_per_second = 1;
+  options.review_burst = 2;
+  auto authorizer = Authorizer(milliseconds(5000), options);
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer scraper").ok());
+  int too_many = 0;
+  for (int i = 0; i < 20; ++i) {
+    Status verdict = authorizer->Authorize("GET", "/metrics", "Bearer bad" + std::to_string(i));
+    too_many += verdict.code() == StatusCode::kTooManyRequests ? 1 : 0;
+  }
+  EXPECT_EQ(too_many, 19);            // the scraper took the first of the two
+  clock_->Step(milliseconds(10500));  // the scraper's answers expired; 10 more unknown tokens
+  for (int i = 0; i < 30; ++i)
+    (void)authorizer->Authorize("GET", "/metrics", "Bearer x" + std::to_string(i));
+  EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer scraper").ok());
 }
 
 TEST_F(RequestAuthorizerTest, AnswersAreCachedBrieflyTwoCallsPerTokenAndPeriod) {

@@ -1,12 +1,15 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -16,7 +19,9 @@
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/RawHttpClient.h"
+#include "tests/support/TempDir.h"
 #include "tests/support/TestTime.h"
+#include "tests/support/WaitFor.h"
 
 namespace kube {
 namespace {
@@ -29,6 +34,47 @@ Result<HttpResponse> Get(int port, const std::string& path) {
   HttpRequest request;
   request.path = path;
   return (*transport)->Send(request);
+}
+
+// Sends `bytes` on a fresh connection (all of them, even after the server
+// answered) and reads until the server closes: the raw response, or "" when
+// the connection ended without one.
+std::string Exchange(int port, const std::string& bytes,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  int fd = dra::testing::RawHttpClient::Connect(port, timeout);
+  if (fd < 0) return "";
+  std::thread sender([fd, &bytes] {
+    std::size_t sent = 0;
+    while (sent < bytes.size()) {
+      ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<std::size_t>(n);
+    }
+  });
+  std::string response;
+  char buffer[16384];
+  while (true) {
+    ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+    if (n <= 0) break;
+    response.append(buffer, static_cast<std::size_t>(n));
+  }
+  shutdown(fd, SHUT_RDWR);
+  sender.join();
+  close(fd);
+  return response;
+}
+
+int StatusOf(const std::string& response) {
+  if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return -1;
+  return std::stoi(response.substr(9, 3));
+}
+
+std::string HeaderOf(const std::string& response, const std::string& name) {
+  auto head = response.substr(0, response.find("\r\n\r\n"));
+  auto at = head.find("\r\n" + name + ": ");
+  if (at == std::string::npos) return "";
+  at += name.size() + 4;
+  return head.substr(at, head.find("\r\n", at) - at);
 }
 
 TEST(EndpointServerTest, ServesRoutesOnAFreePort) {
@@ -426,6 +472,75 @@ TEST_F(TlsEndpointServerTest, LargeSharedBodyIsServedWholeAndByteIdentical) {
   EXPECT_TRUE(reply->body == "first 1\n" + *big) << "the body differs from the shared text";
 }
 
+// Bytes that are no TLS handshake (HTTP, a TLS record of junk, random
+// bytes) close that connection only; the next client is served.
+TEST_F(TlsEndpointServerTest, GarbageInsteadOfAHandshakeClosesThatConnectionOnly) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  int port = (*server)->port();
+  std::string record = std::string("\x16\x03\x01\x00\x40", 5) + std::string(64, '\xff');
+  for (const std::string& junk :
+       {std::string("GET /echo HTTP/1.1\r\n\r\n"), record, std::string(100000, '\x17')}) {
+    auto start = std::chrono::steady_clock::now();
+    std::string response = Exchange(port, junk);
+    EXPECT_EQ(response.find("HTTP/1.1 200"), std::string::npos);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  }
+  EXPECT_EQ(Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo", "")->status, 200);
+}
+
+// Requests after a good handshake go through the same parser and limits.
+TEST_F(TlsEndpointServerTest, PostWithBodyAfterTheHandshakeIs405) {
+  auto server = StartTls({{"/echo", Echo}});
+  ASSERT_TRUE(server.ok());
+  RestConfig config = HttpsTo((*server)->port(), cert_.cert_pem);
+  auto transport = HttpTransport::Create(config);
+  ASSERT_TRUE(transport.ok());
+  HttpRequest request;
+  request.method = "POST";
+  request.path = "/echo";
+  request.body = "x";
+  auto reply = (*transport)->Send(request);
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 405);
+  EXPECT_EQ(Send(config, "GET", "/echo", "")->status, 200);
+}
+
+// The serving certificate's files rotate (a renewed Secret): new handshakes
+// use the new certificate, without a restart; files that do not load leave
+// the current one in place.
+TEST_F(TlsEndpointServerTest, RotatedCertificateFilesServeNewHandshakes) {
+  dra::testing::TempDir dir;
+  dir.Write("tls.crt", cert_.cert_pem);
+  dir.Write("tls.key", cert_.key_pem);
+  std::string path = dir.path().string();
+  EndpointServer::TlsOptions tls{cert_.cert_pem, cert_.key_pem};
+  tls.current = [path]() -> Result<std::pair<std::string, std::string>> {
+    auto files = ServingCertificate::FromDirectory(path);
+    if (!files.ok()) return files.status();
+    return std::make_pair(files->cert_pem, files->key_pem);
+  };
+  auto server = EndpointServer::Start("127.0.0.1:0", {{"/echo", Echo}}, tls);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  EXPECT_EQ(Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo", "")->status, 200);
+
+  auto renewed = ServingCertificate::SelfSigned({"localhost"});
+  ASSERT_TRUE(renewed.ok());
+  dir.Write("tls.key", "half-written");  // a torn rotation is not used
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo", "")->status, 200);
+  dir.Write("tls.crt", renewed->cert_pem);
+  dir.Write("tls.key", renewed->key_pem);
+  auto rotated = dra::testing::WaitFor("the renewed certificate", std::chrono::seconds(5), [&] {
+    auto reply = Send(HttpsTo(port, renewed->cert_pem), "GET", "/echo", "");
+    return reply.ok() && reply->status == 200;
+  });
+  EXPECT_TRUE(rotated.ok()) << rotated.ToString();
+  EXPECT_FALSE(Send(HttpsTo(port, cert_.cert_pem), "GET", "/echo", "").ok())
+      << "new handshakes still get the old certificate";
+}
+
 TEST_F(TlsEndpointServerTest, ClientHangingUpMidResponseDoesNotKillTheProcess) {
   std::string big(8 * 1024 * 1024, 'x');
   auto server = StartTls({{"/big",
@@ -438,6 +553,327 @@ TEST_F(TlsEndpointServerTest, ClientHangingUpMidResponseDoesNotKillTheProcess) {
   config.max_response_body_bytes = 1024;  // the client gives up after 1 KiB
   for (int i = 0; i < 3; ++i) EXPECT_FALSE(Send(config, "GET", "/big", "").ok());
   EXPECT_EQ(Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/echo", "")->status, 200);
+}
+
+// ---- Limits and hostile input (issue 37) ----
+
+EndpointServer::Route Healthz() {
+  return {[](const EndpointServer::Request&) { return EndpointServer::Reply{200, "ok\n"}; }};
+}
+
+// A route that takes JSON bodies, as an Alertmanager webhook.
+EndpointServer::Route Webhook(std::size_t max_body) {
+  return {[](const EndpointServer::Request& request) {
+            return EndpointServer::Reply{202, request.content_type + "|" + request.body};
+          },
+          {"POST"},
+          max_body};
+}
+
+class EndpointLimitsTest : public ::testing::Test {
+ protected:
+  void Start(EndpointServer::Limits limits = {}) {
+    auto server = EndpointServer::StartRoutes(
+        "127.0.0.1:0", {{"/healthz", Healthz()}, {"/alertmanager", Webhook(1024)}}, std::nullopt,
+        limits);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(*server);
+  }
+  int port() const { return server_->port(); }
+  // /healthz answers 200 within `within`.
+  bool Healthy(std::chrono::milliseconds within = std::chrono::seconds(1)) {
+    auto start = std::chrono::steady_clock::now();
+    auto reply = dra::testing::RawHttpClient::Send(port(), "GET", "/healthz", true, within);
+    return reply.ok() && reply->head.rfind("HTTP/1.1 200", 0) == 0 &&
+           std::chrono::steady_clock::now() - start < within;
+  }
+
+  std::unique_ptr<EndpointServer> server_;
+};
+
+// The request that ended the process (std::length_error in the hand-written
+// parser): a POST with a body on a probe path.
+TEST_F(EndpointLimitsTest, PostWithBodyOnAProbeIs405WithAllow) {
+  Start();
+  std::string response =
+      Exchange(port(), "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx");
+  EXPECT_EQ(StatusOf(response), 405) << response;
+  EXPECT_EQ(HeaderOf(response, "Allow"), "GET, HEAD");
+  // The route decides before any length check: a huge Content-Length on a
+  // probe is still 405, on an unknown path 404, and reserves nothing.
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /healthz HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\nxx")),
+            405);
+  EXPECT_EQ(
+      StatusOf(Exchange(port(), "POST /nope HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\nxx")),
+      404);
+  EXPECT_TRUE(Healthy());
+}
+
+TEST_F(EndpointLimitsTest, BodyOnGetIs413) {
+  Start();
+  EXPECT_EQ(StatusOf(Exchange(port(), "GET /healthz HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc")),
+            413);
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+                              "\r\n3\r\nabc\r\n0\r\n\r\n")),
+            413);
+  EXPECT_TRUE(Healthy());
+}
+
+TEST_F(EndpointLimitsTest, OptionsAndOtherMethodsAre405AndHeadHasNoBody) {
+  Start();
+  std::string options = Exchange(port(), "OPTIONS /healthz HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(options), 405) << options;
+  EXPECT_EQ(HeaderOf(options, "Allow"), "GET, HEAD");
+  EXPECT_EQ(StatusOf(Exchange(port(), "DELETE /healthz HTTP/1.1\r\n\r\n")), 405);
+  std::string head = Exchange(port(), "HEAD /healthz HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(head), 200) << head;
+  EXPECT_EQ(HeaderOf(head, "Content-Length"), "3");
+  EXPECT_EQ(head.substr(head.find("\r\n\r\n") + 4), "") << "HEAD got a body";
+  std::string get_webhook = Exchange(port(), "GET /alertmanager HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(get_webhook), 405);
+  EXPECT_EQ(HeaderOf(get_webhook, "Allow"), "POST");
+}
+
+TEST_F(EndpointLimitsTest, RouteWithABodyLimitGetsTheBody) {
+  Start();
+  std::string json = R"({"alerts":[]})";
+  std::string response = Exchange(port(),
+                                  "POST /alertmanager HTTP/1.1\r\nContent-Type: "
+                                  "application/json\r\nContent-Length: " +
+                                      std::to_string(json.size()) + "\r\n\r\n" + json);
+  EXPECT_EQ(StatusOf(response), 202) << response;
+  EXPECT_EQ(response.substr(response.find("\r\n\r\n") + 4), "application/json|" + json);
+  std::string chunked = Exchange(
+      port(),
+      "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+  EXPECT_EQ(StatusOf(chunked), 202) << chunked;
+  EXPECT_EQ(chunked.substr(chunked.find("\r\n\r\n") + 4), "|{}");
+}
+
+TEST_F(EndpointLimitsTest, BodyOverTheRouteLimitIs413) {
+  Start();
+  std::string big(2048, 'x');
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /alertmanager HTTP/1.1\r\nContent-Length: 2048\r\n\r\n" + big)),
+            413);
+  std::string chunks;
+  for (int i = 0; i < 4; ++i) chunks += "200\r\n" + std::string(512, 'y') + "\r\n";
+  EXPECT_EQ(StatusOf(Exchange(port(),
+                              "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: "
+                              "chunked\r\n\r\n" +
+                                  chunks + "0\r\n\r\n")),
+            413);
+  EXPECT_TRUE(Healthy());
+}
+
+TEST_F(EndpointLimitsTest, OversizedRequestLineAndTooManyHeadersAre431) {
+  Start();
+  std::string long_line = "GET /healthz?" + std::string(200 * 1024, 'a') + " HTTP/1.1\r\n\r\n";
+  EXPECT_EQ(StatusOf(Exchange(port(), long_line)), 431);
+  std::string headers = "GET /healthz HTTP/1.1\r\n";
+  for (int i = 0; i < 20000; ++i) headers += "X-H" + std::to_string(i) + ": v\r\n";
+  EXPECT_EQ(StatusOf(Exchange(port(), headers + "\r\n")), 431);
+  EXPECT_TRUE(Healthy());
+}
+
+TEST_F(EndpointLimitsTest, MalformedAndAmbiguousRequestsAre400) {
+  Start();
+  for (const std::string bad : {
+           "GARBAGE\r\n\r\n",
+           "GET /healthz\r\n\r\n",
+           "GET /healthz HTTP/9.9\r\n\r\n",
+           "GET healthz HTTP/1.1\r\n\r\n",
+           "GET http://x/healthz HTTP/1.1\r\n\r\n",
+           "GET /healthz HTTP/1.1\r\nNo colon here\r\n\r\n",
+           "GET /healthz HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+           "GET /healthz HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+           "POST /alertmanager HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: "
+           "chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+           "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: "
+           "2\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+           "POST /alertmanager HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n{}",
+           "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+       }) {
+    EXPECT_EQ(StatusOf(Exchange(port(), bad)), 400) << bad;
+  }
+  EXPECT_TRUE(Healthy());
+}
+
+TEST_F(EndpointLimitsTest, PathTraversalAndUnknownPathsAre404) {
+  Start();
+  for (const std::string path :
+       {"/healthz/../etc/passwd", "/healthz/./x", "/healthz/%2e%2e/x", "//healthz", "/healthz\\..",
+        "/../healthz", "/nope", "/healthzz"}) {
+    EXPECT_EQ(StatusOf(Exchange(port(), "GET " + path + " HTTP/1.1\r\n\r\n")), 404) << path;
+  }
+  EXPECT_EQ(StatusOf(Exchange(port(), "GET /healthz/ping?verbose HTTP/1.1\r\n\r\n")), 200);
+}
+
+// A client that trickles its request (or sends nothing) is cut at the
+// connection's deadline, counted from the accept.
+TEST_F(EndpointLimitsTest, TricklingClientIsCutAtTheDeadline) {
+  Start({.max_connections = 64, .deadline = std::chrono::milliseconds(400)});
+  int fd = dra::testing::RawHttpClient::Connect(port(), std::chrono::seconds(5));
+  ASSERT_GE(fd, 0);
+  auto start = std::chrono::steady_clock::now();
+  std::string request = "GET /healthz HTTP/1.1\r\nX-Slow: " + std::string(400, 'a');
+  bool cut = false;
+  for (char c : request) {
+    if (send(fd, &c, 1, MSG_NOSIGNAL) != 1) {
+      cut = true;
+      break;
+    }
+    char byte;
+    ssize_t got = recv(fd, &byte, 1, MSG_DONTWAIT);
+    if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+      cut = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  close(fd);
+  EXPECT_TRUE(cut) << "the trickling connection was never closed";
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2000));
+  EXPECT_GE(elapsed, std::chrono::milliseconds(350));
+}
+
+// More idle sockets than slots, and every handler slot busy: idle ones are
+// evicted for newcomers; only when every connection serves a request is a
+// newcomer refused.
+TEST_F(EndpointLimitsTest, IdleConnectionsAreEvictedBusyOnesAreNot) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> waiting{0};
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/healthz", Healthz()}, {"/slow", {[&](const EndpointServer::Request&) {
+                                                  ++waiting;
+                                                  std::unique_lock lock(mu);
+                                                  cv.wait_for(lock, std::chrono::seconds(10),
+                                                              [&] { return release; });
+                                                  return EndpointServer::Reply{200, "slow\n"};
+                                                }}}},
+      std::nullopt, {.max_connections = 4, .deadline = std::chrono::seconds(10)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 50; ++i) idle.push_back(std::make_unique<IdleConnection>(port));
+  auto health =
+      dra::testing::RawHttpClient::Send(port, "GET", "/healthz", true, std::chrono::seconds(1));
+  ASSERT_TRUE(health.ok()) << health.status().ToString();
+  EXPECT_EQ(health->head.rfind("HTTP/1.1 200", 0), 0u);
+
+  std::vector<std::thread> slow;
+  for (int i = 0; i < 4; ++i) {
+    slow.emplace_back([port] { (void)Exchange(port, "GET /slow HTTP/1.1\r\n\r\n"); });
+  }
+  ASSERT_TRUE(dra::testing::WaitFor("two busy handlers", std::chrono::seconds(5), [&] {
+                return waiting.load() >= 2;
+              }).ok());
+  // Four connections serve requests (two in handlers, two queued): no room.
+  ASSERT_TRUE(dra::testing::WaitFor("a refused newcomer", std::chrono::seconds(5), [&] {
+                return StatusOf(Exchange(port, "GET /healthz HTTP/1.1\r\n\r\n",
+                                         std::chrono::milliseconds(500))) == -1;
+              }).ok());
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  for (auto& t : slow) t.join();
+  EXPECT_EQ(StatusOf(Exchange(port, "GET /healthz HTTP/1.1\r\n\r\n")), 200);
+}
+
+int ThreadCount() {
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    ++count;
+  }
+  return count;
+}
+
+// Connections cost no threads: 200 open sockets, and requests on them, leave
+// the process's thread count where it was.
+TEST_F(EndpointLimitsTest, ConnectionsDoNotCostThreads) {
+  Start();
+  ASSERT_TRUE(Healthy());
+  int before = ThreadCount();
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 200; ++i) idle.push_back(std::make_unique<IdleConnection>(port()));
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(Healthy()) << i;
+  EXPECT_EQ(ThreadCount(), before);
+}
+
+// Clients that keep sending garbage as fast as they can: each gets its
+// answer and is closed; the probe still answers at once.
+TEST_F(EndpointLimitsTest, SpinningClientsDoNotStarveProbes) {
+  Start();
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  for (int i = 0; i < 16; ++i) {
+    spinners.emplace_back([&, i] {
+      std::string junk = i % 2 ? std::string(64 * 1024, 'A')
+                               : "GET /healthz HTTP/1.1\r\n" + std::string(64 * 1024, 'x');
+      for (int round = 0; round < 200 && !stop; ++round) (void)Exchange(port(), junk);
+    });
+  }
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(Healthy()) << "probe " << i;
+  stop = true;
+  for (auto& t : spinners) t.join();
+}
+
+// Out of descriptors: accepts fail with EMFILE until some are free again;
+// the accept loop backs off instead of spinning or ending, and serves the
+// next client once descriptors are back.
+TEST_F(EndpointLimitsTest, AcceptSurvivesRunningOutOfDescriptors) {
+  Start();
+  rlimit original{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &original), 0);
+  std::vector<int> hogs;
+  {
+    rlimit low = original;
+    int open_now = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+      ++open_now;
+    }
+    low.rlim_cur = static_cast<rlim_t>(open_now + 16);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+    // Client sockets take the last descriptors; their server ends cannot be
+    // accepted.
+    for (int i = 0; i < 64; ++i) {
+      int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      if (fd < 0) break;
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_port = htons(static_cast<uint16_t>(port()));
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      (void)connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+      hogs.push_back(fd);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // accepts fail meanwhile
+  }
+  for (int fd : hogs) close(fd);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &original), 0);
+  EXPECT_TRUE(Healthy(std::chrono::seconds(2)));
+}
+
+// Stop() ends with connections in every state: idle, mid-request, and a
+// handler still running.
+TEST_F(EndpointLimitsTest, StopNeverWaitsOnClients) {
+  Start();
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 100; ++i) idle.push_back(std::make_unique<IdleConnection>(port()));
+  int partial = dra::testing::RawHttpClient::Connect(port());
+  ASSERT_GE(partial, 0);
+  ASSERT_EQ(send(partial, "GET /hea", 8, MSG_NOSIGNAL), 8);
+  auto start = std::chrono::steady_clock::now();
+  server_.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  close(partial);
 }
 
 TEST(HttpTransportTest, ConnectionRefusedIsUnavailable) {

@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""Attacks on the served surface of a real `dra-controller run` (issue 37).
+
+  endpoint-attacks.py BINARY KUBECONFIG [--budget SECONDS]
+  endpoint-attacks.py --attach PID PROBE_PORT METRICS_PORT [--secure]
+      Attacks a process that is already running (not stopped afterwards).
+
+Starts the binary twice against the cluster of KUBECONFIG, one after the
+other, with its probe and metrics servers on free ports of 127.0.0.1: plain
+/metrics first, then --metrics-secure (HTTPS, TokenReview and
+SubjectAccessReview). Each attack runs for a bounded number of connections
+and seconds while a monitor asks /healthz (must answer 200 within 1 s) and
+/metrics (must answer within 2 s); afterwards the process must be alive and
+its CPU back to idle. Only 127.0.0.1 is targeted; the processes started are
+stopped by PID whatever happens. With $DRA_KUBECTL set, a service account
+token allowed to get /metrics checks the secure scrape for 200.
+
+Prints one line per attack and a JSON summary; exits 1 when any check fails.
+Only the Python standard library is used.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HOST = "127.0.0.1"
+HEALTHZ_LIMIT_S = 1.0
+METRICS_LIMIT_S = 2.0
+ATTACK_SECONDS = 3.0
+IDLE_CPU_FRACTION = 0.15  # of one core, over a one-second sample
+IDLE_WAIT_S = 8.0  # connections may hold on until their 5 s deadline
+
+STARTED = []  # Popen objects, stopped by PID at exit
+
+
+def stop_started():
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in STARTED:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def on_signal(signum, _frame):
+    stop_started()
+    sys.exit(128 + signum)
+
+
+# ---------------------------------------------------------------- clients
+
+
+def connect(port, tls, timeout):
+    sock = socket.create_connection((HOST, port), timeout=timeout)
+    if not tls:
+        return sock
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE  # the self-signed serving certificate
+    return ctx.wrap_socket(sock, server_hostname="localhost")
+
+
+def exchange(port, data, tls=False, timeout=5.0):
+    """Sends `data` (all of it, even after an answer) and reads until close."""
+    try:
+        sock = connect(port, tls, timeout)
+    except OSError:
+        return b""
+    received = bytearray()
+
+    def send_all():
+        try:
+            sock.sendall(data)
+        except OSError:
+            pass
+
+    sender = threading.Thread(target=send_all, daemon=True)
+    sender.start()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    except OSError:
+        pass
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
+    sender.join(timeout)
+    return bytes(received)
+
+
+def status_of(response):
+    m = re.match(rb"HTTP/1\.1 (\d{3}) ", response)
+    return int(m.group(1)) if m else None
+
+
+def header_of(response, name):
+    head = response.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    m = re.search(r"\r\n" + re.escape(name) + r": ([^\r]*)", head, re.I)
+    return m.group(1) if m else None
+
+
+def timed_get(port, path, tls=False, token=None, method="GET", limit=2.0):
+    """(status or None, seconds) of one request that must end within `limit`."""
+    start = time.monotonic()
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    request = f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\n{auth}\r\n".encode()
+    response = exchange(port, request, tls=tls, timeout=limit)
+    return status_of(response), time.monotonic() - start
+
+
+# ---------------------------------------------------------------- the process
+
+
+class Attached:
+    """A process started elsewhere: attacked, never stopped."""
+
+    def __init__(self, pid, probe_port, metrics_port, secure):
+        self.pid, self.probe_port, self.metrics_port, self.secure = pid, probe_port, metrics_port, secure
+
+    def alive(self):
+        return os.path.exists(f"/proc/{self.pid}")
+
+    def cpu_seconds(self):
+        return Controller.cpu_of(self.pid)
+
+    def wait_idle(self):
+        return Controller.wait_idle(self)
+
+    def died(self):
+        return "the process died"
+
+
+class Controller:
+    def __init__(self, binary, kubeconfig, secure, workdir):
+        self.log_path = os.path.join(workdir, "controller-secure.log" if secure else "controller.log")
+        args = [binary, "run", "--kubeconfig", kubeconfig,
+                "--health-probe-bind-address", f"{HOST}:0", "--metrics-bind-address", f"{HOST}:0"]
+        if secure:
+            args.append("--metrics-secure")
+        self.secure = secure
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        STARTED.append(self.proc)
+        self.probe_port = self.wait_port(r"serving probes on \S+ .* port=(\d+)")
+        self.metrics_port = self.wait_port(r"serving metrics on \S+ .* port=(\d+)")
+
+    def wait_port(self, pattern, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"dra-controller exited {self.proc.returncode}: see {self.log_path}")
+            with open(self.log_path) as f:
+                m = re.search(pattern, f.read())
+            if m:
+                return int(m.group(1))
+            time.sleep(0.1)
+        raise SystemExit(f"no '{pattern}' in {self.log_path} within {timeout} s")
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def died(self):
+        return f"the process died (exit {self.proc.returncode})"
+
+    @staticmethod
+    def cpu_of(pid):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def cpu_seconds(self):
+        return Controller.cpu_of(self.proc.pid)
+
+    def wait_idle(self):
+        """Fraction of a core over the last one-second sample once idle, or the last seen."""
+        deadline = time.monotonic() + IDLE_WAIT_S
+        fraction = None
+        while time.monotonic() < deadline and self.alive():
+            before = self.cpu_seconds()
+            time.sleep(1.0)
+            fraction = self.cpu_seconds() - before
+            if fraction <= IDLE_CPU_FRACTION:
+                break
+        return fraction
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            code = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            return "SIGTERM ignored for 30 s"
+        self.log.close()
+        return None if code == 0 else f"exit {code} after SIGTERM"
+
+
+# ---------------------------------------------------------------- attacks
+# Each takes (controller, stop_event) and returns a list of problems. Loops
+# are bounded by count and by the stop event (set after ATTACK_SECONDS).
+
+def expect(results, port, data, statuses, what, tls=False):
+    got = status_of(exchange(port, data, tls=tls))
+    if got not in statuses:
+        results.append(f"{what}: status {got}, want one of {sorted(statuses, key=str)}")
+
+
+def both_ports(c):
+    return [c.probe_port] + ([] if c.secure else [c.metrics_port])
+
+
+def malformed_request_lines(c, _stop):
+    problems = []
+    for port in both_ports(c):
+        for line in [b"GARBAGE\r\n\r\n", b"GET /healthz\r\n\r\n", b"GET /healthz HTTP/9.9\r\n\r\n",
+                     b"GET healthz HTTP/1.1\r\n\r\n", b"\x00\x01\x02\r\n\r\n",
+                     b"GET /healthz HTTP/1.1\n\n", b"G\xffT /healthz HTTP/1.1\r\n\r\n",
+                     b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"]:
+            expect(problems, port, line, {400}, f"request line {line[:24]!r} on {port}")
+    return problems
+
+
+def malformed_headers(c, _stop):
+    problems = []
+    for port in both_ports(c):
+        for headers in [b"No colon\r\n", b"Bad Name: x\r\n", b": empty\r\n", b"X: a\rb\r\n",
+                        b"Content-Length: abc\r\n", b"Content-Length: 1\r\nContent-Length: 2\r\n"]:
+            expect(problems, port, b"GET /healthz HTTP/1.1\r\n" + headers + b"\r\n", {400},
+                   f"header {headers[:24]!r} on {port}")
+    return problems
+
+
+def bodies_on_get_and_post(c, _stop):
+    problems = []
+    for port in both_ports(c):
+        path = b"/healthz" if port == c.probe_port else b"/metrics"
+        expect(problems, port, b"POST " + path + b" HTTP/1.1\r\nContent-Length: 1\r\n\r\nx", {405},
+               f"POST {path!r} with a body")
+        expect(problems, port, b"GET " + path + b" HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", {413},
+               f"GET {path!r} with a body")
+        expect(problems, port, b"GET " + path + b" HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+               b"3\r\nabc\r\n0\r\n\r\n", {413}, f"GET {path!r} with a chunked body")
+        expect(problems, port, b"POST " + path + b" HTTP/1.1\r\nContent-Length: 1000000\r\n\r\n" +
+               b"x" * 1000000, {405}, f"POST {path!r} with 1 MB")
+    return problems
+
+
+def conflicting_length(c, _stop):
+    problems = []
+    for port in both_ports(c):
+        expect(problems, port, b"POST /healthz HTTP/1.1\r\nContent-Length: 4\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", {400}, "CL then TE")
+        expect(problems, port, b"POST /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+               b"Content-Length: 4\r\n\r\n0\r\n\r\n", {400}, "TE then CL")
+    return problems
+
+
+def long_request_line(c, _stop):
+    problems = []
+    for port in both_ports(c):
+        expect(problems, port, b"GET /healthz?" + b"a" * 200_000 + b" HTTP/1.1\r\n\r\n", {431},
+               "200 KB request line")
+    return problems
+
+
+def many_headers(c, _stop):
+    headers = b"".join(b"X-H%d: v\r\n" % i for i in range(20_000))
+    problems = []
+    for port in both_ports(c):
+        expect(problems, port, b"GET /healthz HTTP/1.1\r\n" + headers + b"\r\n", {431},
+               "20,000 headers")
+    return problems
+
+
+def tls_on_plain_port(c, _stop):
+    hello = bytes.fromhex("160301006801000064030300") + os.urandom(32) + b"\x00\x00\x02\x13\x01\x01\x00"
+    problems = []
+    for port in both_ports(c):
+        expect(problems, port, hello, {400}, "a TLS ClientHello")
+    return problems
+
+
+def path_traversal(c, _stop):
+    problems = []
+    for path in [b"/healthz/../etc/passwd", b"/healthz/%2e%2e/x", b"//healthz", b"/../healthz",
+                 b"/healthz\\..\\x", b"/readyz/./x"]:
+        expect(problems, c.probe_port, b"GET " + path + b" HTTP/1.1\r\n\r\n", {404},
+               f"path {path!r}")
+    return problems
+
+
+def head_and_options(c, _stop):
+    problems = []
+    response = exchange(c.probe_port, b"HEAD /healthz HTTP/1.1\r\n\r\n")
+    if status_of(response) not in (200, 503) or response.split(b"\r\n\r\n", 1)[1:] != [b""]:
+        problems.append(f"HEAD /healthz: {response[:80]!r}")
+    response = exchange(c.probe_port, b"OPTIONS /healthz HTTP/1.1\r\n\r\n")
+    if status_of(response) != 405 or header_of(response, "Allow") != "GET, HEAD":
+        problems.append(f"OPTIONS /healthz: {response[:120]!r}")
+    expect(problems, c.probe_port, b"OPTIONS * HTTP/1.1\r\n\r\n", {400}, "OPTIONS *")
+    return problems
+
+
+def spinning(c, stop):
+    """16 clients sending junk as fast as they can, reconnecting at once."""
+    def spin(i):
+        junk = b"GET /healthz HTTP/1.1\r\n" + b"x" * 65536 if i % 2 else os.urandom(65536)
+        for _ in range(2000):
+            if stop.is_set():
+                return
+            exchange(c.probe_port if i % 4 < 2 or c.secure else c.metrics_port, junk, timeout=2)
+    return run_threads(spin, 16)
+
+
+def idle_and_slowloris(c, stop):
+    """200 idle sockets plus 200 sending a header byte every 100 ms, per port."""
+    socks = []
+    try:
+        for port in both_ports(c) + ([c.metrics_port] if c.secure else []):
+            for _ in range(200):
+                try:
+                    socks.append(socket.create_connection((HOST, port), timeout=2))
+                except OSError:
+                    break
+        trickle = b"GET /healthz HTTP/1.1\r\nX-Slow: " + b"a" * 1000
+        for i in range(100):
+            if stop.is_set():
+                break
+            for sock in socks[1::2]:
+                try:
+                    sock.send(trickle[i:i + 1])
+                except OSError:
+                    pass
+            stop.wait(0.1)
+    finally:
+        for sock in socks:
+            sock.close()
+    return []
+
+
+def slow_readers(c, stop):
+    """16 clients reading a large /metrics a few bytes at a time."""
+    if c.secure:
+        return []
+
+    def read_slowly(_i):
+        try:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.settimeout(2)
+            sock.connect((HOST, c.metrics_port))
+            sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            for _ in range(100):
+                if stop.is_set() or not sock.recv(16):
+                    break
+                stop.wait(0.05)
+            sock.close()
+        except OSError:
+            pass
+    return run_threads(read_slowly, 16)
+
+
+def tls_garbage_on_secure_port(c, _stop):
+    if not c.secure:
+        return []
+    problems = []
+    for junk in [b"GET /metrics HTTP/1.1\r\n\r\n", b"\x16\x03\x01\x00\x40" + b"\xff" * 64,
+                 os.urandom(100_000)]:
+        start = time.monotonic()
+        response = exchange(c.metrics_port, junk, timeout=6)
+        if status_of(response) == 200:
+            problems.append(f"garbage {junk[:16]!r} got 200")
+        if time.monotonic() - start > 5.5:
+            problems.append(f"garbage {junk[:16]!r} held the connection past the deadline")
+    return problems
+
+
+def unauthenticated_and_bad_tokens(c, stop):
+    if not c.secure:
+        return []
+    problems = []
+    for method, token, want in [("GET", None, {401}), ("HEAD", None, {401}),
+                                ("GET", "not-a-token", {401, 429})]:
+        got, _ = timed_get(c.metrics_port, "/metrics", tls=True, token=token, method=method,
+                           limit=5)
+        if got not in want:
+            problems.append(f"{method} /metrics with token {token!r}: {got}, want {want}")
+    expect(problems, c.metrics_port, b"POST /metrics HTTP/1.1\r\nContent-Length: 1\r\n\r\nx",
+           {405}, "POST with a body after the handshake", tls=True)
+
+    def flood(i):
+        for n in range(50):
+            if stop.is_set():
+                return
+            got, _ = timed_get(c.metrics_port, "/metrics", tls=True, token=f"bad-{i}-{n}", limit=5)
+            if got not in (401, 429):
+                problems.append(f"bad token: {got}")
+    run_threads(flood, 8)
+    return problems
+
+
+def run_threads(target, count):
+    threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(ATTACK_SECONDS + 10)
+    return []
+
+
+ATTACKS = [malformed_request_lines, malformed_headers, bodies_on_get_and_post, conflicting_length,
+           long_request_line, many_headers, tls_on_plain_port, path_traversal, head_and_options,
+           spinning, idle_and_slowloris, slow_readers, tls_garbage_on_secure_port,
+           unauthenticated_and_bad_tokens]
+
+
+# ---------------------------------------------------------------- monitor
+
+
+class Monitor(threading.Thread):
+    """Probes /healthz and /metrics while an attack runs."""
+
+    def __init__(self, c, token):
+        super().__init__(daemon=True)
+        self.c, self.token = c, token
+        self.stop = threading.Event()
+        self.problems = []
+        self.worst = {"healthz": 0.0, "metrics": 0.0}
+
+    def run(self):
+        while not self.stop.is_set():
+            self.check("healthz", self.c.probe_port, "/healthz", False, None, HEALTHZ_LIMIT_S, {200})
+            want = {200} if (self.token or not self.c.secure) else {401, 429}
+            self.check("metrics", self.c.metrics_port, "/metrics", self.c.secure, self.token,
+                       METRICS_LIMIT_S, want)
+            self.stop.wait(0.2)
+
+    def check(self, name, port, path, tls, token, limit, want):
+        got, took = timed_get(port, path, tls=tls, token=token, limit=limit + 0.5)
+        self.worst[name] = max(self.worst[name], took)
+        if got not in want or took > limit:
+            self.problems.append(f"{path}: status {got} after {took:.2f} s")
+
+
+def run_attack(c, attack, token):
+    monitor = Monitor(c, token)
+    monitor.start()
+    stop = threading.Event()
+    timer = threading.Timer(ATTACK_SECONDS, stop.set)
+    timer.start()
+    start = time.monotonic()
+    problems = list(attack(c, stop))
+    stop.set()
+    timer.cancel()
+    # The monitor sees at least one round while the attack is on.
+    monitor.stop.set()
+    monitor.join(10)
+    problems += monitor.problems
+    took = time.monotonic() - start
+    if not c.alive():
+        problems.append(c.died())
+        cpu = None
+    else:
+        cpu = c.wait_idle()
+        if cpu is None or cpu > IDLE_CPU_FRACTION:
+            problems.append(f"CPU not back to idle: {cpu} of a core")
+    return {"attack": attack.__name__, "secure": c.secure, "seconds": round(took, 2),
+            "healthz_worst_s": round(monitor.worst["healthz"], 3),
+            "metrics_worst_s": round(monitor.worst["metrics"], 3),
+            "idle_cpu": None if cpu is None else round(cpu, 3), "problems": problems[:10]}
+
+
+def scraper_token():
+    """A token allowed to get /metrics, when kubectl is at hand."""
+    kubectl = os.environ.get("DRA_KUBECTL")
+    if not kubectl:
+        return None
+    def run(*args):
+        return subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=30)
+    run("create", "serviceaccount", "endpoint-attack-scraper", "-n", "default")
+    run("create", "clusterrole", "endpoint-attack-scraper", "--verb=get", "--non-resource-url=/metrics")
+    run("create", "clusterrolebinding", "endpoint-attack-scraper", "--clusterrole=endpoint-attack-scraper",
+        "--serviceaccount=default:endpoint-attack-scraper")
+    token = run("create", "token", "endpoint-attack-scraper", "-n", "default", "--duration=10m")
+    return token.stdout.strip() if token.returncode == 0 else None
+
+
+def report(results, c, attack, token):
+    result = run_attack(c, attack, token)
+    results.append(result)
+    print(("FAIL " if result["problems"] else "ok   ") +
+          f"{'secure' if c.secure else 'plain '} {attack.__name__}: "
+          f"healthz<={result['healthz_worst_s']}s metrics<={result['metrics_worst_s']}s "
+          f"cpu={result['idle_cpu']} {'; '.join(result['problems'])}", flush=True)
+    return bool(result["problems"])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary", nargs="?")
+    parser.add_argument("kubeconfig", nargs="?")
+    parser.add_argument("--budget", type=float, default=240, help="seconds for everything")
+    parser.add_argument("--attach", nargs=3, type=int, metavar=("PID", "PROBE_PORT", "METRICS_PORT"))
+    parser.add_argument("--secure", action="store_true", help="with --attach: metrics is HTTPS")
+    args = parser.parse_args()
+    if not args.attach and not (args.binary and args.kubeconfig):
+        parser.error("BINARY and KUBECONFIG, or --attach")
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    deadline = time.monotonic() + args.budget
+    results, failed = [], False
+    workdir = tempfile.mkdtemp(prefix="endpoint-attacks-")
+    try:
+        if args.attach:
+            targets = [lambda: Attached(*args.attach, args.secure)]
+        else:
+            targets = [lambda secure=secure: Controller(args.binary, args.kubeconfig, secure, workdir)
+                       for secure in (False, True)]
+        for make_target in targets:
+            c = make_target()
+            token = scraper_token() if c.secure and not args.attach else None
+            for attack in ATTACKS:
+                if time.monotonic() > deadline:
+                    results.append({"attack": attack.__name__, "problems": ["out of time budget"]})
+                    failed = True
+                    break
+                failed |= report(results, c, attack, token)
+                if not c.alive():
+                    break
+            if not c.alive():
+                failed = True
+            elif isinstance(c, Controller):
+                problem = c.stop()
+                if problem:
+                    results.append({"attack": "stop", "secure": c.secure, "problems": [problem]})
+                    failed = True
+    finally:
+        stop_started()
+    print(json.dumps({"failed": failed, "logs": workdir, "results": results}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

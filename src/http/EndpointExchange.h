@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "src/http/EndpointRouter.h"
+
+namespace kube {
+
+// One request's reading and admission, free of sockets: bytes go in as they
+// arrive, through Beast's request parser with its limits (request line and
+// headers together at most kMaxHeadBytes, the route's body limit) and the
+// router's admission, until the request is ready for its route or rejected.
+// The connection then answers and closes (no keep-alive). Not thread-safe.
+class EndpointExchange {
+ public:
+  static constexpr std::size_t kMaxHeadBytes = 8 * 1024;
+
+  enum class Step {
+    kNeedMore,  // feed more bytes
+    kReject,    // answer with rejection()
+    kReady,     // answer with the route's reply to request()
+  };
+
+  explicit EndpointExchange(const EndpointRouter& router);
+  ~EndpointExchange();
+  EndpointExchange(const EndpointExchange&) = delete;
+  EndpointExchange& operator=(const EndpointExchange&) = delete;
+
+  Step Feed(std::string_view bytes);
+  // The client closed its side: a request cut short is malformed.
+  Step FeedEnd();
+
+  const EndpointReply& rejection() const { return rejection_; }
+  const EndpointRoute* route() const { return route_; }
+  const EndpointRequest& request() const { return request_; }
+  // A HEAD request: the reply goes out without its body.
+  bool head_only() const { return head_only_; }
+
+ private:
+  struct Parser;
+
+  Step Reject(int status, std::string body);
+  Step AdmitHead();
+  Step Ready();
+
+  const EndpointRouter& router_;
+  std::unique_ptr<Parser> parser_;
+  bool admitted_ = false;
+  const EndpointRoute* route_ = nullptr;
+  EndpointRequest request_;
+  EndpointReply rejection_;
+  bool head_only_ = false;
+};
+
+}  // namespace kube
