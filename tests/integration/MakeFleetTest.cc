@@ -36,7 +36,9 @@ class MakeFleetTest : public ::testing::Test {
     command.insert(command.end(), argv.begin(), argv.end());
     auto run = Subprocess::Run(command);
     EXPECT_TRUE(run.ok()) << run.status().ToString();
-    if (run.ok()) EXPECT_EQ(run->exit_code, 0) << run->out << run->err;
+    if (run.ok()) {
+      EXPECT_EQ(run->exit_code, 0) << run->out << run->err;
+    }
     std::ifstream in(record_);
     std::vector<std::string> seen;
     for (std::string line; std::getline(in, line);) seen.push_back(line);
