@@ -1,6 +1,6 @@
-#include "controller/extended/PodTermination.h"
-
 #include <gtest/gtest.h>
+
+#include "controller/extended/PodTermination.h"
 
 namespace dra::extended {
 namespace {
