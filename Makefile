@@ -119,8 +119,9 @@ cluster-down:
 cluster-status:
 	@hack/control-plane/cluster.sh status
 
+# The local control plane's fleet: its kubeconfig, whatever KUBECONFIG says.
 fleet:
-	@hack/fake-gpu-fleet.sh apply
+	@KUBECONFIG="$(CLUSTER_DIR)/kubeconfig" hack/fake-gpu-fleet.sh apply
 
 fmt:
 	@hack/lint.sh fix

@@ -15,6 +15,7 @@
 #include "controller/cli/RunCommand.h"
 #include "controller/cli/TranslateCommand.h"
 #include "controller/cli/VersionCommand.h"
+#include "src/base/Logging.h"
 #include "src/base/MallocArenas.h"
 
 namespace {
@@ -22,6 +23,9 @@ namespace {
 // Two arenas, as the Deployment's MALLOC_ARENA_MAX=2 (which, like any
 // MALLOC_ARENA_MAX or glibc.malloc.arena_max tunable, takes precedence).
 constexpr int kMallocArenas = 2;
+// The operator commands' log level: their warnings (a DeviceClass selector
+// that fails, say) matter to the operator; `run` sets its own from --log-level.
+constexpr const char* kCommandLogLevel = "warn";
 
 }  // namespace
 
@@ -31,6 +35,10 @@ int main(int argc, char** argv) {
   // A peer that hung up must cost a write EPIPE, never the process (as Go
   // programs behave); no library may rely on SIGPIPE's default.
   std::signal(SIGPIPE, SIG_IGN);
+  // Logs go to stderr from the start: stdout carries only a command's data
+  // (`devices -o json | jq` must parse), and spdlog's own default logger
+  // writes to stdout.
+  (void)kube::InitLogging(kCommandLogLevel);
   dra::cli::CommandLine cli;
   cli.Register(std::make_unique<dra::cli::RunCommand>());
   cli.Register(std::make_unique<dra::cli::VersionCommand>());

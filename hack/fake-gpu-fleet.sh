@@ -7,14 +7,15 @@
 #
 # NODE_SPEC is NAME:GPUS:MEMORY[:MODEL]; the default is the seed cluster:
 #   node-a:2:24Gi:gpu-24g node-b:2:80Gi:gpu-80g
-# Uses KUBECONFIG (or .cluster/kubeconfig) and DRA_KUBECTL (or the cached kubectl).
+# Uses KUBECONFIG (or CLUSTER_DIR/kubeconfig, CLUSTER_DIR defaulting to
+# .cluster) and DRA_KUBECTL (or the cached kubectl).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
 DRIVER="gpu.example.com"
 DEFAULT_FLEET=(node-a:2:24Gi:gpu-24g node-b:2:80Gi:gpu-80g)
 KUBECTL="${DRA_KUBECTL:-${K8S_BIN_DIR}/kubectl}"
-export KUBECONFIG="${KUBECONFIG:-${REPO_ROOT}/.cluster/kubeconfig}"
+export KUBECONFIG="${KUBECONFIG:-${CLUSTER_DIR:-${REPO_ROOT}/.cluster}/kubeconfig}"
 
 k() { "$KUBECTL" "$@"; }
 

@@ -23,8 +23,12 @@ Command* CommandLine::Find(std::string_view name) const {
 void CommandLine::PrintUsage(std::ostream& out) const {
   out << "dra-controller keeps GPUs under Kubernetes Dynamic Resource Allocation safe to run.\n\n"
       << "Usage:\n  dra-controller COMMAND [flags]\n\nCommands:\n";
+  std::size_t width = 0;
+  for (const auto& c : commands_) width = std::max(width, c->Name().size());
   for (const auto& c : commands_) {
-    out << "  " << std::left << std::setw(12) << c->Name() << c->Summary() << "\n";
+    // Two spaces after the longest name, as kubectl's command lists.
+    out << "  " << std::left << std::setw(static_cast<int>(width + 2)) << c->Name() << c->Summary()
+        << "\n";
   }
   out << "\nRun 'dra-controller COMMAND --help' for a command's flags.\n"
       << "Exit codes: 0 success, 1 failure, 2 usage error.\n";

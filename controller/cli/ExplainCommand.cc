@@ -8,12 +8,18 @@
 #include "controller/extended/ExtendedResourceTypes.h"
 #include "controller/extended/MappingAudit.h"
 #include "controller/extended/PodExplainer.h"
+#include "controller/extended/PodTermination.h"
 
 namespace dra::cli {
 namespace {
 
-kube::Result<api::PodView> GetPod(kube::RestClient& client, const std::string& ns,
-                                  const std::string& name) {
+struct FetchedPod {
+  api::PodView view;
+  extended::PodTermination termination;
+};
+
+kube::Result<FetchedPod> GetPod(kube::RestClient& client, const std::string& ns,
+                                const std::string& name) {
   auto json = client.Get(extended::ExtendedResourceTypes::kPods.ItemPath(ns, name));
   if (!json.ok()) return json.status();
   simdjson::dom::parser parser;
@@ -21,7 +27,9 @@ kube::Result<api::PodView> GetPod(kube::RestClient& client, const std::string& n
   if (parser.parse(json->dump()).get(root) != simdjson::SUCCESS) {
     return kube::Status(kube::StatusCode::kInternal, "cannot parse Pod " + ns + "/" + name);
   }
-  return api::PodView::FromJson(root);
+  auto view = api::PodView::FromJson(root);
+  if (!view.ok()) return view.status();
+  return FetchedPod{std::move(*view), extended::PodTermination::FromJson(root)};
 }
 
 }  // namespace
@@ -39,8 +47,10 @@ std::string ExplainCommand::Help() const {
          "implicit claim's requests (class, count and request name per container and\n"
          "resource), per-node reasons summarized, a missing class or a lost duplicate, and\n"
          "the scheduler's own PodScheduled message; for a scheduled Pod the claim and the\n"
-         "devices it holds. Exit 0 scheduled or schedulable, 1 not (or a scheduled Pod's\n"
-         "claim is missing, unallocated or differs from the translation), 2 usage.\n\n"
+         "devices it holds (NoExecute taints named); a Pod being evicted or deleted says so\n"
+         "and why (its DisruptionTarget condition, its deletionTimestamp).\n"
+         "Exit 0 scheduled or schedulable, 1 not (or a scheduled Pod's claim is missing,\n"
+         "unallocated or differs from the translation, or the Pod is terminating), 2 usage.\n\n"
          "Usage:\n  dra-controller explain pod NAMESPACE/NAME [-o json] [flags]\n"
          "  dra-controller explain pod NAME -n NAMESPACE\n\n" +
          flags_.Usage();
@@ -81,10 +91,12 @@ int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
       *s.inventory,
       [&s](const std::string& n, const std::string& c) { return s.Claim(n, c); },
       {}};
-  auto explanation = extended::PodExplainer::Explain(*pod, in);
+  auto explanation = extended::PodExplainer::Explain(pod->view, in);
+  explanation.termination = pod->termination.Describe();
   io.out << (output == "json" ? extended::ExplanationPrinter::Json(explanation)
                               : extended::ExplanationPrinter::Text(explanation));
-  return explanation.schedulable() && explanation.problems.empty() ? kExitOk : kExitFailure;
+  bool fine = explanation.schedulable() && explanation.problems.empty();
+  return fine && !explanation.terminating() ? kExitOk : kExitFailure;
 }
 
 }  // namespace dra::cli

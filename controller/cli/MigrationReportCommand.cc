@@ -35,13 +35,16 @@ MigrationReportCommand::MigrationReportCommand() {
 }
 
 std::string MigrationReportCommand::Help() const {
-  return "List every Deployment, StatefulSet, DaemonSet, Job, CronJob and bare Pod that requests\n"
+  return "List every Deployment, StatefulSet, DaemonSet, Job, CronJob and other Pod that requests\n"
          "an extended resource: namespace, replicas, devices per Pod and in total, the\n"
          "DeviceClass that backs the name (or <none>), on how many of the nodes it can land on a\n"
          "device plugin still advertises it, and what to do: count-only (keep the extended\n"
          "resource; DRA serves it through the class), explicit-claim (pinned by nodeName,\n"
          "nodeSelector or node affinity to specific hardware: the translate invocation is\n"
-         "printed), device-plugin (no DeviceClass maps the name). Read-only: it lists\n"
+         "printed; a bare Pod counts as pinned by nodeName only when its author set it, not\n"
+         "the scheduler), device-plugin (no DeviceClass maps the name), recreate-from-owner\n"
+         "(a Pod whose owner, of a kind not listed here, recreates it: migrate the owner's\n"
+         "Pod template). Read-only: it lists\n"
          "deployments, statefulsets, daemonsets, jobs, cronjobs, pods, nodes and deviceclasses.\n\n"
          "Usage:\n  dra-controller migration-report [-n NAMESPACE] [-o table|json]\n\n" +
          flags_.Usage();

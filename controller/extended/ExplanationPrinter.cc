@@ -54,7 +54,9 @@ std::string ExplanationPrinter::ReasonName(Reason reason) {
 
 std::string ExplanationPrinter::Text(const PodExplanation& e) {
   std::string out = "Pod " + e.pod + " (" + (e.phase.empty() ? "?" : e.phase) + ")" +
-                    (e.scheduled() ? " on node " + e.node_name : ", not scheduled") + "\n";
+                    (e.scheduled() ? " on node " + e.node_name : ", not scheduled") +
+                    (e.terminating() ? ", being terminated" : "") + "\n";
+  if (e.terminating()) out += "Terminating: " + e.termination + "\n";
   if (e.dra_resources.empty()) out += "Asks for no extended resource served by a DeviceClass.\n";
   if (!e.translation.mappings.empty()) out += "Implicit claim:\n" + Translation(e);
   for (const auto& note : e.notes) out += "Note: " + note + "\n";
@@ -110,7 +112,9 @@ std::string ExplanationPrinter::Json(const PodExplanation& e) {
                         {"schedulerMessage", e.scheduler_message},
                         {"claimName", e.claim_name},
                         {"devices", e.devices},
-                        {"problems", e.problems}};
+                        {"problems", e.problems},
+                        {"terminating", e.terminating()},
+                        {"termination", e.termination}};
   return out.dump(2) + "\n";
 }
 

@@ -228,6 +228,21 @@ void PodExplainer::Notes(const std::vector<std::string>& requested, const Inputs
   }
 }
 
+// " tainted KEY=VALUE:NoExecute,..." for the device's NoExecute taints (what
+// evicts the Pods using it), "" for none.
+std::string PodExplainer::NoExecuteTaints(const inventory::Inventory& inventory,
+                                          const inventory::DeviceKey& key) {
+  auto info = inventory.Find(key);
+  if (!info) return "";
+  std::string out;
+  for (const auto& taint : info->taints) {
+    if (taint.EffectiveEffect() != api::TaintEffect::kNoExecute) continue;
+    out += (out.empty() ? " tainted " : ",") + taint.key +
+           (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.EffectName();
+  }
+  return out;
+}
+
 void PodExplainer::JoinClaim(const api::PodView& pod, const Inputs& in, PodExplanation& out) {
   if (!pod.extended_resource_claim_status) {
     if (!out.dra_resources.empty() && !out.translation.requests.empty()) {
@@ -243,7 +258,9 @@ void PodExplainer::JoinClaim(const api::PodView& pod, const Inputs& in, PodExpla
   }
   if (!claim->allocated) out.problems.push_back("claim " + out.claim_name + " is not allocated");
   for (const auto& r : claim->results) {
-    out.devices.push_back(r.driver + "/" + r.pool + "/" + r.device + " (" + r.request + ")");
+    out.devices.push_back(
+        r.driver + "/" + r.pool + "/" + r.device + " (" + r.request + ")" +
+        NoExecuteTaints(in.inventory, {r.driver.str(), r.pool.str(), r.device.str()}));
   }
   std::vector<ImplicitRequest> actual;
   for (const auto& r : claim->requests) {

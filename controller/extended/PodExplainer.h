@@ -58,6 +58,8 @@ class PodExplainer {
   static void Notes(const std::vector<std::string>& requested, const Inputs& in,
                     PodExplanation& out);
   static void JoinClaim(const api::PodView& pod, const Inputs& in, PodExplanation& out);
+  static std::string NoExecuteTaints(const inventory::Inventory& inventory,
+                                     const inventory::DeviceKey& key);
 };
 
 }  // namespace dra::extended

@@ -50,8 +50,11 @@ struct PodExplanation {
   std::string claim_name;
   std::vector<std::string> devices;   // "driver/pool/device (request)"
   std::vector<std::string> problems;  // claim missing, unallocated, requests differ
+  // "" unless the Pod is being evicted or deleted: why (PodTermination::Describe).
+  std::string termination;
 
   bool scheduled() const { return !node_name.empty(); }
+  bool terminating() const { return !termination.empty(); }
   // Scheduled, or at least one node serves the Pod's DRA resources.
   bool schedulable() const { return scheduled() || fitting_nodes > 0; }
 };

@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "controller/translate/PodNodeName.h"
 #include "src/api/Quantity.h"
 
 namespace dra::translate {
@@ -25,17 +26,25 @@ int64_t IntOr(const json& value, int64_t fallback) {
   return value.is_number_integer() ? value.get<int64_t>() : fallback;
 }
 
-// The kind of the controller that owns the object, "" for none.
-std::string ControllerKind(const json& object) {
+// The controller that owns the object as {kind, name}; empty kind for none.
+std::pair<std::string, std::string> Controller(const json& object) {
   const json& owners = At(At(object, "metadata"), "ownerReferences");
-  if (!owners.is_array()) return "";
+  if (!owners.is_array()) return {};
   for (const auto& owner : owners) {
     if (At(owner, "controller").is_boolean() && At(owner, "controller").get<bool>()) {
       std::string kind = Text(At(owner, "kind"));
-      return kind.empty() ? "?" : kind;
+      return {kind.empty() ? "?" : kind, Text(At(owner, "name"))};
     }
   }
-  return "";
+  return {};
+}
+
+std::string ControllerKind(const json& object) { return Controller(object).first; }
+
+// Owners whose Pods the report covers through a workload row (a ReplicaSet
+// through its Deployment).
+bool CoveredOwner(const std::string& kind) {
+  return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job";
 }
 
 const json& PodSpecOf(const json& object, const std::string& kind) {
@@ -93,9 +102,15 @@ std::map<std::string, int64_t> PerPod(const json& pod_spec) {
   return long_lived;
 }
 
-std::vector<std::string> PinnedBy(const json& pod_spec) {
+// What ties the Pods to nodes by their author's choice. A live Pod's
+// nodeName counts only when its author set it, not the scheduler's binding.
+std::vector<std::string> PinnedBy(const json& object, const std::string& kind,
+                                  const json& pod_spec) {
   std::vector<std::string> reasons;
-  if (!Text(At(pod_spec, "nodeName")).empty()) reasons.push_back("nodeName");
+  bool node_name = !Text(At(pod_spec, "nodeName")).empty();
+  if (node_name && (kind != "Pod" || PodNodeName::SetByAuthor(object))) {
+    reasons.push_back("nodeName");
+  }
   const json& selector = At(pod_spec, "nodeSelector");
   if (selector.is_object()) {
     for (const auto& [key, value] : selector.items()) {
@@ -147,15 +162,22 @@ void MigrationReport::AddWorkload(const json& object, const std::string& kind,
     for (const NodeFacts* node : candidates) {
       if (node->DevicePluginServes(resource)) ++row.device_plugin_nodes;
     }
-    row.pinned_by = PinnedBy(spec);
+    row.pinned_by = PinnedBy(object, kind, spec);
+    auto [owner_kind, owner_name] = Controller(object);
+    if (kind == "Pod" && !owner_kind.empty()) row.owner = owner_kind + "/" + owner_name;
     if (row.device_class.empty()) {
       row.advice = "device-plugin";
+    } else if (!row.owner.empty()) {
+      row.advice = "recreate-from-owner";
     } else if (row.pinned_by.empty()) {
       row.advice = "count-only";
     } else {
       row.advice = "explicit-claim";
-      row.command = "kubectl get " + Lower(kind) + "/" + row.name + " -n " + row.ns +
-                    " -o yaml | dra-controller translate -f -";
+      // A Pod's managedFields tell translate whether its nodeName is the
+      // author's (kept) or the scheduler's (dropped).
+      row.command = "kubectl get " + Lower(kind) + "/" + row.name + " -n " + row.ns + " -o yaml" +
+                    (kind == "Pod" ? " --show-managed-fields" : "") +
+                    " | dra-controller translate -f -";
     }
     rows.push_back(std::move(row));
   }
@@ -173,7 +195,7 @@ std::vector<MigrationRow> MigrationReport::Build(const ClusterObjects& objects,
   for (const auto& o : objects.cronjobs) AddWorkload(o, "CronJob", objects, mapping, rows);
   for (const auto& o : objects.pods) {
     std::string phase = Text(At(At(o, "status"), "phase"));
-    if (ControllerKind(o).empty() && phase != "Succeeded" && phase != "Failed") {
+    if (!CoveredOwner(ControllerKind(o)) && phase != "Succeeded" && phase != "Failed") {
       AddWorkload(o, "Pod", objects, mapping, rows);
     }
   }
@@ -214,6 +236,13 @@ std::string MigrationReport::Table(const std::vector<MigrationRow>& rows) {
     header = true;
     out += "  " + r.command + "\n";
   }
+  header = false;
+  for (const auto& r : rows) {
+    if (r.owner.empty() || r.advice != "recreate-from-owner") continue;
+    if (!header) out += "\nRecreated by their owner; migrate the owner's Pod template instead:\n";
+    header = true;
+    out += "  pod/" + r.name + " -n " + r.ns + ": " + r.owner + "\n";
+  }
   return out;
 }
 
@@ -233,6 +262,7 @@ json MigrationReport::Json(const std::vector<MigrationRow>& rows) {
                 {"pinnedBy", r.pinned_by},
                 {"advice", r.advice}};
     if (!r.command.empty()) row["translate"] = r.command;
+    if (!r.owner.empty()) row["owner"] = r.owner;
     out.push_back(std::move(row));
   }
   return out;

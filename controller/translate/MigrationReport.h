@@ -26,13 +26,16 @@ struct MigrationRow {
   size_t candidate_nodes = 0;
   size_t device_plugin_nodes = 0;      // candidates where a device plugin advertises the name
   std::vector<std::string> pinned_by;  // "nodeName", "nodeSelector", "nodeAffinity"
-  std::string advice;                  // "count-only", "explicit-claim", "device-plugin"
-  std::string command;                 // the translate invocation, for explicit-claim rows
+  // "count-only", "explicit-claim", "device-plugin", or "recreate-from-owner"
+  // (a Pod whose owner, of a kind the report does not list, recreates it)
+  std::string advice;
+  std::string owner;    // Pods: "Kind/name" of the controlling owner
+  std::string command;  // the translate invocation, for explicit-claim rows
 };
 
 // The seed's first migration steps against a live cluster: every workload
 // (Deployment, StatefulSet, DaemonSet, Job not owned by a CronJob, CronJob,
-// bare Pod) that requests an extended resource, what backs the name, and
+// bare Pod, Pod of another owner) that requests an extended resource, what backs the name, and
 // whether it only needs a count (it can stay on the extended resource) or is
 // pinned to specific hardware (a candidate for an explicit claim).
 class MigrationReport {

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "controller/translate/DocumentReader.h"
+#include "controller/translate/LiveObjectCleaner.h"
 #include "controller/translate/PodSpecRewriter.h"
 #include "controller/translate/PodTemplateLocator.h"
 #include "controller/translate/YamlWriter.h"
@@ -106,8 +107,11 @@ bool Translator::TranslateList(const std::string& file, SourceDocument& doc,
     Append(all.findings, result.findings);
     Append(all.refusals, result.refusals);
     for (const auto& t : result.templates) rebuilt.push_back(t);
+    if (!result.templates.empty()) {
+      LiveObjectCleaner::Clean(item);
+      ++workloads;
+    }
     rebuilt.push_back(item);
-    if (!result.templates.empty()) ++workloads;
     Append(all.templates, result.templates);
   }
   Append(report.findings, all.findings);
@@ -130,6 +134,7 @@ bool Translator::TranslateObject(const std::string& file, SourceDocument& doc, s
   Append(report.findings, result.findings);
   Append(report.refusals, result.refusals);
   if (!result.refusals.empty() || result.templates.empty()) return false;
+  LiveObjectCleaner::Clean(doc.node);
   output = LeadingComments(doc.body);
   for (const auto& t : result.templates) output += YamlWriter::Write(t) + "---\n";
   output += YamlWriter::Write(doc.node);

@@ -37,7 +37,8 @@ struct TranslateReport {
 // refused, is written back byte for byte; a rewritten one becomes its
 // ResourceClaimTemplates followed by the workload, its leading comment lines
 // kept. In a List (as `kubectl get -o yaml` prints several objects) the
-// templates become items before their workload.
+// templates become items before their workload. A rewritten live object
+// (from the API server) loses its server-set fields (LiveObjectCleaner).
 class Translator {
  public:
   explicit Translator(const extended::ExtendedResourceMapping& mapping) : mapping_(mapping) {}

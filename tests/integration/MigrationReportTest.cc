@@ -4,14 +4,18 @@
 // with its counts, backing class, plugin nodes, pinning and advice.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
 #include "tests/support/Subprocess.h"
+#include "tests/support/WaitFor.h"
 
 namespace dra::testing {
 namespace {
 
 using nlohmann::json;
+using namespace std::chrono_literals;
 
 constexpr const char* kClass = "mr.example.com";
 const std::vector<std::string> kFleet{"mr-a:1:24Gi:gpu-mr", "mr-b:1:24Gi:gpu-mr"};
@@ -125,6 +129,39 @@ TEST_F(MigrationReportTest, TableNamesTheTranslateInvocation) {
   EXPECT_NE(report.out.find("kubectl get statefulset/pinned -n " + ns_), std::string::npos)
       << report.out;
   std::cout << report.out;  // the README's example comes from this output
+}
+
+// A bare Pod the scheduler placed carries the binding's nodeName: it is not
+// pinned, and its row is count-only. One whose author set nodeName is.
+TEST_F(MigrationReportTest, ScheduledBarePodIsNotPinnedButAnAuthorsNodeNameIs) {
+  auto pod = [&](const std::string& name, const std::string& node_name) {
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: " + ns_ +
+           "}\nspec:\n" + node_name +
+           "  containers:\n  - name: c\n    image: registry.k8s.io/pause:3.10\n"
+           "    resources: {limits: {example.com/mr-gpu: 1}}\n";
+  };
+  ASSERT_TRUE(cluster_->Kubectl({"apply", "-f", "-"}, pod("placed", "")).ok());
+  ASSERT_TRUE(cluster_->Kubectl({"apply", "-f", "-"}, pod("by-hand", "  nodeName: mr-b\n")).ok());
+  auto bound = WaitFor("the scheduler to bind pod/placed", 60s, [&] {
+    auto got = cluster_->GetJson({"get", "pod", "placed", "-n", ns_});
+    return got.ok() && !got->value("/spec/nodeName"_json_pointer, std::string()).empty();
+  });
+  ASSERT_TRUE(bound.ok()) << bound.ToString();
+  ProcessOutput report = Report({"-o", "json"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  json rows = json::parse(report.out);
+  std::map<std::string, json> pods;
+  for (const auto& row : rows) {
+    if (row["kind"] == "Pod") pods[row["name"].get<std::string>()] = row;
+  }
+  ASSERT_EQ(pods.size(), 2u) << rows.dump(2);
+  EXPECT_EQ(pods["placed"]["pinnedBy"], json::array()) << pods["placed"].dump();
+  EXPECT_EQ(pods["placed"]["advice"], "count-only");
+  EXPECT_EQ(pods["by-hand"]["pinnedBy"], json::array({"nodeName"})) << pods["by-hand"].dump();
+  EXPECT_EQ(pods["by-hand"]["advice"], "explicit-claim");
+  EXPECT_EQ(pods["by-hand"]["translate"], "kubectl get pod/by-hand -n " + ns_ +
+                                              " -o yaml --show-managed-fields | dra-controller "
+                                              "translate -f -");
 }
 
 }  // namespace

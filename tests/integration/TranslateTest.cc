@@ -229,5 +229,43 @@ TEST_F(TranslateTest, TranslatedDeploymentIsPlacedThroughItsTemplatesClaim) {
   EXPECT_EQ(results[0]["driver"], "gpu.example.com");
 }
 
+// The migration step for a bare Pod: `kubectl get pod -o yaml | translate`,
+// delete, apply. The output must be accepted by `kubectl apply` and the new
+// Pod must go through the scheduler, which allocates its claim; with the old
+// Pod's uid, resourceVersion or nodeName it would be refused or never placed.
+TEST_F(TranslateTest, ScheduledBarePodFromKubectlGetIsRecreatedAndPlacedAgain) {
+  ASSERT_TRUE(cluster_->Create(BarePod(ns_)).ok());
+  ASSERT_TRUE(WaitFor("the bare Pod to be scheduled", 60s, [&] {
+                return !NodeOf("implicit").empty();
+              }).ok());
+  auto live = cluster_->Kubectl(
+      {"get", "pod", "implicit", "-n", ns_, "-o", "yaml", "--show-managed-fields"});
+  ASSERT_TRUE(live.ok()) << live.status().ToString();
+  ProcessOutput translated = Translate(live->out);
+  ASSERT_EQ(translated.exit_code, 0) << translated.err;
+  for (const char* gone : {"uid:", "resourceVersion:", "nodeName:", "status:"}) {
+    EXPECT_EQ(translated.out.find(gone), std::string::npos) << gone << "\n" << translated.out;
+  }
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"delete", "pod", "implicit", "-n", ns_, "--grace-period=0", "--force",
+                             "--wait=true"})
+                  .ok());
+  auto applied = cluster_->Kubectl({"apply", "-f", "-"}, translated.out);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString() << "\n" << translated.out;
+  ASSERT_TRUE(WaitFor("the recreated Pod to be scheduled", 60s, [&] {
+                return !NodeOf("implicit").empty();
+              }).ok());
+  EXPECT_EQ(NodeOf("implicit"), "tr-b");
+  std::string claim_name;
+  auto allocated = WaitFor("the recreated Pod's claim to be allocated", 60s, [&] {
+    auto pod = cluster_->GetJson({"get", "pod", "implicit", "-n", ns_});
+    if (!pod.ok() || (*pod)["status"]["resourceClaimStatuses"].size() != 1) return false;
+    claim_name = (*pod)["status"]["resourceClaimStatuses"][0].value("resourceClaimName", "");
+    auto claim = cluster_->GetJson({"get", "resourceclaim", claim_name, "-n", ns_});
+    return claim.ok() && claim->contains("status") && (*claim)["status"].contains("allocation");
+  });
+  EXPECT_TRUE(allocated.ok()) << allocated.ToString() << " claim " << claim_name;
+}
+
 }  // namespace
 }  // namespace dra::testing

@@ -61,5 +61,21 @@ TEST_F(CommandLineTest, UnknownCommandIsUsageError) {
   EXPECT_NE(err_.str().find("unknown command \"frobnicate\""), std::string::npos);
 }
 
+class LongNameCommand : public EchoCommand {
+ public:
+  std::string_view Name() const override { return "migration-report"; }
+  std::string_view Summary() const override { return "List workloads"; }
+};
+
+// Names longer than the old fixed column ran into their summary
+// ("migration-reportList ...").
+TEST_F(CommandLineTest, HelpSeparatesLongNamesFromSummariesAndAlignsThem) {
+  cli_.Register(std::make_unique<LongNameCommand>());
+  EXPECT_EQ(Run({"help"}), kExitOk);
+  const std::string text = out_.str();
+  EXPECT_NE(text.find("\n  migration-report  List workloads\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  echo              Echo arguments\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace dra::cli

@@ -74,5 +74,25 @@ TEST(ExplanationPrinterTest, ScheduledPodShowsClaimDevicesAndProblems) {
             std::string::npos);
 }
 
+TEST(ExplanationPrinterTest, EvictedPodSaysItIsTerminatingAndWhy) {
+  PodExplanation e;
+  e.pod = "team/p";
+  e.phase = "Pending";
+  e.node_name = "node-a";
+  e.termination =
+      "evicted: DeletionByDeviceTaintManager: Device Taint manager: deleting due to NoExecute "
+      "taint; deleted at 2026-12-04T16:00:00Z";
+  std::string text = ExplanationPrinter::Text(e);
+  EXPECT_NE(text.find("on node node-a, being terminated\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Terminating: evicted: DeletionByDeviceTaintManager: Device Taint manager: "
+                      "deleting due to NoExecute taint; deleted at 2026-12-04T16:00:00Z\n"),
+            std::string::npos)
+      << text;
+  auto json = nlohmann::json::parse(ExplanationPrinter::Json(e));
+  EXPECT_EQ(json["terminating"], true);
+  EXPECT_EQ(json["termination"], e.termination);
+  EXPECT_EQ(nlohmann::json::parse(ExplanationPrinter::Json(Pending()))["terminating"], false);
+}
+
 }  // namespace
 }  // namespace dra::extended

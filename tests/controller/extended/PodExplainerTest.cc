@@ -190,6 +190,33 @@ TEST_F(PodExplainerTest, ScheduledPodJoinsItsClaim) {
   EXPECT_NE(e.problems[0].find("missing"), std::string::npos);
 }
 
+// A NoExecute taint on a held device is why the Pod is being evicted: name it
+// next to the device.
+TEST_F(PodExplainerTest, ScheduledPodNamesNoExecuteTaintsOnItsDevices) {
+  AddClass(GpuClass("gpu.example.com"));
+  nodes_ = {Node("node-1")};
+  inventory_.ApplySlice(
+      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+  inventory_.ApplyTaintRule(
+      testing::TaintRule("t", "node-1", "gpu-0", api::TaintEffect::kNoExecute));
+  auto claim = std::make_shared<api::ResourceClaim>();
+  claim->meta.name = "p-extended-resources-abc";
+  claim->allocated = true;
+  claim->results.push_back(
+      {"container-0-request-0", "gpu.example.com", "node-1", "gpu-0", {}, false, "", {}});
+  claim->results.push_back(
+      {"container-0-request-0", "gpu.example.com", "node-1", "gpu-1", {}, false, "", {}});
+  claim_ = claim;
+  claim_name_ = claim->meta.name;
+  auto e = Explain(Pod(R"({"metadata":{"name":"p","namespace":"team"},"spec":{"nodeName":"node-1",
+      "containers":[{"name":"main","resources":{"limits":{"example.com/gpu":"2"}}}]},
+      "status":{"extendedResourceClaimStatus":{"resourceClaimName":"p-extended-resources-abc"}}})"));
+  EXPECT_EQ(e.devices, (std::vector<std::string>{
+                           "gpu.example.com/node-1/gpu-0 (container-0-request-0) tainted "
+                           "dra-controller.dev/unhealthy=xid-79:NoExecute",
+                           "gpu.example.com/node-1/gpu-1 (container-0-request-0)"}));
+}
+
 TEST_F(PodExplainerTest, AllNodesFitSaysSo) {
   AddClass(GpuClass("gpu.example.com"));
   inventory_.ApplySlice(

@@ -95,6 +95,67 @@ TEST_F(MigrationReportTest, UnmappedNameIsADevicePluginRow) {
   EXPECT_EQ(MigrationReport::Json(rows)[0]["deviceClass"], nullptr);
 }
 
+json BarePod(const std::string& name, const json& metadata_extra, const json& status) {
+  json pod = {{"metadata", {{"name", name}, {"namespace", "x"}}},
+              {"spec",
+               {{"nodeName", "a"},
+                {"containers", json::array({Container("c", {{"example.com/gpu", "1"}})})}}},
+              {"status", status}};
+  pod["metadata"].update(metadata_extra);
+  return pod;
+}
+
+const json kBound = {{"phase", "Running"},
+                     {"conditions", json::array({{{"type", "PodScheduled"}, {"status", "True"}}})}};
+
+// The scheduler's binding wrote this nodeName: the Pod is not pinned.
+TEST_F(MigrationReportTest, ScheduledBarePodIsNotPinned) {
+  objects_.pods.push_back(BarePod("placed", json::object(), kBound));
+  json managed = {
+      {"managedFields",
+       json::array({{{"manager", "kubectl"},
+                     {"fieldsV1", {{"f:spec", {{"f:containers", json::object()}}}}}}})}};
+  objects_.pods.push_back(BarePod("placed-managed", managed, kBound));
+  auto rows = Build();
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_TRUE(row.pinned_by.empty()) << row.name;
+    EXPECT_EQ(row.advice, "count-only") << row.name;
+    EXPECT_EQ(row.command, "") << row.name;
+  }
+  EXPECT_EQ(MigrationReport::Table(rows).find("PINNED-BY nodeName"), std::string::npos);
+}
+
+TEST_F(MigrationReportTest, AuthorPinnedBarePodGetsTranslateWithManagedFields) {
+  json managed = {{"managedFields",
+                   json::array({{{"manager", "kubectl-create"},
+                                 {"fieldsV1", {{"f:spec", {{"f:nodeName", json::object()}}}}}}})}};
+  objects_.pods.push_back(BarePod("pinned", managed, kBound));
+  auto rows = Build();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].pinned_by, std::vector<std::string>{"nodeName"});
+  EXPECT_EQ(rows[0].advice, "explicit-claim");
+  EXPECT_EQ(rows[0].command,
+            "kubectl get pod/pinned -n x -o yaml --show-managed-fields | dra-controller "
+            "translate -f -");
+}
+
+TEST_F(MigrationReportTest, PodOfAnUnlistedOwnerIsRecreatedFromIt) {
+  json owned = {{"ownerReferences",
+                 json::array({{{"kind", "TrainingJob"}, {"name", "bert"}, {"controller", true}}})}};
+  objects_.pods.push_back(BarePod("bert-worker-0", owned, kBound));
+  auto rows = Build();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].kind, "Pod");
+  EXPECT_EQ(rows[0].owner, "TrainingJob/bert");
+  EXPECT_EQ(rows[0].advice, "recreate-from-owner");
+  EXPECT_EQ(rows[0].command, "");
+  EXPECT_NE(MigrationReport::Table(rows).find("  pod/bert-worker-0 -n x: TrainingJob/bert\n"),
+            std::string::npos)
+      << MigrationReport::Table(rows);
+  EXPECT_EQ(MigrationReport::Json(rows)[0]["owner"], "TrainingJob/bert");
+}
+
 TEST_F(MigrationReportTest, InitContainersReuseAndOwnedObjectsAreSkipped) {
   json spec = {{"initContainers", json::array({Container("i", {{"example.com/gpu", "3"}})})},
                {"containers", json::array({Container("c", {{"example.com/gpu", "1"}}),

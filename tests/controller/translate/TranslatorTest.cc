@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Testdata, GoldenTest,
                          ::testing::Values("deployment.yaml", "kinds.yaml", "init-containers.yaml",
                                            "collisions.yaml", "refusals.yaml", "passthrough.yaml",
                                            "json-deployment.json", "kube-list.yaml",
-                                           "kube-list-refused.yaml"),
+                                           "kube-list-refused.yaml", "live-pods.yaml"),
                          [](const auto& info) {
                            std::string name = fs::path(info.param).stem().string();
                            for (char& c : name) {
@@ -93,6 +93,21 @@ TEST(TranslatorTest, RefusedAndUntouchedDocumentsComeOutByteForByte) {
     EXPECT_EQ(report.files[0].output, input) << name;
     EXPECT_FALSE(report.files[0].changed());
   }
+}
+
+// `kubectl get pod -o yaml | dra-controller translate -f -` must give a Pod
+// that `kubectl apply` creates and the scheduler places (its claim allocated).
+TEST(TranslatorTest, LiveObjectsLoseServerSetFields) {
+  TranslateReport report = Translate("live-pods.yaml", Slurp(TestData() / "live-pods.yaml"));
+  ASSERT_EQ(report.workloads_rewritten, 3u) << RefusalLines(report);
+  const std::string& out = report.files[0].output;
+  for (const char* gone :
+       {"uid:", "resourceVersion:", "creationTimestamp:", "managedFields:", "generation:",
+        "status:", "nodeName: node-a", "controller-uid", "selector:"}) {
+    EXPECT_EQ(out.find(gone), std::string::npos) << gone << " in\n" << out;
+  }
+  EXPECT_NE(out.find("nodeName: node-b"), std::string::npos) << out;
+  EXPECT_NE(out.find("job-name: once"), std::string::npos) << out;
 }
 
 TEST(TranslatorTest, EveryWorkloadKindIsRewritten) {

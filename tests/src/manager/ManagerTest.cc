@@ -445,6 +445,27 @@ TEST_F(ManagerTest, StaysUnreadyAndRetriesUntilARequiredApiIsServed) {
   EXPECT_TRUE(wired);
 }
 
+// Probe bodies are lines of text, as kube-apiserver's: every one ends with a
+// newline, ready or not, so `curl .../readyz` leaves the shell prompt alone.
+TEST_F(ManagerTest, ProbeBodiesEndWithANewline) {
+  api_->ServeGroup(false);
+  Manager manager(Config(), Options());
+  manager.SetWiring(WireWidgets);
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(
+      WaitFor("a discovery attempt", seconds(10), [&] { return api_->discoveries() >= 1; }).ok());
+  auto [unready_status, unready_body] = Probe(manager, "/readyz");
+  EXPECT_EQ(unready_status, 503) << unready_body;
+  EXPECT_TRUE(unready_body.ends_with("\n")) << "[" << unready_body << "]";
+  api_->ServeGroup(true);
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  for (const char* path : {"/readyz", "/healthz", "/livez"}) {
+    auto [status, body] = Probe(manager, path);
+    EXPECT_EQ(status, 200) << path << ": " << body;
+    EXPECT_TRUE(body.ends_with("\n")) << path << ": [" << body << "]";
+  }
+}
+
 TEST_F(ManagerTest, ControllerReconcilesTheKeysOfItsInformersEvents) {
   api_->SetItems(R"({"metadata":{"name":"a","resourceVersion":"1"}},)"
                  R"({"metadata":{"name":"b","resourceVersion":"2"}})");
