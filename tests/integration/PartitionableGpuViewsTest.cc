@@ -109,7 +109,9 @@ class PartitionableGpuViewsTest : public InventoryClusterTest {
   }
 
   std::string Metrics() const {
-    return metrics::AllocationMetrics({.inventory = &inventory_}).Render();
+    metrics::MetricsSources sources;
+    sources.inventory = &inventory_;
+    return metrics::AllocationMetrics(sources).Render();
   }
 
   // How many of `class_name`'s devices the metrics count in `family`.

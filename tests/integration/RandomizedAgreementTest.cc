@@ -414,7 +414,9 @@ class RandomizedAgreementTest : public ClusterTest {
   // allocatable + unavailable. "" when they agree.
   std::string ViewsDisagree(const Fleet& fleet, const Allocated& allocated) {
     std::string diff;
-    std::string text = metrics::AllocationMetrics({.inventory = &inventory_}).Render();
+    metrics::MetricsSources sources;
+    sources.inventory = &inventory_;
+    std::string text = metrics::AllocationMetrics(sources).Render();
     auto allocatable = SumByClass(text, "dra_controller_devices_allocatable");
     auto held = SumByClass(text, "dra_controller_devices_allocated");
     auto published = SumByClass(text, "dra_controller_devices_published");
