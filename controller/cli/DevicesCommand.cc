@@ -10,7 +10,8 @@ DevicesCommand::DevicesCommand() {
   flags_.String("node", "", "only devices on this node (and those every node reaches)");
   flags_.String("class", "", "only devices this DeviceClass matches");
   flags_.String("driver", "", "only devices of this driver");
-  flags_.String("state", "", "only devices in this state: free, allocated, unavailable or tainted");
+  flags_.String("state", "",
+                "only devices whose state names this: free, allocated, unavailable or tainted");
   flags_.String("output", "", "output format: empty for a table, or json");
   flags_.Short('o', "output");
 }
@@ -19,9 +20,9 @@ std::string DevicesCommand::Help() const {
   return "List the devices published in ResourceSlices (newest pool generation), one line\n"
          "each: node, driver/pool/device, the DeviceClasses matching it, its state\n"
          "(allocated; unavailable with why: pool incomplete, pool invalid, counters in\n"
-         "use, no capacity left; tainted: NoSchedule or NoExecute; free), taints, and\n"
-         "the Pod and claim holding it (claims with adminAccess marked, they do not\n"
-         "allocate it).\n\n"
+         "use, no capacity left; tainted: NoSchedule or NoExecute; free; every one\n"
+         "that applies, e.g. allocated,tainted), taints, and the Pod and claim holding\n"
+         "it (claims with adminAccess marked, they do not allocate it).\n\n"
          "Usage:\n  dra-controller devices [--node N] [--class C] [--driver D] "
          "[--state free|allocated|unavailable|tainted] [-o json]\n\n" +
          flags_.Usage();

@@ -19,16 +19,6 @@ bool Contains(const std::vector<std::string>& items, const std::string& item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
-// Why the allocator cannot hand out a device that no claim holds; empty when
-// it can.
-std::string Unavailability(const inventory::DeviceInfo& info) {
-  if (info.available) return "";
-  if (!info.pool_complete) return "pool incomplete";
-  if (!info.pool_valid) return "pool invalid";
-  if (!info.counters_available) return "counters in use";
-  return "no capacity left";
-}
-
 // The CLAIM cell: holders, then adminAccess claims marked as such.
 std::vector<std::string> ClaimCell(const DeviceTable::Row& row) {
   std::vector<std::string> out = row.claims;
@@ -54,12 +44,9 @@ DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
                                      : "<node selector>";
   row.key = info.key;
   row.classes = inventory.ClassesMatching(info.key);
-  bool schedule_tainted = false;
   for (const auto& taint : info.taints) {
     row.taints.push_back(taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
                          taint.EffectName());
-    schedule_tainted |= taint.effect == api::TaintEffect::kNoSchedule ||
-                        taint.effect == api::TaintEffect::kNoExecute;
   }
   row.claims = info.allocated_to;
   row.admin_access_claims = info.admin_access_claims;
@@ -67,13 +54,9 @@ DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
     std::string pod = use.namespace_name + "/" + use.name;
     if (!Contains(row.pods, pod)) row.pods.push_back(pod);
   }
-  if (!row.claims.empty()) {
-    row.state = "allocated";
-  } else if (row.reason = Unavailability(info); !row.reason.empty()) {
-    row.state = "unavailable";
-  } else {
-    row.state = schedule_tainted ? "tainted" : "free";
-  }
+  inventory::DeviceState state = inventory::DeviceState::Of(info);
+  row.state = state.Label();
+  row.reason = state.UnavailableReason();
   return row;
 }
 
@@ -83,9 +66,9 @@ std::vector<DeviceTable::Row> DeviceTable::Build(const inventory::Inventory& inv
   for (const auto& info : inventory.Devices()) {
     if (!filter.driver.empty() && info.key.driver != filter.driver) continue;
     if (!filter.node.empty() && info.node_name != filter.node && !info.all_nodes) continue;
+    if (!filter.state.empty() && !inventory::DeviceState::Of(info).Has(filter.state)) continue;
     Row row = Describe(inventory, info);
     if (!filter.device_class.empty() && !Contains(row.classes, filter.device_class)) continue;
-    if (!filter.state.empty() && row.state != filter.state) continue;
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/inventory/DeviceState.h"
 #include "controller/inventory/Inventory.h"
 
 namespace dra::extended {
@@ -15,15 +16,17 @@ class DeviceTable {
     std::string node;
     std::string device_class;
     std::string driver;
-    std::string state;  // "", "free", "allocated", "unavailable" or "tainted"
+    // "", "free", "allocated", "unavailable" or "tainted": rows whose state
+    // names it (inventory::DeviceState::Has).
+    std::string state;
   };
 
   struct Row {
     std::string node;  // "<all nodes>" or "<node selector>" for non-local devices
     inventory::DeviceKey key;
     std::vector<std::string> classes;
-    std::string state;                // allocated, unavailable, tainted or free
-    std::string reason;               // unavailable: why (DeviceInfo)
+    std::string state;                // inventory::DeviceState::Label, e.g. "allocated,tainted"
+    std::string reason;               // unavailable: why (DeviceState::UnavailableReason)
     std::vector<std::string> taints;  // "key=value:Effect"
     std::vector<std::string> claims;  // "<namespace>/<name>"
     std::vector<std::string> pods;    // "<namespace>/<name>"

@@ -29,18 +29,8 @@ inventory::DeviceCounts OnNode(const std::map<std::string, inventory::DeviceCoun
   inventory::DeviceCounts sum;
   for (const auto& key : {node, std::string()}) {
     auto it = per_node.find(key);
-    if (it == per_node.end()) continue;
-    sum.total += it->second.total;
-    sum.allocated += it->second.allocated;
-    sum.free += it->second.free;
-    sum.no_schedule += it->second.no_schedule;
-    sum.no_execute += it->second.no_execute;
-    sum.incomplete_pool += it->second.incomplete_pool;
-    if (it->second.selector_error && !sum.selector_error) {
-      sum.selector_error = it->second.selector_error;
-    }
+    if (it != per_node.end()) sum.Merge(it->second);
   }
-  if (sum.selector_error) sum.free = 0;
   return sum;
 }
 
@@ -54,6 +44,9 @@ std::string Phrase(const NodeVerdict& v) {
       std::string detail = std::to_string(v.counts.allocated) + " allocated";
       int tainted = v.counts.no_schedule + v.counts.no_execute;
       if (tainted > 0) detail += ", " + std::to_string(tainted) + " tainted NoSchedule/NoExecute";
+      if (v.counts.counters_in_use > 0) {
+        detail += ", " + std::to_string(v.counts.counters_in_use) + " with counters in use";
+      }
       if (v.counts.incomplete_pool > 0) {
         detail += ", " + std::to_string(v.counts.incomplete_pool) + " in incomplete pools";
       }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controller/inventory/Tolerations.h"
+
 namespace dra::inventory {
 namespace {
 
@@ -64,18 +66,30 @@ bool DeviceAvailability::AvailableFor(const DeviceTable::Entry& entry,
   return counters_.Covers(pool->Id(), *entry.device);
 }
 
-void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const {
+DeviceFacts DeviceAvailability::Facts(const DeviceTable::Entry& entry,
+                                      std::span<const api::DeviceTaint> taints) const {
   const PoolStatus* pool = PoolOf(entry);
+  return {.pool_complete = pool != nullptr && pool->complete(),
+          .pool_valid = pool == nullptr || pool->valid(),
+          .allocated = allocations_.Allocated(entry.KeyView()),
+          .available = AvailableFor(entry, nullptr),
+          .counters_available = pool == nullptr || counters_.Covers(pool->Id(), *entry.device),
+          .tainted = HasEffect(taints, api::TaintEffect::kNoSchedule) ||
+                     HasEffect(taints, api::TaintEffect::kNoExecute)};
+}
+
+void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const {
   DeviceKeyView key = info.key.View();
-  info.pool_complete = pool != nullptr && pool->complete();
-  info.pool_valid = pool == nullptr || pool->valid();
+  DeviceFacts facts = Facts(entry, info.taints);
+  info.pool_complete = facts.pool_complete;
+  info.pool_valid = facts.pool_valid;
   info.allow_multiple_allocations = entry.device->allow_multiple_allocations;
   if (const auto* held = allocations_.Holders(key))
     info.allocated_to = AllocationState::ClaimKeys(*held);
   if (const auto* admin = allocations_.AdminAccessClaims(key)) {
     info.admin_access_claims = AllocationState::ClaimKeys(*admin);
   }
-  info.counters_available = pool == nullptr || counters_.Covers(pool->Id(), *entry.device);
+  info.counters_available = facts.counters_available;
   if (info.allow_multiple_allocations) {
     AllocationState::Capacity consumed = allocations_.Consumed(key);
     for (const auto& [name, value] : entry.device->capacity) {
@@ -84,7 +98,7 @@ void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& i
       info.remaining_capacity.emplace_back(name, left.ok() ? *left : kube::Quantity());
     }
   }
-  info.available = AvailableFor(entry, nullptr);
+  info.available = facts.available;
 }
 
 }  // namespace dra::inventory

@@ -1,9 +1,12 @@
 #pragma once
 
+#include <span>
+
 #include "controller/api/ResourceClaim.h"
 #include "controller/inventory/AllocationState.h"
 #include "controller/inventory/CounterLedger.h"
 #include "controller/inventory/DeviceInfo.h"
+#include "controller/inventory/DeviceState.h"
 #include "controller/inventory/DeviceTable.h"
 #include "controller/inventory/PoolTracker.h"
 
@@ -27,6 +30,10 @@ class DeviceAvailability {
   // Fills the pool, allocation, counter and capacity fields of `info`
   // (`available` for a request that asks nothing special).
   void Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const;
+  // What the device's DeviceState follows from, for a request that asks
+  // nothing special; `taints` are the device's (slice and DeviceTaintRules).
+  DeviceFacts Facts(const DeviceTable::Entry& entry,
+                    std::span<const api::DeviceTaint> taints) const;
   // Whether `request` could be given the device (its selectors and taints aside).
   bool AvailableFor(const DeviceTable::Entry& entry,
                     const api::ResourceClaim::ExactRequest* request) const;

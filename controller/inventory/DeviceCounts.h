@@ -19,13 +19,17 @@ struct DeviceCounts {
   int no_execute = 0;       // carrying a NoExecute taint
   int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
   int invalid_pool = 0;     // in a pool the allocator rejects (not allocatable)
+  // Not allocated, but the shared counters they consume are used up.
+  int counters_in_use = 0;
   // Set when a selector of the class fails on a device the scheduler would
   // evaluate here; it then aborts, so `free` is 0 however many devices match.
   std::optional<ClassUnusable> selector_error;
 
-  // Counts `device`; it is free when it is available (DeviceInfo::available)
-  // and `tolerations` tolerate its taints.
+  // Counts `device` by its DeviceState; it is free when the state is, or
+  // when only taints block it and `tolerations` tolerate them.
   void Add(const DeviceInfo& device, std::span<const api::DeviceToleration> tolerations = {});
+  // Adds `other`'s counts (a node's own devices and those every node reaches).
+  void Merge(const DeviceCounts& other);
   // With `unusable`, nothing is free and the reason is kept.
   void MarkUnusable(std::optional<ClassUnusable> unusable);
 

@@ -419,16 +419,16 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
       }
     }
     std::vector<api::DeviceTaint> taints = TaintsOf(entry);
-    const PoolStatus* pool =
-        pools_.Find(PoolTracker::PoolId(entry.slice->driver, entry.slice->pool.name));
     DeviceKeyView key = entry.KeyView();
+    DeviceFacts facts = availability.Facts(entry, taints);
     DeviceVisit device{
         .slice = *entry.slice,
         .device = *entry.device,
         .node = node,
-        .pool_complete = pool != nullptr && pool->complete(),
-        .pool_valid = pool == nullptr || pool->valid(),
-        .available = availability.AvailableFor(entry, nullptr),
+        .pool_complete = facts.pool_complete,
+        .pool_valid = facts.pool_valid,
+        .available = facts.available,
+        .state = DeviceState::Of(facts),
         .no_schedule = HasEffect(taints, api::TaintEffect::kNoSchedule),
         .no_execute = HasEffect(taints, api::TaintEffect::kNoExecute),
         .claims = allocations_.Holders(key),

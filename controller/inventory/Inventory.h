@@ -31,6 +31,7 @@
 #include "controller/inventory/DeviceCounts.h"
 #include "controller/inventory/DeviceInfo.h"
 #include "controller/inventory/DeviceKey.h"
+#include "controller/inventory/DeviceState.h"
 #include "controller/inventory/DeviceTable.h"
 #include "controller/inventory/PoolTracker.h"
 #include "controller/inventory/SelectorErrorLog.h"
@@ -67,6 +68,8 @@ struct DeviceVisit {
   bool pool_valid = true;  // see PoolStatus::invalid_reason
   // Allocatable now, taints and selectors aside (DeviceInfo::available).
   bool available = true;
+  // Free, allocated, unavailable or tainted, as `devices` and `explain` see it.
+  DeviceState state;
   bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
   bool no_execute = false;   // carries a NoExecute taint
   // Claims that allocated or share it; null when none.

@@ -11,6 +11,18 @@ const std::vector<std::string> kLabels = {"driver", "pool", "node", "device_clas
 
 }  // namespace
 
+const std::vector<inventory::DeviceBlocker>& SortedReasons() {
+  static const std::vector<inventory::DeviceBlocker> sorted = [] {
+    const auto& all = inventory::DeviceState::Blockers();
+    std::vector<inventory::DeviceBlocker> out(all.begin(), all.end());
+    std::sort(out.begin(), out.end(), [](auto a, auto b) {
+      return inventory::DeviceState::ReasonLabel(a) < inventory::DeviceState::ReasonLabel(b);
+    });
+    return out;
+  }();
+  return sorted;
+}
+
 DeviceCollector::DeviceCollector(const std::vector<std::string>& unhealthy)
     : unhealthy_(unhealthy.begin(), unhealthy.end()) {}
 
@@ -38,10 +50,11 @@ void DeviceCollector::Add(const inventory::DeviceVisit& d) {
 
 void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhealthy,
                             bool unusable) {
+  inventory::DeviceBlocker blocker = d.state.BlockerFor(unusable);
   ++g.published;
-  g.allocatable +=
-      d.pool_complete && d.pool_valid && !d.no_schedule && !d.no_execute && !unusable ? 1 : 0;
-  g.allocated += d.claims != nullptr ? 1 : 0;
+  g.allocatable += blocker == inventory::DeviceBlocker::kNone ? 1 : 0;
+  g.allocated += d.state.allocated() ? 1 : 0;
+  ++g.blockers[static_cast<size_t>(blocker)];
   g.no_schedule += d.no_schedule ? 1 : 0;
   g.no_execute += d.no_execute ? 1 : 0;
   g.unhealthy += unhealthy ? 1 : 0;
@@ -64,11 +77,26 @@ void DeviceCollector::Render(std::string& out) const {
   family("dra_controller_devices_published",
          "Devices published in the newest generation of their pool", &Group::published);
   family("dra_controller_devices_allocatable",
-         "Published devices in a complete, valid pool without a NoSchedule or NoExecute "
-         "taint (allocated ones included)",
+         "Devices the scheduler could allocate now to a request without tolerations (not "
+         "allocated, counters and capacity left, complete valid pool, no NoSchedule or "
+         "NoExecute taint)",
          &Group::allocatable);
   family("dra_controller_devices_allocated",
          "Devices named in at least one ResourceClaim allocation", &Group::allocated);
+  std::vector<std::string> reason_labels = kLabels;
+  reason_labels.push_back("reason");
+  text.Family("dra_controller_devices_unavailable",
+              "Devices the scheduler cannot allocate now, by the first reason (series with a "
+              "device only)",
+              reason_labels);
+  for (const auto* entry : ordered) {
+    for (inventory::DeviceBlocker blocker : SortedReasons()) {
+      int count = entry->second.blockers[static_cast<size_t>(blocker)];
+      if (count > 0) {
+        text.Sample(entry->second.labels, inventory::DeviceState::ReasonLabel(blocker), count);
+      }
+    }
+  }
   std::vector<std::string> taint_labels = kLabels;
   taint_labels.push_back("effect");
   text.Family("dra_controller_devices_tainted",
@@ -90,6 +118,7 @@ std::map<std::string, ClassTotals> DeviceCollector::TotalsByClass() const {
     t.published += g.published;
     t.allocatable += g.allocatable;
     t.allocated += g.allocated;
+    for (size_t i = 0; i < t.blockers.size(); ++i) t.blockers[i] += g.blockers[i];
   }
   return totals;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -10,28 +11,39 @@
 
 namespace dra::metrics {
 
+// Devices by what keeps them from the scheduler (inventory::DeviceBlocker),
+// indexed by the blocker; [kNone] counts the allocatable ones.
+using BlockerCounts = std::array<int, inventory::DeviceState::kBlockers>;
+
+// The blockers but kNone, sorted by their `reason` label.
+const std::vector<inventory::DeviceBlocker>& SortedReasons();
+
 // Per-class device totals, the stand-in for node.status.capacity/allocatable.
 struct ClassTotals {
   int published = 0;
-  int allocatable = 0;
+  int allocatable = 0;  // the scheduler could give them now (DeviceState::free)
   int allocated = 0;
+  BlockerCounts blockers{};
 };
 
-// dra_controller_devices_{published,allocatable,allocated,tainted,unhealthy}
-// per driver, pool, node and device_class, fed device by device during the
-// scrape's one pass over the inventory. A device counts once for every class
-// it matches, and under device_class="" when it matches none. Every
-// (driver, pool, node, device_class) that has a device has all five families
-// (zeros included; tainted for both blocking effects). node is "" for devices
-// every node reaches or that sit behind a node selector (which may pick
-// several nodes; a device is counted once).
+// dra_controller_devices_{published,allocatable,allocated,unavailable,
+// tainted,unhealthy} per driver, pool, node and device_class, fed device by
+// device during the scrape's one pass over the inventory, each device's
+// counts from its inventory::DeviceState. A device counts once for every
+// class it matches, and under device_class="" when it matches none. Every
+// (driver, pool, node, device_class) that has a device has every family but
+// unavailable (zeros included; tainted for both blocking effects);
+// unavailable has a series per reason that applies (published = allocatable
+// + the sum of unavailable). node is "" for devices every node reaches or
+// that sit behind a node selector (which may pick several nodes; a device is
+// counted once).
 class DeviceCollector {
  public:
   // `unhealthy`: device keys "<driver>/<pool>/<device>".
   explicit DeviceCollector(const std::vector<std::string>& unhealthy);
 
   void Add(const inventory::DeviceVisit& device);
-  // Appends the five families as text exposition.
+  // Appends the six families as text exposition.
   void Render(std::string& out) const;
   // Totals per DeviceClass over all nodes.
   std::map<std::string, ClassTotals> TotalsByClass() const;
@@ -42,6 +54,7 @@ class DeviceCollector {
     int published = 0;
     int allocatable = 0;
     int allocated = 0;
+    BlockerCounts blockers{};
     int no_schedule = 0;
     int no_execute = 0;
     int unhealthy = 0;

@@ -20,11 +20,15 @@ void ExtendedResourceCollector::Render(std::string& out, const Inputs& in) {
   GaugeTable capacity("dra_controller_extended_resource_capacity",
                       "Devices of the DeviceClass backing a DRA extended resource", kLabels);
   GaugeTable allocatable("dra_controller_extended_resource_allocatable",
-                         "Devices of the backing class in a complete, valid pool and not tainted "
-                         "NoSchedule/NoExecute",
+                         "Devices of the backing class the scheduler could allocate now "
+                         "(dra_controller_devices_allocatable)",
                          kLabels);
   GaugeTable allocated("dra_controller_extended_resource_allocated",
                        "Devices of the backing class that are allocated", kLabels);
+  GaugeTable unavailable("dra_controller_extended_resource_unavailable",
+                         "Devices of the backing class the scheduler cannot allocate now, by "
+                         "the first reason (dra_controller_devices_unavailable)",
+                         {"extended_resource", "device_class", "reason"});
   GaugeTable pending("dra_controller_extended_resource_pods_pending",
                      "Unscheduled Pending Pods asking for the extended resource", kLabels);
   GaugeTable duplicates("dra_controller_extended_resource_duplicate_classes",
@@ -40,6 +44,11 @@ void ExtendedResourceCollector::Render(std::string& out, const Inputs& in) {
     capacity.Set(labels, t.published);
     allocatable.Set(labels, t.allocatable);
     allocated.Set(labels, t.allocated);
+    for (inventory::DeviceBlocker blocker : SortedReasons()) {
+      unavailable.Set(
+          {resource, device_class, std::string(inventory::DeviceState::ReasonLabel(blocker))},
+          t.blockers[static_cast<size_t>(blocker)]);
+    }
     pending.Ensure(labels);
     duplicates.Ensure({resource});
     if (in.nodes != nullptr) plugin_nodes.Ensure({resource});
@@ -66,7 +75,8 @@ void ExtendedResourceCollector::Render(std::string& out, const Inputs& in) {
       }
     }
   }
-  GaugeTable::RenderAll(out, {&capacity, &allocatable, &allocated, &pending, &duplicates});
+  GaugeTable::RenderAll(out,
+                        {&capacity, &allocatable, &allocated, &unavailable, &pending, &duplicates});
   if (in.nodes != nullptr) plugin_nodes.Render(out);
 }
 

@@ -296,28 +296,36 @@ TEST_F(PrometheusTest, GaugesFollowTheSchedulerAndADeviceTaint) {
   std::optional<double> allocated = Value(Gauge("dra_controller_extended_resource_allocated"));
   ASSERT_TRUE(allocatable && allocated);
 
-  ASSERT_TRUE(cluster_->Create(PodManifest("gpu-user", ns_)).ok());
-  EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocated"), *allocated + 1));
-  EXPECT_TRUE(Reaches(
-      "count(dra_controller_allocated_device_info{namespace=\"" + ns_ + "\",pod=\"gpu-user\"})",
-      1));
-  EXPECT_TRUE(Reaches("sum(dra_controller_resource_claims{namespace=\"" + ns_ +
-                          "\",state=\"reserved\",source=\"extended_resource\"})",
-                      1));
-
+  // A device the rule taints is no longer allocatable (before the Pod, which
+  // might take that very device).
   ASSERT_TRUE(cluster_->Create(TaintRuleManifest("NoSchedule")).ok());
   EXPECT_TRUE(
       Reaches("sum(dra_controller_devices_tainted{effect=\"NoSchedule\",node=\"node-a\","
               "device_class=\"gpu.example.com\"})",
               1));
   EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocatable"), *allocatable - 1));
-
+  EXPECT_TRUE(
+      Reaches("sum(dra_controller_devices_unavailable{reason=\"tainted\",node=\"node-a\","
+              "device_class=\"gpu.example.com\"})",
+              1));
   ASSERT_TRUE(cluster_->Kubectl({"delete", "devicetaintrule", kTaintRule}).ok());
   EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocatable"), *allocatable));
+
+  // The device the scheduler allocates is no longer allocatable either.
+  ASSERT_TRUE(cluster_->Create(PodManifest("gpu-user", ns_)).ok());
+  EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocated"), *allocated + 1));
+  EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocatable"), *allocatable - 1));
+  EXPECT_TRUE(Reaches(
+      "count(dra_controller_allocated_device_info{namespace=\"" + ns_ + "\",pod=\"gpu-user\"})",
+      1));
+  EXPECT_TRUE(Reaches("sum(dra_controller_resource_claims{namespace=\"" + ns_ +
+                          "\",state=\"reserved\",source=\"extended_resource\"})",
+                      1));
   ASSERT_TRUE(
       cluster_->Kubectl({"delete", "pod", "gpu-user", "-n", ns_, "--grace-period=0", "--force"})
           .ok());
   EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocated"), *allocated));
+  EXPECT_TRUE(Reaches(Gauge("dra_controller_extended_resource_allocatable"), *allocatable));
   // No stale series: the Pod's info series is gone, not zero.
   EXPECT_TRUE(
       Reaches("count(dra_controller_allocated_device_info{pod=\"gpu-user\"}) or vector(0)", 0));

@@ -3,7 +3,10 @@
 // its requests are made one by one. Before each, the inventory says on which
 // nodes it would fit; the scheduler's placement (or refusal) must agree, and
 // after each placement the inventory's free counts must equal a model of the
-// fleet with the devices the scheduler allocated.
+// fleet with the devices the scheduler allocated. The operator's views must
+// say the same, being computed from one DeviceState per device: per class,
+// the allocation metrics' allocatable and allocated, the rows `devices` shows
+// free, and (for extended-resource Pods) the nodes `explain` says fit.
 //
 //   DRA_AGREEMENT_SEEDS=N        how many seeds (default 8), starting at
 //   DRA_AGREEMENT_FIRST_SEED=S   the first (default 1)
@@ -21,9 +24,14 @@
 #include <set>
 #include <sstream>
 
+#include "controller/api/PodView.h"
 #include "controller/api/ResourceClaim.h"
+#include "controller/extended/DeviceTable.h"
+#include "controller/extended/ExtendedResourceMapping.h"
+#include "controller/extended/PodExplainer.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
+#include "controller/metrics/AllocationMetrics.h"
 #include "src/cache/InformerRegistry.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetGenerator.h"
@@ -165,6 +173,23 @@ Expected Seen(const inventory::DeviceCounts& c) {
 std::string Show(const Expected& e) {
   return "total=" + std::to_string(e.total) + " allocated=" + std::to_string(e.allocated) +
          " free=" + std::to_string(e.free) + " incomplete=" + std::to_string(e.incomplete);
+}
+
+// The sum of `family`'s samples per device_class in a text exposition.
+std::map<std::string, double> SumByClass(const std::string& exposition, const std::string& family) {
+  std::map<std::string, double> out;
+  std::istringstream in(exposition);
+  const std::string key = "device_class=\"";
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with(family + "{")) continue;
+    size_t at = line.find(key);
+    size_t close = line.rfind('}');
+    if (at == std::string::npos || close == std::string::npos) continue;
+    at += key.size();
+    std::string device_class = line.substr(at, line.find('"', at) - at);
+    out[device_class] += std::strtod(line.c_str() + close + 1, nullptr);
+  }
+  return out;
 }
 
 // What the scheduler decided: the node, or "" with the refusal message.
@@ -358,12 +383,70 @@ class RandomizedAgreementTest : public ClusterTest {
     return fit.fits;
   }
 
+  // The nodes `explain` says can take an extended-resource Pod now (as the
+  // operator command computes it, from the inventory).
+  std::set<std::string> ExplainFits(const Fleet& fleet, const FleetRequest& request,
+                                    const std::string& ns) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    if (parser.parse(PodManifest(fleet, request, ns).dump()).get(doc) != simdjson::SUCCESS) {
+      return {"<the Pod's manifest does not parse>"};
+    }
+    auto pod = api::PodView::FromJson(doc);
+    if (!pod.ok()) return {"<the Pod does not decode: " + pod.status().ToString() + ">"};
+    std::set<std::string> out;
+    std::vector<std::shared_ptr<const api::NodeView>> nodes;
+    for (const auto& node : fleet.nodes) {
+      auto view = std::make_shared<api::NodeView>();
+      view->meta.name = node.name;
+      nodes.push_back(std::move(view));
+    }
+    auto mapping = extended::ExtendedResourceMapping::Build(inventory_.ClassObjects());
+    auto explanation = extended::PodExplainer::Explain(*pod, {mapping, nodes, inventory_, {}, {}});
+    for (const auto& verdict : explanation.nodes) {
+      if (verdict.reason == extended::NodeVerdict::Reason::kFits) out.insert(verdict.node);
+    }
+    return out;
+  }
+
+  // Per class over the fleet: the metrics' allocatable and allocated, and
+  // the rows `devices` shows free, against the model; and published =
+  // allocatable + unavailable. "" when they agree.
+  std::string ViewsDisagree(const Fleet& fleet, const Allocated& allocated) {
+    std::string diff;
+    metrics::MetricsSources sources;
+    sources.inventory = &inventory_;
+    std::string text = metrics::AllocationMetrics(sources).Render();
+    auto allocatable = SumByClass(text, "dra_controller_devices_allocatable");
+    auto held = SumByClass(text, "dra_controller_devices_allocated");
+    auto published = SumByClass(text, "dra_controller_devices_published");
+    auto unavailable = SumByClass(text, "dra_controller_devices_unavailable");
+    for (const auto& c : fleet.classes) {
+      Expected want = Model(fleet, allocated, c, "");
+      if (inventory_.Count(c.name).selector_error) continue;  // free is 0 wherever it fails
+      auto free_rows = extended::DeviceTable::Build(inventory_, {"", c.name, "", "free"}).size();
+      auto show = [&](const char* what, double got, double expected) {
+        if (got == expected) return;
+        diff += "  class " + c.name + ": " + what + " " + std::to_string(got) + ", expected " +
+                std::to_string(expected) + "\n";
+      };
+      show("metrics allocatable", allocatable[c.name], want.free);
+      show("metrics allocated", held[c.name], want.allocated);
+      show("metrics published", published[c.name], want.total);
+      show("metrics allocatable + unavailable", allocatable[c.name] + unavailable[c.name],
+           published[c.name]);
+      show("`devices` free rows", static_cast<double>(free_rows), want.free);
+    }
+    return diff;
+  }
+
   // Waits until the inventory's counts of every class, on every node and
-  // cluster-wide, equal the model; "" on success, else the differences.
+  // cluster-wide, equal the model, and the operator's views agree with it;
+  // "" on success, else the differences.
   std::string AwaitCounts(const Fleet& fleet, const Allocated& allocated) {
     std::string diff;
     auto reached = WaitFor("the inventory to match the model", 20s, [&] {
-      diff.clear();
+      diff = ViewsDisagree(fleet, allocated);
       for (const auto& c : fleet.classes) {
         std::vector<std::string> nodes{""};
         for (const auto& n : fleet.nodes) nodes.push_back(n.name);
@@ -428,6 +511,8 @@ bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& 
     fitting.clear();
     ++aborted_;
   }
+  std::optional<std::set<std::string>> explained;
+  if (request.IsExtended()) explained = ExplainFits(fleet, request, ns);
   if (!request.IsExtended()) {
     auto claim = client_->Create(DraResourceTypes::kResourceClaims, ns, ClaimManifest(request, ns));
     EXPECT_TRUE(claim.ok()) << claim.status().ToString();
@@ -444,6 +529,11 @@ bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& 
   bool agree = decision->node.empty() ? fitting.empty() : fitting.contains(decision->node);
   auto allocated = AllocatedDevices(ns);
   std::string counts = allocated.ok() ? AwaitCounts(fleet, *allocated) : "claims not listed";
+  if (explained && *explained != fitting) {
+    std::string nodes;
+    for (const auto& n : *explained) nodes += " " + n;
+    counts += "  `explain` says it fits on {" + nodes + " }\n";
+  }
   for (const auto& name : refused) {
     if (!GetPod(ns, name).value("/spec/nodeName"_json_pointer, std::string()).empty()) {
       counts += "  pod " + name + ", refused before, was placed later\n";

@@ -97,6 +97,41 @@ TEST_F(DeviceTableTest, AdminAccessAloneLeavesADeviceFree) {
   EXPECT_EQ(rows[0].admin_access_claims, std::vector<std::string>{"default/monitor"});
 }
 
+// A tainted device a claim holds is the one an operator looks for: its state
+// names both, and either filter finds it.
+TEST_F(DeviceTableTest, AllocatedTaintedDeviceShowsBothAndEitherFilterFindsIt) {
+  inventory_.ApplyTaintRule(
+      testing::TaintRule("held", "node-1", "gpu-0", api::TaintEffect::kNoExecute));
+  auto rows = DeviceTable::Build(inventory_, {"node-1", "", "", ""});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].state, "allocated,tainted");
+  EXPECT_EQ(rows[1].state, "free");
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "tainted"}).size(), 2u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "allocated"}).size(), 1u);
+  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "free"}).size(), 1u);
+  std::string json = DeviceTable::FormatJson(rows);
+  EXPECT_NE(json.find("\"state\": \"allocated,tainted\""), std::string::npos) << json;
+}
+
+// The halves of a partitionable GPU whose whole is allocated are
+// unavailable; with a taint they are both.
+TEST_F(DeviceTableTest, UnavailableTaintedDeviceShowsBoth) {
+  inventory_.ApplySlice(testing::CounterSlice(
+      "mig-counters", "node-3", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  inventory_.ApplySlice(Slice(
+      "mig-devices", "node-3",
+      {testing::Partition("full", "gpu-0", 80), testing::Partition("half-0", "gpu-0", 40)}, 1, 2));
+  inventory_.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-3", "full")}));
+  inventory_.ApplyTaintRule(
+      testing::TaintRule("half", "node-3", "half-0", api::TaintEffect::kNoSchedule));
+  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", "unavailable"});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].state, "unavailable,tainted");
+  EXPECT_EQ(rows[0].reason, "counters in use");
+  EXPECT_NE(DeviceTable::FormatTable(rows).find("unavailable,tainted (counters in use)"),
+            std::string::npos);
+}
+
 TEST_F(DeviceTableTest, StateValidation) {
   EXPECT_TRUE(DeviceTable::ValidateState("").empty());
   EXPECT_TRUE(DeviceTable::ValidateState("tainted").empty());

@@ -261,6 +261,27 @@ TEST_F(PodExplainerTest, DevicesThatCannotBeAllocatedTogetherDoNotFit) {
   EXPECT_EQ(two.fitting_nodes, 2);
 }
 
+// The whole partitionable GPU is allocated: its halves are not allocated,
+// yet none is free, and the reason names their counters.
+TEST_F(PodExplainerTest, HalvesOfAnAllocatedGpuAreNotFreeAndSayWhy) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(testing::CounterSlice(
+      "mig-counters", "node-a", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  inventory_.ApplySlice(
+      Slice("mig-devices", "node-a",
+            {testing::Partition("full", "gpu-0", 80), testing::Partition("half-0", "gpu-0", 40),
+             testing::Partition("half-1", "gpu-0", 40)},
+            1, 2));
+  inventory_.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-a", "full")}));
+  nodes_ = {Node("node-a")};
+  auto out = Explain(Pod(kGpuPod));
+  ASSERT_EQ(out.nodes.size(), 1u);
+  EXPECT_EQ(out.nodes[0].reason, Reason::kNotEnoughFree);
+  EXPECT_EQ(out.summary,
+            "0/1 nodes: 1 have 0 free of 3 gpu.example.com (1 allocated, 2 with counters in use; "
+            "2 needed)");
+}
+
 TEST_F(PodExplainerTest, SummaryCapsGroups) {
   std::vector<NodeVerdict> nodes;
   for (int i = 0; i < 8; ++i) {

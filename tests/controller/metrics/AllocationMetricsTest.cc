@@ -50,7 +50,8 @@ TEST(AllocationMetricsTest, ClassUnusableOnANodeHasNothingAllocatableThere) {
   std::string samples = Samples(Scrape(metrics), "dra_controller_devices_allocatable");
   EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"flaky\"} 0\n"))
       << samples;
-  EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\"} 3\n"))
+  // gpu-0 is allocated; gpu-1 and gpu-2 are free.
+  EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\"} 2\n"))
       << samples;
 }
 
@@ -64,11 +65,57 @@ TEST(AllocationMetricsTest, InvalidPoolHasNothingAllocatable) {
   f.inventory.ApplySlice(
       testing::Slice("node-a-gpus", "node-a",
                      {testing::Gpu("gpu-0", 80, "a100"), testing::Gpu("gpu-1", 80, "a100")}, 1, 2));
-  std::string samples = Samples(Scrape(metrics), "dra_controller_devices_allocatable");
+  std::string out = Scrape(metrics);
+  std::string samples = Samples(out, "dra_controller_devices_allocatable");
   EXPECT_TRUE(Mentions(samples, "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\"} 0\n"))
       << samples;
-  EXPECT_TRUE(Mentions(samples, "pool=\"node-b\",node=\"node-b\",device_class=\"gpu\"} 1\n"))
-      << samples;
+  EXPECT_TRUE(Mentions(Samples(out, "dra_controller_devices_unavailable"),
+                       "pool=\"node-a\",node=\"node-a\",device_class=\"gpu\",reason="
+                       "\"pool_invalid\"} "))
+      << out;
+}
+
+// A half of a partitionable GPU: a device consuming 40Gi of counter set gpu-0.
+api::Device Half(const std::string& name) {
+  api::Device half = testing::Partition(name, "gpu-0", 40);
+  for (auto& [attribute, value] : half.attributes) {
+    if (attribute == "model") value = api::AttributeValue(std::string("half"));
+  }
+  return half;
+}
+
+// A partitionable GPU on node-d (a counter slice and a device slice): the
+// whole GPU is allocated, so the halves' shared counters are used up and the
+// scheduler gives neither; they are not allocated either, so
+// allocatable - allocated would show two phantom free devices.
+TEST(AllocationMetricsTest, HalvesOfAnAllocatedPartitionableGpuAreNotAllocatable) {
+  MetricsFixture f;
+  AllocationMetrics metrics(f.Sources());
+  auto halves = std::make_shared<api::DeviceClass>(
+      *testing::Class("half", {"device.attributes['gpu.example.com'].model == 'half'"}));
+  halves->extended_resource_name = "example.com/half";
+  f.inventory.ApplyClass(halves);
+  f.inventory.ApplySlice(testing::CounterSlice(
+      "node-d-counters", "node-d", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
+  f.inventory.ApplySlice(testing::Slice(
+      "node-d-devices", "node-d",
+      {testing::Partition("full", "gpu-0", 80), Half("half-0"), Half("half-1")}, 1, 2));
+  f.inventory.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-d", "full")}));
+  std::string out = Scrape(metrics);
+  const std::string group =
+      "{driver=\"gpu.example.com\",pool=\"node-d\",node=\"node-d\",device_class=\"half\"";
+  EXPECT_TRUE(Mentions(Samples(out, "dra_controller_devices_allocatable"), group + "} 0\n")) << out;
+  EXPECT_TRUE(Mentions(Samples(out, "dra_controller_devices_allocated"), group + "} 0\n"));
+  EXPECT_TRUE(Mentions(Samples(out, "dra_controller_devices_unavailable"),
+                       group + ",reason=\"counters_in_use\"} 2\n"))
+      << out;
+  const std::string resource = "{extended_resource=\"example.com/half\",device_class=\"half\"";
+  EXPECT_TRUE(
+      Mentions(Samples(out, "dra_controller_extended_resource_allocatable"), resource + "} 0\n"))
+      << out;
+  EXPECT_TRUE(Mentions(Samples(out, "dra_controller_extended_resource_unavailable"),
+                       resource + ",reason=\"counters_in_use\"} 2\n"))
+      << out;
 }
 
 TEST(AllocationMetricsTest, DeletedNodeLeavesNoSeries) {

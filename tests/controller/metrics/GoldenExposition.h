@@ -1,7 +1,7 @@
 #pragma once
 
 // The exposition AllocationMetrics gives for MetricsFixture, checked by hand:
-// node-a: 2 a100 (one allocated by a template claim, one unhealthy);
+// node-a: 2 a100 (one allocated by a template claim, one unhealthy, free);
 // node-b: 2 h100 (one allocated to an implicit claim, one tainted NoExecute);
 // node-c: a pool at generation 3 missing one of its 2 slices (not allocatable);
 // "gpu" (newer) wins example.com/gpu over "old-gpu"; one Pending Pod asks
@@ -20,13 +20,13 @@ dra_controller_devices_published{driver="gpu.example.com",pool="node-b",node="no
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100"} 1
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu"} 1
 dra_controller_devices_published{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu"} 1
-# HELP dra_controller_devices_allocatable Published devices in a complete, valid pool without a NoSchedule or NoExecute taint (allocated ones included)
+# HELP dra_controller_devices_allocatable Devices the scheduler could allocate now to a request without tolerations (not allocated, counters and capacity left, complete valid pool, no NoSchedule or NoExecute taint)
 # TYPE dra_controller_devices_allocatable gauge
-dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100"} 2
-dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu"} 2
-dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu"} 2
-dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu"} 1
-dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu"} 1
+dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100"} 1
+dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu"} 1
+dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu"} 1
+dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu"} 0
+dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu"} 0
 dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100"} 0
 dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu"} 0
 dra_controller_devices_allocatable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu"} 0
@@ -40,6 +40,18 @@ dra_controller_devices_allocated{driver="gpu.example.com",pool="node-b",node="no
 dra_controller_devices_allocated{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100"} 0
 dra_controller_devices_allocated{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu"} 0
 dra_controller_devices_allocated{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu"} 0
+# HELP dra_controller_devices_unavailable Devices the scheduler cannot allocate now, by the first reason (series with a device only)
+# TYPE dra_controller_devices_unavailable gauge
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",reason="allocated"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",reason="allocated"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",reason="allocated"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",reason="allocated"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",reason="tainted"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",reason="allocated"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",reason="tainted"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",reason="pool_incomplete"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",reason="pool_incomplete"} 1
+dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",reason="pool_incomplete"} 1
 # HELP dra_controller_devices_tainted Devices carrying a taint with this effect (from the slice or a DeviceTaintRule)
 # TYPE dra_controller_devices_tainted gauge
 dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoExecute"} 0
@@ -80,12 +92,21 @@ dra_controller_pool_generation{driver="gpu.example.com",pool="node-c"} 3
 # HELP dra_controller_extended_resource_capacity Devices of the DeviceClass backing a DRA extended resource
 # TYPE dra_controller_extended_resource_capacity gauge
 dra_controller_extended_resource_capacity{extended_resource="example.com/gpu",device_class="gpu"} 5
-# HELP dra_controller_extended_resource_allocatable Devices of the backing class in a complete, valid pool and not tainted NoSchedule/NoExecute
+# HELP dra_controller_extended_resource_allocatable Devices of the backing class the scheduler could allocate now (dra_controller_devices_allocatable)
 # TYPE dra_controller_extended_resource_allocatable gauge
-dra_controller_extended_resource_allocatable{extended_resource="example.com/gpu",device_class="gpu"} 3
+dra_controller_extended_resource_allocatable{extended_resource="example.com/gpu",device_class="gpu"} 1
 # HELP dra_controller_extended_resource_allocated Devices of the backing class that are allocated
 # TYPE dra_controller_extended_resource_allocated gauge
 dra_controller_extended_resource_allocated{extended_resource="example.com/gpu",device_class="gpu"} 2
+# HELP dra_controller_extended_resource_unavailable Devices of the backing class the scheduler cannot allocate now, by the first reason (dra_controller_devices_unavailable)
+# TYPE dra_controller_extended_resource_unavailable gauge
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="allocated"} 2
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="class_unusable"} 0
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="counters_in_use"} 0
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="no_capacity_left"} 0
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="pool_incomplete"} 1
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="pool_invalid"} 0
+dra_controller_extended_resource_unavailable{extended_resource="example.com/gpu",device_class="gpu",reason="tainted"} 1
 # HELP dra_controller_extended_resource_pods_pending Unscheduled Pending Pods asking for the extended resource
 # TYPE dra_controller_extended_resource_pods_pending gauge
 dra_controller_extended_resource_pods_pending{extended_resource="example.com/gpu",device_class="gpu"} 1
