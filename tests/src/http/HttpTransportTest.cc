@@ -237,7 +237,7 @@ TEST_F(HttpTransportTest, CancelInterruptsAnInFlightRequest) {
       << send.result().status().ToString();
 }
 
-// Both backends hand a redirect to the caller instead of following it.
+// A redirect goes to the caller; the transport does not follow it.
 TEST_F(HttpTransportTest, RedirectIsReturnedNotFollowed) {
   auto server = ScriptedHttpServer::Start();
   ASSERT_TRUE(server.ok());
@@ -446,8 +446,8 @@ TEST_F(HttpTransportTlsTest, TrustsTheConfiguredCaOnly) {
 }
 
 // The system's trust store, here the unrelated CA through SSL_CERT_FILE,
-// serves only a configuration that names no CA: no backend adds a bundle of
-// its own (libcurl's, say) to the configured one.
+// serves only a configuration that names no CA: the transport adds no bundle
+// of its own to the configured one.
 TEST_F(HttpTransportTlsTest, SystemTrustAppliesOnlyWithoutAConfiguredCa) {
   ScopedEnv system_trust("SSL_CERT_FILE", other_ca_.cert.c_str());
   ScopedEnv no_dir("SSL_CERT_DIR", dir_.path().c_str());
