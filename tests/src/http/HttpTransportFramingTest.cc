@@ -124,6 +124,26 @@ TEST(HttpTransportFramingTest, AGetIsSentAgainAfterAKeptAliveConnectionDied) {
   EXPECT_EQ(response->status, 200);
 }
 
+// The server answered as if keeping the connection alive, then closed it
+// while it sat in the pool: the next request, even a POST, which is never
+// sent twice, goes out on a new connection instead of failing.
+TEST(HttpTransportFramingTest, APooledConnectionTheServerClosedIsNotUsed) {
+  auto server = ScriptedHttpServer::Start();
+  ASSERT_TRUE(server.ok());
+  (*server)->AddRoute(Route::Exact("GET", "/warm"),
+                      {ScriptedResponse::Raw({StreamStep::RawBytes(
+                          "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")})});
+  (*server)->AddRoute(Route::Exact("POST", "/create"), {ScriptedResponse::Json(201, "{}")});
+  auto transport = HttpTransport::Create(ConfigFor((*server)->Url()));
+  ASSERT_TRUE(transport.ok());
+  ASSERT_TRUE((*transport)->Send(Request("GET", "/warm")).ok());
+  ASSERT_TRUE((*server)->WaitForOpenConnections(0, 5s));
+  auto response = (*transport)->Send(Request("POST", "/create"));
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->status, 201);
+  EXPECT_EQ((*server)->AcceptedConnections(), 2);
+}
+
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
