@@ -23,8 +23,8 @@ COPY dra-controller /usr/local/bin/dra-controller
 
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      g++ cmake ninja-build pkg-config ccache libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev \
-      libssl-dev prometheus-cpp-dev libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev \
+      g++ cmake ninja-build pkg-config ccache nlohmann-json3-dev libyaml-cpp-dev \
+      libssl-dev prometheus-cpp-dev libspdlog-dev libsimdjson-dev libre2-dev \
       libboost-dev \
       && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

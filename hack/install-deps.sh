@@ -14,11 +14,10 @@ PACKAGES=(
   # make fuzz: clang with libFuzzer and the sanitizer runtimes (libclang-rt-14-dev)
   clang libclang-rt-14-dev
   # libraries (see README "Dependencies")
-  libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
-  libspdlog-dev libsimdjson-dev libre2-dev libcurl4-openssl-dev
-  # Boost.Beast and Boost.Asio (header-only) for the HTTP client and server.
-  # Debian 12's default Boost (1.74): libboost1.81-dev conflicts with the
-  # 1.74 headers libcpprest-dev depends on.
+  nlohmann-json3-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
+  libspdlog-dev libsimdjson-dev libre2-dev
+  # Boost.Beast and Boost.Asio (header-only) for the HTTP client and server:
+  # Debian 12's default Boost (1.74).
   libboost-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -14,7 +14,10 @@ namespace dra::check {
 // "The controller's metrics reachable when run in-cluster": with
 // KUBERNETES_SERVICE_HOST set and a mounted service account, GET /metrics on
 // every ready endpoint of the metrics Service (EndpointSlices, port
-// https-metrics) with the Pod's token; outside a cluster the row is skipped.
+// https-metrics); outside a cluster the row is skipped. The GET carries no
+// credential: whoever can write an address into those EndpointSlices would
+// receive it, and the controller's answer without one (401) already proves
+// that it serves there.
 class MetricsReachability {
  public:
   static constexpr const char* kService = "dra-controller";
@@ -22,15 +25,19 @@ class MetricsReachability {
 
   // Probes when in-cluster; otherwise returns a probe with in_cluster false.
   static MetricsProbe Probe(kube::RestClient& client, const std::string& namespace_name);
-  // The check row: pass when every endpoint served /metrics, warn when skipped
-  // or answered 401/403 (reachable, caller not authorized), fail otherwise.
+  // Reads the Service's EndpointSlices through `client` and scrapes every
+  // ready endpoint, whatever the environment.
+  static MetricsProbe ProbeEndpoints(kube::RestClient& client, const std::string& namespace_name);
+  // GET https://<address>/metrics without a credential, the certificate
+  // unverified (the controller's is self-signed), within 5 s.
+  static MetricsAnswer Scrape(const std::string& address);
+  // The check row: pass when every endpoint answered /metrics (200, or 401
+  // or 403 to a caller without a credential), warn when skipped, fail
+  // otherwise.
   static CheckResult Judge(const MetricsProbe& probe);
   // "ip:port" of each ready endpoint's `port_name` in an EndpointSliceList.
   static std::vector<std::string> ReadyAddresses(const nlohmann::json& slices,
                                                  const std::string& port_name);
-
- private:
-  static MetricsAnswer Scrape(const kube::RestConfig& config, const std::string& address);
 };
 
 }  // namespace dra::check

@@ -1,14 +1,14 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <iterator>
 #include <memory>
 #include <string_view>
 #include <utility>
+
+#include "src/cache/KeyedSetHash.h"
 
 namespace kube {
 
@@ -131,25 +131,16 @@ class KeyedSet {
     if (slash == std::string_view::npos) return {{}, key};
     return {key.substr(0, slash), key.substr(slash + 1)};
   }
-  static size_t Hash(Name name) {
-    std::hash<std::string_view> hash;
-    return hash(name.first) * 31 + hash(name.second);
-  }
-  // Each set scrambles the hash with its own seed before mapping it onto
-  // [0, capacity) by its high bits. Without the seed one set's iteration
-  // order is its hash order, and filling another set in that order (a
-  // handler adding every object of a synced store) piles the entries into
-  // one run at the front of the smaller, growing array: quadratic probing.
+  // Each set hashes with its own seed (KeyedSetHash: SipHash under a key
+  // drawn per process) and maps the hash onto [0, capacity) by its high
+  // bits. Keyed, so that names chosen by tenants cannot be made to collide;
+  // seeded per set, because otherwise one set's iteration order is its hash
+  // order, and filling another set in that order (a handler adding every
+  // object of a synced store) piles the entries into one run at the front of
+  // the smaller, growing array: quadratic probing.
   size_t Home(Name name) const {
-    uint64_t mixed = Hash(name) ^ seed_;
-    mixed ^= mixed >> 33;
-    mixed *= 0xff51afd7ed558ccdULL;
-    mixed ^= mixed >> 33;
-    return static_cast<size_t>((static_cast<unsigned __int128>(mixed) * capacity_) >> 64);
-  }
-  static uint64_t NextSeed() {
-    static std::atomic<uint64_t> sets{0};
-    return (sets.fetch_add(1, std::memory_order_relaxed) + 1) * 0x9e3779b97f4a7c15ULL;
+    uint64_t hash = KeyedSetHash::Of(seed_, name.first, name.second);
+    return static_cast<size_t>((static_cast<unsigned __int128>(hash) * capacity_) >> 64);
   }
   size_t Next(size_t index) const { return index + 1 == capacity_ ? 0 : index + 1; }
 
@@ -201,7 +192,7 @@ class KeyedSet {
   std::unique_ptr<Ptr[]> slots_;
   size_t capacity_ = 0;
   size_t size_ = 0;
-  uint64_t seed_ = NextSeed();
+  uint64_t seed_ = KeyedSetHash::NewSeed();
 };
 
 }  // namespace kube

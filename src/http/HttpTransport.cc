@@ -1,6 +1,6 @@
 #include "src/http/HttpTransport.h"
 
-#include "src/http/OpenSslTransport.h"
+#include "src/http/BeastTransport.h"
 #include "src/http/TlsMaterialSource.h"
 
 namespace kube {
@@ -16,7 +16,7 @@ Result<std::shared_ptr<TlsMaterialSource>> HttpTransport::CheckedTls(const RestC
 Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config) {
   auto tls = CheckedTls(config);
   if (!tls.ok()) return tls.status();
-  return std::unique_ptr<HttpTransport>(std::make_unique<OpenSslTransport>(config, *tls));
+  return std::unique_ptr<HttpTransport>(std::make_unique<BeastTransport>(config, *tls));
 }
 
 }  // namespace kube

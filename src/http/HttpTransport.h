@@ -89,9 +89,8 @@ class HttpTransport {
   virtual Status Stream(const HttpRequest& request, StreamHandler& handler, CancelFlag& cancel,
                         std::chrono::seconds idle_timeout) = 0;
 
-  // A transport for `config`: the runtime's own HTTP/1.1 over OpenSSL
-  // (OpenSslTransport). The libcurl and cpprestsdk alternatives are in
-  // libraries of their own (HttpBackendFactory), which only the tests link.
+  // A transport for `config`: HTTP/1.1 on Boost.Beast and Boost.Asio
+  // (BeastTransport).
   static Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config);
   // What every backend starts from: an http(s) server and the TLS material
   // the configuration names, loaded.

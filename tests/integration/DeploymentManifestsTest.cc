@@ -305,7 +305,8 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
                 {"endpoints", {{{"addresses", {address}}, {"conditions", {{"ready", true}}}}}}};
   ASSERT_TRUE(cluster_->Apply(slice.dump()).ok());
 
-  // `check` runs as "checker": it may list the EndpointSlices and get /metrics.
+  // `check` runs as "checker": it may list the EndpointSlices and get /metrics,
+  // which it asks without a credential all the same (answered 401).
   ASSERT_TRUE(cluster_->Kubectl({"create", "serviceaccount", "checker", "-n", "dra-system"}).ok());
   ASSERT_TRUE(cluster_
                   ->Kubectl({"create", "role", "checker", "-n", "dra-system", "--verb=list",
@@ -332,7 +333,7 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
   ASSERT_TRUE(passed.ok()) << passed.ToString();
   std::string endpoint = address + ":" + std::to_string(MetricsPort());
   EXPECT_EQ(row.value("detail", ""),
-            "1/1 endpoints of dra-system/dra-controller served /metrics: " + endpoint + " 200");
+            "1/1 endpoints of dra-system/dra-controller answered /metrics: " + endpoint + " 401");
   std::cout << "in-cluster check: " << row.dump() << "\n";
 
   // Outside a cluster the row is skipped; with the controller gone it fails.

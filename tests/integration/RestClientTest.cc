@@ -132,7 +132,7 @@ TEST_F(RestClientTest, UntrustedServerCertificateIsExplained) {
   auto refused = (*transport)->Send(request);
   ASSERT_FALSE(refused.ok()) << "the system store or a default must not be trusted instead";
   EXPECT_EQ(refused.status().code(), kube::StatusCode::kUnavailable);
-  // libcurl names the verification failure; the transport adds what to check.
+  // OpenSSL names the verification failure; the transport adds what to check.
   EXPECT_NE(refused.status().message().find("unable to get local issuer certificate"),
             std::string::npos)
       << refused.status().ToString();

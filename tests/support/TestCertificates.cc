@@ -39,9 +39,10 @@ kube::Result<TestCertificates::Pair> TestCertificates::MakeLeaf(const Pair& ca,
   Pair leaf{dir_ + "/" + name + ".crt", dir_ + "/" + name + ".key"};
   std::string csr = dir_ + "/" + name + ".csr";
   std::string ext = dir_ + "/" + name + ".ext";
-  std::ofstream(ext) << "basicConstraints=CA:FALSE\n"
-                     << (san.empty() ? "extendedKeyUsage=clientAuth\n"
-                                     : "extendedKeyUsage=serverAuth\nsubjectAltName=" + san + "\n");
+  std::string usage = san.empty()     ? "extendedKeyUsage=clientAuth\n"
+                      : san == kNoSan ? "extendedKeyUsage=serverAuth\n"
+                                      : "extendedKeyUsage=serverAuth\nsubjectAltName=" + san + "\n";
+  std::ofstream(ext) << "basicConstraints=CA:FALSE\n" << usage;
   std::vector<std::string> req = {"req"};
   req.insert(req.end(), kEcKey.begin(), kEcKey.end());
   req.insert(req.end(), {"-keyout", leaf.key, "-out", csr, "-subj", "/CN=" + cn});

@@ -19,7 +19,9 @@ class TestCertificates {
   // The CA: <dir>/<name>.crt and .key.
   kube::Result<Pair> MakeCa(const std::string& name);
   // A leaf signed by `ca` with common name `cn`; `san` like "IP:127.0.0.1"
-  // or "DNS:api.example" (empty: no subjectAltName, a client certificate).
+  // or "DNS:api.example" (empty: no subjectAltName, a client certificate;
+  // kNoSan: a server certificate named by its common name alone).
+  static constexpr const char* kNoSan = "none";
   kube::Result<Pair> MakeLeaf(const Pair& ca, const std::string& name, const std::string& cn,
                               const std::string& san);
 

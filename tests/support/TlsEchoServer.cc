@@ -102,11 +102,18 @@ void TlsEchoServer::Serve(int fd) {
       if (n <= 0) break;
       request.append(buf, static_cast<size_t>(n));
     }
+    {
+      std::lock_guard lock(mu_);
+      last_request_ = request;
+    }
     std::string body = PeerCommonName(ssl);
-    std::string response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
-                           std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    Ending ending = ending_.load();
+    std::string length =
+        ending == Ending::kFramed ? "Content-Length: " + std::to_string(body.size()) + "\r\n" : "";
+    std::string response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + length +
+                           "Connection: close\r\n\r\n" + body;
     SSL_write(ssl, response.data(), static_cast<int>(response.size()));
-    SSL_shutdown(ssl);
+    if (ending != Ending::kUnframedTruncated) SSL_shutdown(ssl);
   }
   ERR_clear_error();
   SSL_free(ssl);

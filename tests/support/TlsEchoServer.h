@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -24,7 +25,19 @@ class TlsEchoServer {
   TlsEchoServer(const TlsEchoServer&) = delete;
   TlsEchoServer& operator=(const TlsEchoServer&) = delete;
 
+  // How each answer ends: framed by Content-Length and close_notify (the
+  // default), unframed (the body ends with the connection) with close_notify,
+  // or unframed with the TCP connection closed and no close_notify, as a
+  // truncating attacker would.
+  enum class Ending { kFramed, kUnframed, kUnframedTruncated };
+  void SetEnding(Ending ending) { ending_ = ending; }
+
   int port() const { return port_; }
+  // The head of the last request served ("" before the first).
+  std::string LastRequest() const {
+    std::lock_guard lock(mu_);
+    return last_request_;
+  }
   std::string Url() const { return "https://127.0.0.1:" + std::to_string(port_); }
 
  private:
@@ -37,6 +50,9 @@ class TlsEchoServer {
   int wake_[2] = {-1, -1};
   int port_ = 0;
   std::thread thread_;
+  std::atomic<Ending> ending_{Ending::kFramed};
+  mutable std::mutex mu_;
+  std::string last_request_;
 };
 
 }  // namespace dra::testing

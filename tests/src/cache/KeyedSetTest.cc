@@ -1,12 +1,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <map>
 #include <random>
 #include <string>
 
 #include "src/cache/KeyedSet.h"
 #include "src/cache/ObjectMeta.h"
+#include "tests/support/ScopedEnv.h"
+#include "tests/support/Subprocess.h"
 
 namespace kube {
 namespace {
@@ -163,6 +168,48 @@ TEST(KeyedSetTest, SwapAndMoveCarryTheObjects) {
   KeyedSet<Named> c(std::move(b));
   EXPECT_NE(c.Find("team/a"), nullptr);
   EXPECT_EQ(c.size(), 1u);
+}
+
+}  // namespace
+}  // namespace kube
+
+namespace kube {
+namespace {
+
+constexpr const char* kPrintOrder = "KEYED_SET_TEST_PRINT_ORDER";
+
+// Helper of the test below, in a process of its own: prints the order of a
+// fresh set. Skipped when run on its own.
+TEST(KeyedSetTest, PrintsTheOrderOfAFreshSetForTheTestBelow) {
+  if (std::getenv(kPrintOrder) == nullptr) GTEST_SKIP() << "run by SeedsDifferInEveryProcess";
+  KeyedSet<Named> set;
+  for (int i = 0; i < 64; ++i) set.Put(Make("team", "pod-" + std::to_string(i), i));
+  std::string order;
+  for (const auto& object : set) order += object->meta.name + ",";
+  std::cout << "ORDER:" << order << "\n";
+}
+
+std::string OrderInAFreshProcess() {
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  dra::testing::ScopedEnv print(kPrintOrder, "1");
+  auto run = dra::testing::Subprocess::Run(
+      {self, "--gtest_filter=KeyedSetTest.PrintsTheOrderOfAFreshSetForTheTestBelow"}, "",
+      std::chrono::seconds(60));
+  if (!run.ok()) return "failed: " + run.status().ToString();
+  size_t at = run->out.find("ORDER:");
+  if (at == std::string::npos) return "no order in: " + run->out;
+  return run->out.substr(at, run->out.find('\n', at) - at);
+}
+
+// Where a name lands must not be computable outside the process: tenants
+// who name Pods or claims could otherwise pick names that pile into one
+// probe run in every controller. Two processes place the same names apart.
+TEST(KeyedSetTest, SeedsDifferInEveryProcess) {
+  std::string first = OrderInAFreshProcess();
+  std::string second = OrderInAFreshProcess();
+  ASSERT_EQ(first.rfind("ORDER:", 0), 0u) << first;
+  ASSERT_EQ(second.rfind("ORDER:", 0), 0u) << second;
+  EXPECT_NE(first, second) << "the same order in two processes: the seed is predictable";
 }
 
 }  // namespace

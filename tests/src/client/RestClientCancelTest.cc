@@ -15,7 +15,7 @@ namespace {
 using namespace std::chrono_literals;
 
 // Blocks every request until its cancel flag fires (as a hung API server
-// would keep libcurl waiting), or answers `status` at once when set.
+// would keep a transport waiting), or answers `status` at once when set.
 class HangingTransport : public kube::HttpTransport {
  public:
   explicit HangingTransport(int status = 0) : status_(status) {}
