@@ -61,6 +61,23 @@ TEST(HealthPolicyTest, PreviewThenNoExecute) {
   EXPECT_FALSE(after.recheck_after.has_value());
 }
 
+// Issue 38: a Degraded GPU (NoSchedule) that turns Unhealthy went to None
+// for the preview, and the scheduler placed a Pending Pod on it at once.
+TEST(HealthPolicyTest, EscalationPreviewKeepsNoScheduleInForce) {
+  auto policy = Policy(30s);
+  auto preview =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0, true);
+  EXPECT_TRUE(preview.keep_rule);
+  EXPECT_EQ(preview.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(preview.reason, kReasonPreview);
+  EXPECT_NE(preview.message.find("effect NoSchedule until"), std::string::npos) << preview.message;
+  ASSERT_TRUE(preview.recheck_after.has_value());
+  EXPECT_EQ(*preview.recheck_after, 30s);
+  auto after =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0 + 30s, true);
+  EXPECT_EQ(after.effect, TaintEffect::kNoExecute);
+}
+
 TEST(HealthPolicyTest, ZeroPreviewGoesStraightToNoExecute) {
   auto d = Policy(0s).Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
   EXPECT_EQ(d.effect, TaintEffect::kNoExecute);
