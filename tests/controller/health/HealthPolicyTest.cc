@@ -78,6 +78,30 @@ TEST(HealthPolicyTest, EscalationPreviewKeepsNoScheduleInForce) {
   EXPECT_EQ(after.effect, TaintEffect::kNoExecute);
 }
 
+TEST(HealthPolicyTest, EnforcedOnlyOnceWhatSpecAsksForIsInForce) {
+  auto policy = Policy(30s, 300s);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kDegraded, kT0), kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kUnknown, kT0), kT0, true).enforced);
+  EXPECT_FALSE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0 + 30s, true).enforced);
+  EXPECT_FALSE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0 + 30s, false).enforced);
+  auto held = In(HealthState::kHealthy, kT0, TaintEffect::kNoSchedule);
+  EXPECT_FALSE(policy.Decide(held, kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(held, kT0 + 300s, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kHealthy, kT0), kT0, true).enforced);
+}
+
+TEST(HealthPolicyTest, UnpublishedDeviceKeepsTheRuleButIsNotSaidToBeTainted) {
+  auto input = In(HealthState::kUnhealthy, kT0);
+  input.device_found = false;
+  auto d = Policy(0s).Decide(input, kT0, true);
+  EXPECT_TRUE(d.keep_rule);
+  EXPECT_EQ(d.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(d.reason, kReasonDeviceNotFound);
+  EXPECT_FALSE(d.enforced);
+  EXPECT_NE(d.message.find("nothing is tainted"), std::string::npos) << d.message;
+}
+
 TEST(HealthPolicyTest, ZeroPreviewGoesStraightToNoExecute) {
   auto d = Policy(0s).Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
   EXPECT_EQ(d.effect, TaintEffect::kNoExecute);
