@@ -89,6 +89,7 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   auto now = clock_->WallNow();
   PolicyInput input = InputOf(*health, own_rule, now);
   ScopeView scope = DeviceScope::Resolve(*sources_.inventory, *health);
+  input.device_found = !scope.devices.empty();
   bool room = StormRoom(*health, input, scope, now);
   PolicyDecision decision = policy_.Decide(input, now, room);
   SetHeld(key, decision.reason == kReasonStormGuard);
@@ -137,9 +138,10 @@ kube::ReconcileResult DeviceHealthReconciler::ReportForeign(const api::DeviceHea
   desired.observed_generation = health.generation;
   desired.observed_state = health.status.observed_state;
   desired.state_since = health.status.state_since;
-  desired.conditions = {{"Tainted", "False", "RuleNameTaken",
-                         "DeviceTaintRule " + name +
-                             " exists and was not created by dra-controller; it is left alone"}};
+  std::string why =
+      "DeviceTaintRule " + name + " exists and was not created by dra-controller; it is left alone";
+  desired.conditions = {{"Tainted", "False", "RuleNameTaken", why},
+                        {"Enforced", "False", "RuleNameTaken", why}};
   auto status = HealthStatusBuilder::Render(desired, health, clock_->WallNow());
   if (status == HealthStatusBuilder::Current(health)) return kube::ReconcileResult::Done();
   events_(RefOf(health), kube::kEventTypeWarning, "RuleNameTaken", desired.conditions[0].message);
@@ -211,6 +213,19 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
   return kube::Status::Ok();
 }
 
+// Enforced: what spec asks for is in force on the cluster, the condition
+// `kubectl wait --for=condition=Enforced` waits on (Tainted is also True
+// during a preview or hold-off).
+ConditionValue DeviceHealthReconciler::EnforcedCondition(const PolicyDecision& decision) const {
+  if (policy_.options().dry_run) {
+    return {"Enforced", "False", "DryRun", "dry-run: no DeviceTaintRule is written"};
+  }
+  if (!decision.enforced) return {"Enforced", "False", decision.reason, decision.message};
+  if (!decision.keep_rule) return {"Enforced", "True", decision.reason, "no taint, as spec asks"};
+  return {"Enforced", "True", decision.reason,
+          "effect " + EffectText(decision.effect) + " in force, as spec asks"};
+}
+
 std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
     const PolicyDecision& decision, const ScopeView& scope,
     const api::DeviceTaintRule* ours) const {
@@ -220,8 +235,9 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
                    "dry-run, no DeviceTaintRule written; would be: " + decision.reason + ": " +
                        decision.message});
   } else {
-    out.push_back(
-        {"Tainted", decision.keep_rule ? "True" : "False", decision.reason, decision.message});
+    // A rule that selects no published device taints nothing.
+    bool tainted = decision.keep_rule && decision.reason != kReasonDeviceNotFound;
+    out.push_back({"Tainted", tainted ? "True" : "False", decision.reason, decision.message});
   }
   if (scope.devices.empty()) {
     out.push_back({"DeviceFound", "False", "NotPublished",
@@ -252,6 +268,7 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
                    in_force ? "the eviction controller has not reported on the rule yet"
                             : "no DeviceTaintRule in force"});
   }
+  out.push_back(EnforcedCondition(decision));
   return out;
 }
 

@@ -77,6 +77,7 @@ class DeviceHealthReconciler : public kube::Reconciler {
   void RecordMetrics(const api::DeviceHealth& health, const PolicyInput& input,
                      const PolicyDecision& decision, const ScopeView& scope, Write wrote);
   void SetHeld(const std::string& key, bool held);
+  ConditionValue EnforcedCondition(const PolicyDecision& decision) const;
   std::vector<ConditionValue> Conditions(const PolicyDecision& decision, const ScopeView& scope,
                                          const api::DeviceTaintRule* ours) const;
 

@@ -62,6 +62,26 @@ void HealthMetrics::Forget(const std::string& key) {
   RecomputeLocked();
 }
 
+// spec.reason is free text: a series is kept only while it counts a device,
+// so the series are bounded by the DeviceHealths, not by every reason seen.
+void HealthMetrics::SetTaintedLocked(
+    const std::map<std::pair<std::string, std::string>, int>& now) {
+  for (const auto& [labels, n] : now) {
+    if (n > 0) tainted_seen_.insert(labels);
+  }
+  for (auto it = tainted_seen_.begin(); it != tainted_seen_.end();) {
+    auto& gauge = tainted_->Add({{"effect", it->first}, {"reason", it->second}});
+    auto found = now.find(*it);
+    if (found == now.end() || found->second == 0) {
+      tainted_->Remove(&gauge);
+      it = tainted_seen_.erase(it);
+    } else {
+      gauge.Set(found->second);
+      ++it;
+    }
+  }
+}
+
 void HealthMetrics::RecomputeLocked() {
   if (!registry_) return;
   std::map<std::pair<std::string, std::string>, int> tainted;
@@ -72,15 +92,8 @@ void HealthMetrics::RecomputeLocked() {
     ++states[s.state];
     held += s.held_devices;
   }
-  for (const auto& [labels, n] : tainted) tainted_seen_.insert(labels);
   for (const auto& [state, n] : states) states_seen_.insert(state);
-  if (tainted_) {
-    for (const auto& labels : tainted_seen_) {
-      auto it = tainted.find(labels);
-      tainted_->Add({{"effect", labels.first}, {"reason", labels.second}})
-          .Set(it == tainted.end() ? 0 : it->second);
-    }
-  }
+  if (tainted_) SetTaintedLocked(tainted);
   if (objects_) {
     for (const auto& state : states_seen_) {
       auto it = states.find(state);

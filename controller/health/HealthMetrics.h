@@ -27,7 +27,7 @@ struct HealthSnapshot {
 // The device-health metrics (all registered through MetricFamilyCache):
 //   dra_controller_health_taints_applied_total{effect}     counter
 //   dra_controller_health_taints_removed_total{effect}     counter
-//   dra_controller_health_tainted_devices{effect,reason}   gauge
+//   dra_controller_health_tainted_devices{effect,reason}   gauge, a series only while > 0
 //   dra_controller_health_objects{state}                   gauge
 //   dra_controller_health_storm_guard_held_devices         gauge
 //   dra_controller_health_rule_write_seconds               histogram: DeviceHealth
@@ -46,6 +46,7 @@ class HealthMetrics {
 
  private:
   void RecomputeLocked();
+  void SetTaintedLocked(const std::map<std::pair<std::string, std::string>, int>& now);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* applied_ = nullptr;
@@ -57,7 +58,7 @@ class HealthMetrics {
 
   std::mutex mu_;
   std::map<std::string, HealthSnapshot> snapshots_;
-  std::set<std::pair<std::string, std::string>> tainted_seen_;  // label sets ever set
+  std::set<std::pair<std::string, std::string>> tainted_seen_;  // label sets with a series
   std::set<std::string> states_seen_;
 };
 

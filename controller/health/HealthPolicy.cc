@@ -85,7 +85,22 @@ PolicyDecision HealthPolicy::Decide(const PolicyInput& input,
     d.message = "spec.state is not one of Healthy, Degraded, Unhealthy, Unknown";
     return d;
   }
-  if (*input.state == HealthState::kHealthy) return DecideHealthy(input, now);
+  PolicyDecision d = *input.state == HealthState::kHealthy ? DecideHealthy(input, now)
+                                                           : DecideState(input, now, storm_room);
+  if (input.device_found || !d.keep_rule) return d;
+  // The rule is kept, so the device is tainted as soon as it is published,
+  // but it taints nothing now and the status must not say otherwise.
+  d.message = "no ResourceSlice publishes the device, so nothing is tainted; its rule (effect " +
+              EffectText(d.effect) + ") applies once it is published. " + d.reason + ": " +
+              d.message;
+  d.reason = kReasonDeviceNotFound;
+  d.enforced = false;
+  return d;
+}
+
+PolicyDecision HealthPolicy::DecideState(const PolicyInput& input,
+                                         std::chrono::system_clock::time_point now,
+                                         bool storm_room) const {
   TaintEffect target = *DefaultEffect(*input.state);
   bool refused = false;
   if (input.requested_effect.has_value()) {
@@ -100,8 +115,10 @@ PolicyDecision HealthPolicy::Decide(const PolicyInput& input,
     d = DecideNoExecute(input, now, storm_room);
   } else if (target == TaintEffect::kNone && *input.state == HealthState::kUnknown) {
     d = Rule(target, kReasonReportOnly, "state Unknown: taint with effect None, report only");
+    d.enforced = true;
   } else {
     d = Rule(target, kReasonApplied, "taint " + EffectText(target) + " applied");
+    d.enforced = true;
   }
   d.override_refused = refused;
   if (refused) {
@@ -115,6 +132,7 @@ PolicyDecision HealthPolicy::DecideHealthy(const PolicyInput& input,
                                            std::chrono::system_clock::time_point now) const {
   PolicyDecision d;
   d.reason = kReasonHealthy;
+  d.enforced = true;
   if (!input.in_force.has_value()) {
     d.message = "device healthy, no taint";
     return d;
@@ -124,6 +142,7 @@ PolicyDecision HealthPolicy::DecideHealthy(const PolicyInput& input,
     d.message = "device healthy, hold-off over: taint removed";
     return d;
   }
+  d.enforced = false;
   d.keep_rule = true;
   d.effect = *input.in_force;
   d.reason = kReasonHoldOff;
@@ -139,9 +158,14 @@ PolicyDecision HealthPolicy::DecideNoExecute(const PolicyInput& input,
   bool already = input.in_force == TaintEffect::kNoExecute;
   auto end = input.state_since + options_.preview;
   if (!already && options_.preview.count() > 0 && now < end) {
-    PolicyDecision d = Rule(TaintEffect::kNone, kReasonPreview, "");
+    // The preview defers NoExecute and nothing else: an effect already in
+    // force (NoSchedule of a Degraded device) stays, or the scheduler would
+    // place Pods on the device only to have them evicted when it ends.
+    TaintEffect kept = input.in_force.value_or(TaintEffect::kNone);
+    if (kept == TaintEffect::kUnknown) kept = TaintEffect::kNone;
+    PolicyDecision d = Rule(kept, kReasonPreview, "");
     d.recheck_after = Left(end, now);
-    d.message = "preview: effect None until " + Until(end) + ", then NoExecute";
+    d.message = "preview: effect " + EffectText(kept) + " until " + Until(end) + ", then NoExecute";
     return d;
   }
   if (!storm_room) {
@@ -154,6 +178,7 @@ PolicyDecision HealthPolicy::DecideNoExecute(const PolicyInput& input,
   }
   PolicyDecision d = Rule(TaintEffect::kNoExecute, kReasonApplied, "taint NoExecute applied");
   d.wants_no_execute = true;
+  d.enforced = true;
   return d;
 }
 

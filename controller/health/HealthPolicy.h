@@ -18,6 +18,7 @@ inline constexpr char kReasonStormGuard[] = "StormGuard";
 inline constexpr char kReasonHealthy[] = "Healthy";
 inline constexpr char kReasonReportOnly[] = "ReportOnly";
 inline constexpr char kReasonInvalidState[] = "InvalidState";
+inline constexpr char kReasonDeviceNotFound[] = "DeviceNotFound";
 
 // What one DeviceHealth is, as far as the policy cares.
 struct PolicyInput {
@@ -25,6 +26,7 @@ struct PolicyInput {
   std::optional<api::TaintEffect> requested_effect;   // spec.effect
   std::chrono::system_clock::time_point state_since;  // when `state` was first seen
   std::optional<api::TaintEffect> in_force;           // our rule's effect; nullopt: no rule
+  bool device_found = true;  // some ResourceSlice publishes the device (or a device of the pool)
 };
 
 struct PolicyDecision {
@@ -38,6 +40,10 @@ struct PolicyDecision {
   bool wants_no_execute = false;
   // spec.effect was outside what the policy allows for the state and was ignored.
   bool override_refused = false;
+  // What spec asks for is in force: its effect is on published devices (for
+  // Healthy: no rule is left). False while a preview, hold-off or the storm
+  // guard defers it, and while the device is not published.
+  bool enforced = false;
 };
 
 // The device-health policy as a pure function of a DeviceHealth, its
@@ -46,7 +52,9 @@ struct PolicyDecision {
 //   Unknown -> None (report only), Healthy -> no rule, after the hold-off.
 // spec.effect may ask for a weaker effect than the state's; a stronger one is
 // refused. A device that goes bad again while a rule is still held keeps its
-// effect (no new preview): flapping devices stay out.
+// effect (no new preview): flapping devices stay out. A preview never weakens
+// the effect in force: it only defers NoExecute, so a Degraded device that
+// turns Unhealthy keeps NoSchedule through its preview.
 class HealthPolicy {
  public:
   explicit HealthPolicy(HealthOptions options) : options_(options) {}
@@ -67,6 +75,8 @@ class HealthPolicy {
                                std::chrono::system_clock::time_point now) const;
   PolicyDecision DecideNoExecute(const PolicyInput& input,
                                  std::chrono::system_clock::time_point now, bool storm_room) const;
+  PolicyDecision DecideState(const PolicyInput& input, std::chrono::system_clock::time_point now,
+                             bool storm_room) const;
 
   HealthOptions options_;
 };

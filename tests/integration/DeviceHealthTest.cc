@@ -4,7 +4,8 @@
 // Unhealthy gets the Pod that holds a GPU evicted by kube-controller-manager's
 // device-taint eviction controller after the preview, Healthy lifts the
 // taint after the hold-off, deleting a DeviceHealth removes its rule, a
-// whole-pool DeviceHealth taints that pool only, invalid manifests are
+// whole-pool DeviceHealth taints that pool only, a Degraded GPU that turns
+// Unhealthy stays closed to Pending Pods through its preview, invalid manifests are
 // refused by the CRD, a controller restart rewrites nothing, and the
 // unhealthy-devices gauge follows a DeviceHealth within seconds.
 #include <gtest/gtest.h>
@@ -230,6 +231,58 @@ TEST_F(DeviceHealthTest, UnhealthyGpuIsPreviewedThenItsPodEvicted) {
                Condition(health, "EvictionInProgress", "reason") == rule_reason;
       },
       [&] { return health.dump(); }));
+}
+
+// Issue 38: every GPU Degraded, a Pod Pending; one GPU turns Unhealthy. Its
+// preview must not lift the NoSchedule in force, or the scheduler binds the
+// Pending Pod to that GPU within a second, to have it evicted when the
+// preview ends. `kubectl wait --for=condition=Enforced` returns once
+// NoExecute is in force, not during the preview.
+TEST_F(DeviceHealthTest, EscalatingGpuStaysClosedToAPendingPodThroughThePreview) {
+  StopController();
+  ASSERT_NO_FATAL_FAILURE(StartController("100", "5s"));
+  const std::vector<std::string> gpus{"gpu-0", "gpu-1", "gpu-2"};
+  for (const auto& gpu : gpus) {
+    ASSERT_TRUE(cluster_->Apply(Health("dh-esc-" + gpu, "dh-a", gpu, "Degraded")).ok());
+  }
+  for (const auto& gpu : gpus) {
+    auto waited = cluster_->Kubectl(
+        {"wait", "--for=condition=Tainted", "--timeout=30s", "devicehealth/dh-esc-" + gpu});
+    ASSERT_TRUE(waited.ok()) << waited.status().ToString();
+    ASSERT_EQ(Effect("dh-esc-" + gpu), "NoSchedule");
+  }
+  ASSERT_TRUE(cluster_->Create(PodManifest("waiting", ns_)).ok());
+  ASSERT_TRUE(Eventually("the Pod to be unschedulable", [&] {
+    return Condition(Get({"get", "pod", "waiting", "-n", ns_}), "PodScheduled", "reason") ==
+           "Unschedulable";
+  }));
+
+  ASSERT_TRUE(cluster_->Apply(Health("dh-esc-gpu-1", "dh-a", "gpu-1", "Unhealthy")).ok());
+  std::set<std::string> effects;  // of the escalating GPU's rule, as polled
+  std::set<std::string> enforced_reasons;
+  std::string node;  // where the Pending Pod went, if anywhere
+  ASSERT_TRUE(Eventually(
+      "NoExecute after the preview",
+      [&] {
+        std::string effect = Effect("dh-esc-gpu-1");
+        effects.insert(effect);
+        enforced_reasons.insert(Condition(HealthObject("dh-esc-gpu-1"), "Enforced", "reason"));
+        json pod = Get({"get", "pod", "waiting", "-n", ns_});
+        if (pod.empty()) node = "(deleted)";
+        if (node.empty()) node = pod.value("/spec/nodeName"_json_pointer, std::string());
+        return effect == "NoExecute";
+      },
+      [&] { return "node " + node; }, 30s));
+  EXPECT_TRUE(enforced_reasons.contains("Preview")) << "the preview was not seen";
+  EXPECT_FALSE(effects.contains("None")) << "the preview lifted NoSchedule";
+  EXPECT_EQ(node, "") << "the Pending Pod was placed on a tainted GPU";
+  auto waited = cluster_->Kubectl(
+      {"wait", "--for=condition=Enforced", "--timeout=30s", "devicehealth/dh-esc-gpu-1"});
+  ASSERT_TRUE(waited.ok()) << waited.status().ToString();
+  json pod = Get({"get", "pod", "waiting", "-n", ns_});
+  ASSERT_FALSE(pod.empty()) << "the Pod was evicted";
+  EXPECT_EQ(pod.value("/spec/nodeName"_json_pointer, std::string()), "");
+  EXPECT_EQ(DeviceOf("waiting"), "");
 }
 
 TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheRule) {

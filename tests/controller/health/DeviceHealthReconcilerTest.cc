@@ -1,12 +1,10 @@
 #include <gtest/gtest.h>
-#include <simdjson.h>
-
-#include <functional>
 
 #include "controller/health/DeviceHealthReconciler.h"
 #include "controller/health/TaintRuleBuilder.h"
 #include "src/base/FakeClock.h"
 #include "src/cache/Store.h"
+#include "tests/controller/health/FakeHealthApi.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
 namespace dra::health {
@@ -16,98 +14,12 @@ using api::TaintEffect;
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-template <typename T>
-std::shared_ptr<const T> ProjectJson(const json& object) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  if (parser.parse(object.dump()).get(doc) != simdjson::SUCCESS) return nullptr;
-  auto projected = T::FromJson(doc);
-  return projected.ok() ? std::make_shared<const T>(std::move(*projected)) : nullptr;
-}
-
-// Plays the API server: keeps the objects as JSON, applies the reconciler's
-// writes to them and feeds the projections back into the caches, at once or,
-// with `delay_watch`, when Deliver() plays the watch events.
-class FakeApi : public HealthWriter {
- public:
-  FakeApi(kube::Store<api::DeviceHealth>& healths, kube::Store<api::DeviceTaintRule>& rules)
-      : healths_(healths), rules_(rules) {}
-
-  kube::Status ApplyRule(const json& rule) override {
-    ++applies;
-    last_rule = rule;
-    json stored = rule;
-    std::string name = rule["metadata"]["name"];
-    stored["metadata"]["uid"] = "rule-uid-" + std::to_string(++uid_counter_);
-    stored["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
-    Watch([this, name, stored] { rules_.Upsert(ProjectJson<api::DeviceTaintRule>(stored)); });
-    return kube::Status::Ok();
+// `field` of the status condition `type`; "" without it.
+std::string ConditionOf(const json& status, const std::string& type, const std::string& field) {
+  for (const auto& c : status.value("conditions", json::array())) {
+    if (c.value("type", "") == type) return c.value(field, "");
   }
-  kube::Status DeleteRule(const std::string& name, const std::string& uid) override {
-    ++deletes;
-    last_deleted_uid = uid;
-    Watch([this, name] { rules_.Erase(name); });
-    return kube::Status::Ok();
-  }
-  kube::Status PatchStatus(const std::string& name, const json& status) override {
-    ++status_writes;
-    objects_[name]["status"] = status;
-    objects_[name]["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
-    auto projected = ProjectJson<api::DeviceHealth>(objects_[name]);
-    Watch([this, name, projected] { healths_.Upsert(projected); });
-    return kube::Status::Ok();
-  }
-
-  void Deliver() {
-    for (auto& event : undelivered_) event();
-    undelivered_.clear();
-  }
-
-  void Put(const json& object) {
-    std::string name = object["metadata"]["name"];
-    json merged = object;
-    if (objects_.contains(name) && objects_[name].contains("status")) {
-      merged["status"] = objects_[name]["status"];
-    }
-    merged["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
-    objects_[name] = merged;
-    healths_.Upsert(ProjectJson<api::DeviceHealth>(merged));
-  }
-  json Status(const std::string& name) { return objects_[name].value("status", json::object()); }
-
-  int applies = 0;
-  int deletes = 0;
-  int status_writes = 0;
-  json last_rule;
-  std::string last_deleted_uid;
-  bool delay_watch = false;
-
- private:
-  void Watch(std::function<void()> event) {
-    if (delay_watch) {
-      undelivered_.push_back(std::move(event));
-    } else {
-      event();
-    }
-  }
-
-  kube::Store<api::DeviceHealth>& healths_;
-  kube::Store<api::DeviceTaintRule>& rules_;
-  std::map<std::string, json> objects_;
-  int uid_counter_ = 0;
-  int rv_counter_ = 0;
-  std::vector<std::function<void()>> undelivered_;
-};
-
-json Health(const std::string& name, const std::string& pool, const std::string& device,
-            const std::string& state, int64_t generation = 1) {
-  json spec = {
-      {"driver", "gpu.example.com"}, {"pool", pool}, {"state", state}, {"reason", "XidError"}};
-  if (!device.empty()) spec["device"] = device;
-  return {{"apiVersion", "dra-controller.dev/v1alpha1"},
-          {"kind", "DeviceHealth"},
-          {"metadata", {{"name", name}, {"uid", name + "-uid"}, {"generation", generation}}},
-          {"spec", spec}};
+  return "";
 }
 
 class DeviceHealthReconcilerTest : public ::testing::Test {
@@ -151,7 +63,7 @@ class DeviceHealthReconcilerTest : public ::testing::Test {
   kube::Store<api::DeviceHealth> healths_;
   kube::Store<api::DeviceTaintRule> rules_;
   inventory::Inventory inventory_;
-  std::shared_ptr<FakeApi> api_ = std::make_shared<FakeApi>(healths_, rules_);
+  std::shared_ptr<FakeHealthApi> api_ = std::make_shared<FakeHealthApi>(healths_, rules_);
   std::vector<std::string> events_;
 };
 
@@ -402,14 +314,85 @@ TEST_F(DeviceHealthReconcilerTest, OverrideOutsidePolicyIsRefusedWithAWarning) {
   EXPECT_NE(message.find("not allowed"), std::string::npos) << message;
 }
 
+// Issue 38: an unpublished device said Tainted=True/Applied NoExecute. The
+// rule stays (it taints the device once published), the status says why
+// nothing is tainted.
 TEST_F(DeviceHealthReconcilerTest, UnpublishedDeviceIsReported) {
-  auto r = Make(Options());
-  api_->Put(Health("ghost", "node-z", "gpu-9", "Degraded"));
+  auto r = Make(Options(0s));
+  api_->Put(Health("ghost", "node-z", "gpu-9", "Unhealthy"));
   (void)Settle(*r, "ghost");
   json status = api_->Status("ghost");
-  EXPECT_EQ(status["conditions"][1]["status"], "False");
-  EXPECT_EQ(status["conditions"][1]["reason"], "NotPublished");
+  EXPECT_EQ(ConditionOf(status, "DeviceFound", "status"), "False");
+  EXPECT_EQ(ConditionOf(status, "DeviceFound", "reason"), "NotPublished");
   EXPECT_EQ(status["matchedDevices"], 0);
+  EXPECT_EQ(ConditionOf(status, "Tainted", "status"), "False");
+  EXPECT_EQ(ConditionOf(status, "Tainted", "reason"), "DeviceNotFound");
+  EXPECT_NE(ConditionOf(status, "Tainted", "message").find("nothing is tainted"),
+            std::string::npos);
+  EXPECT_EQ(ConditionOf(status, "Enforced", "status"), "False");
+  ASSERT_NE(Rule("ghost"), nullptr);
+  EXPECT_EQ(Rule("ghost")->taint.effect, TaintEffect::kNoExecute);
+}
+
+// Issue 38: Degraded -> Unhealthy rewrote the rule from NoSchedule to None
+// for the preview; the scheduler bound a Pending Pod to the GPU at once.
+TEST_F(DeviceHealthReconcilerTest, EscalationKeepsNoScheduleThroughThePreview) {
+  auto r = Make(Options(30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded", 1));
+  (void)Settle(*r, "a1");
+  ASSERT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  int applies = api_->applies;
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 2));
+  auto result = Settle(*r, "a1");
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(api_->applies, applies);  // never rewritten, not even for a moment
+  json status = api_->Status("a1");
+  EXPECT_EQ(status["effect"], "NoSchedule");
+  EXPECT_EQ(ConditionOf(status, "Tainted", "reason"), "Preview");
+  // A new process in the middle of the preview keeps NoSchedule too.
+  clock_->Step(15s);
+  auto restarted = Make(Options(30s));
+  (void)Settle(*restarted, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(api_->applies, applies);
+  clock_->Step(15s);
+  (void)Settle(*restarted, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+}
+
+// Issue 38: Tainted=True during the preview made `kubectl wait
+// --for=condition=Tainted` return before the taint the state asks for was
+// in force. Enforced says that.
+TEST_F(DeviceHealthReconcilerTest, EnforcedWaitsForTheEffectTheStateAsksFor) {
+  auto r = Make(Options(30s, 300s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy", 1));
+  (void)Settle(*r, "a1");
+  json status = api_->Status("a1");
+  EXPECT_EQ(ConditionOf(status, "Enforced", "status"), "False");
+  EXPECT_EQ(ConditionOf(status, "Enforced", "reason"), "Preview");
+  clock_->Step(30s);
+  (void)Settle(*r, "a1");
+  status = api_->Status("a1");
+  EXPECT_EQ(ConditionOf(status, "Enforced", "status"), "True");
+  EXPECT_EQ(ConditionOf(status, "Enforced", "reason"), "Applied");
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy", 2));
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(ConditionOf(api_->Status("a1"), "Enforced", "status"), "False");
+  EXPECT_EQ(ConditionOf(api_->Status("a1"), "Enforced", "reason"), "HoldOff");
+  clock_->Step(300s);
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(Rule("a1"), nullptr);
+  EXPECT_EQ(ConditionOf(api_->Status("a1"), "Enforced", "status"), "True");
+}
+
+TEST_F(DeviceHealthReconcilerTest, ZeroPreviewTaintsNoExecuteInOneWrite) {
+  auto r = Make(Options(0s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  EXPECT_EQ(Settle(*r, "a1").kind, kube::ReconcileResult::Kind::kDone);
+  EXPECT_EQ(api_->applies, 1);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied", "DeviceTaintedNoExecute"}));
 }
 
 }  // namespace

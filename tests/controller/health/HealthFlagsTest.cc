@@ -44,5 +44,20 @@ TEST(HealthFlagsTest, ParsesAndRefuses) {
   EXPECT_FALSE(Parse({"--health-workers", "4x"}).ok());
 }
 
+// Issue 38: tests and operators turn the preview off with 0s, in either flag form.
+TEST(HealthFlagsTest, ZeroDurationTurnsThePreviewOff) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--health-preview=0s"},
+                                                                {"--health-preview", "0s"},
+                                                                {"--health-preview=0"},
+                                                                {"--health-preview", "0m"}}) {
+    auto options = Parse(args);
+    ASSERT_TRUE(options.ok()) << args[0] << ": " << options.status().ToString();
+    EXPECT_EQ(options->preview, 0s) << args[0];
+  }
+  auto negative = Parse({"--health-preview=-1s"});
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.status().message().find("--health-preview"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dra::health

@@ -61,6 +61,47 @@ TEST(HealthPolicyTest, PreviewThenNoExecute) {
   EXPECT_FALSE(after.recheck_after.has_value());
 }
 
+// Issue 38: a Degraded GPU (NoSchedule) that turns Unhealthy went to None
+// for the preview, and the scheduler placed a Pending Pod on it at once.
+TEST(HealthPolicyTest, EscalationPreviewKeepsNoScheduleInForce) {
+  auto policy = Policy(30s);
+  auto preview =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0, true);
+  EXPECT_TRUE(preview.keep_rule);
+  EXPECT_EQ(preview.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(preview.reason, kReasonPreview);
+  EXPECT_NE(preview.message.find("effect NoSchedule until"), std::string::npos) << preview.message;
+  ASSERT_TRUE(preview.recheck_after.has_value());
+  EXPECT_EQ(*preview.recheck_after, 30s);
+  auto after =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0 + 30s, true);
+  EXPECT_EQ(after.effect, TaintEffect::kNoExecute);
+}
+
+TEST(HealthPolicyTest, EnforcedOnlyOnceWhatSpecAsksForIsInForce) {
+  auto policy = Policy(30s, 300s);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kDegraded, kT0), kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kUnknown, kT0), kT0, true).enforced);
+  EXPECT_FALSE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0 + 30s, true).enforced);
+  EXPECT_FALSE(policy.Decide(In(HealthState::kUnhealthy, kT0), kT0 + 30s, false).enforced);
+  auto held = In(HealthState::kHealthy, kT0, TaintEffect::kNoSchedule);
+  EXPECT_FALSE(policy.Decide(held, kT0, true).enforced);
+  EXPECT_TRUE(policy.Decide(held, kT0 + 300s, true).enforced);
+  EXPECT_TRUE(policy.Decide(In(HealthState::kHealthy, kT0), kT0, true).enforced);
+}
+
+TEST(HealthPolicyTest, UnpublishedDeviceKeepsTheRuleButIsNotSaidToBeTainted) {
+  auto input = In(HealthState::kUnhealthy, kT0);
+  input.device_found = false;
+  auto d = Policy(0s).Decide(input, kT0, true);
+  EXPECT_TRUE(d.keep_rule);
+  EXPECT_EQ(d.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(d.reason, kReasonDeviceNotFound);
+  EXPECT_FALSE(d.enforced);
+  EXPECT_NE(d.message.find("nothing is tainted"), std::string::npos) << d.message;
+}
+
 TEST(HealthPolicyTest, ZeroPreviewGoesStraightToNoExecute) {
   auto d = Policy(0s).Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
   EXPECT_EQ(d.effect, TaintEffect::kNoExecute);

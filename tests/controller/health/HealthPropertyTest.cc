@@ -1,0 +1,243 @@
+// A property of the device-health policy as the reconciler carries it out,
+// over every sequence of up to four transitions (spec.state, spec.effect,
+// time passing inside and past the preview and hold-off, a controller
+// restart), for each combination of preview and hold-off on and off:
+// the effect in force never drops below what the current state demands,
+// except for a Healthy device after its hold-off, and never exceeds it.
+// Checked at every rule write and after each transition has settled.
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "controller/health/DeviceHealthReconciler.h"
+#include "controller/health/TaintRuleBuilder.h"
+#include "src/base/FakeClock.h"
+#include "tests/controller/health/FakeHealthApi.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
+
+namespace dra::health {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+// Effects as strengths: no rule < None < NoSchedule < NoExecute.
+constexpr int kNoRule = -1;
+constexpr int kNone = 0;
+constexpr int kNoSchedule = 1;
+constexpr int kNoExecute = 2;
+
+int StrengthOf(const std::string& effect) {
+  if (effect == "NoExecute") return kNoExecute;
+  if (effect == "NoSchedule") return kNoSchedule;
+  return kNone;
+}
+
+struct Step {
+  const char* name;
+  const char* state = nullptr;   // set spec.state (and spec.effect) ...
+  const char* effect = nullptr;  // ... spec.effect, if any
+  std::chrono::seconds wait{0};  // or let time pass
+  bool restart = false;          // or start a new reconciler
+};
+
+// Waits: 5 s is inside a 10 s preview and a 20 s hold-off, 60 s past both.
+const std::vector<Step> kSteps{
+    {"Healthy", "Healthy"},
+    {"Degraded", "Degraded"},
+    {"Degraded+None", "Degraded", "None"},
+    {"Unhealthy", "Unhealthy"},
+    {"Unhealthy+NoSchedule", "Unhealthy", "NoSchedule"},
+    {"Unhealthy+None", "Unhealthy", "None"},
+    {"Unknown", "Unknown"},
+    {"wait 5s", nullptr, nullptr, 5s},
+    {"wait 60s", nullptr, nullptr, 60s},
+    {"restart", nullptr, nullptr, 0s, true},
+};
+
+struct Config {
+  std::chrono::seconds preview;
+  std::chrono::seconds hold_off;
+};
+
+// What the test knows of the DeviceHealth, independent of the reconciler.
+struct Model {
+  std::string state;  // "" before the object exists
+  std::string effect;
+  std::chrono::system_clock::time_point entered;  // the state's first moment
+  int effect_when_entered = kNoRule;
+};
+
+class PolicyWorld {
+ public:
+  explicit PolicyWorld(Config config) : config_(config) {
+    std::vector<api::Device> gpus;
+    for (int i = 0; i < 4; ++i) gpus.push_back(testing::Gpu("gpu-" + std::to_string(i), 80, "m"));
+    inventory_.ApplySlice(testing::Slice("node-a-slice", "node-a", gpus));
+    api_->on_apply = [this](const json& rule) {
+      Check(StrengthOf(rule["spec"]["taint"]["effect"]), "a rule write");
+    };
+    api_->on_delete = [this](const std::string&) { Check(kNoRule, "a rule delete"); };
+    Restart();
+  }
+
+  // Applies one step and reconciles until nothing more is written. Returns
+  // the first violation ("" if none).
+  std::string Run(const Step& step) {
+    before_ = InForce();
+    if (step.state != nullptr) {
+      if (model_.state != step.state) {
+        model_.entered = clock_->WallNow();
+        model_.effect_when_entered = before_;
+      }
+      model_.state = step.state;
+      model_.effect = step.effect ? step.effect : "";
+      json object = Health("h", "node-a", "gpu-1", model_.state, ++generation_);
+      if (step.effect) object["spec"]["effect"] = step.effect;
+      api_->Put(object);
+    }
+    if (step.wait.count() > 0) clock_->Step(step.wait);
+    if (step.restart) Restart();
+    if (model_.state.empty()) return violation_;
+    for (int i = 0;; ++i) {
+      int writes = api_->applies + api_->deletes + api_->status_writes;
+      (void)reconciler_->Reconcile("h");
+      if (writes == api_->applies + api_->deletes + api_->status_writes) break;
+      if (i == 4) return "no convergence after 5 reconciles";
+    }
+    Check(InForce(), "the settled rule");
+    CheckCeiling();
+    return violation_;
+  }
+
+ private:
+  void Restart() {
+    reconciler_ = std::make_unique<DeviceHealthReconciler>(
+        HealthSources{&healths_, &rules_, &inventory_}, api_, [](auto&, auto&, auto&, auto&) {},
+        clock_, HealthOptions{.preview = config_.preview, .hold_off = config_.hold_off}, nullptr);
+  }
+
+  int InForce() const {
+    auto rule = rules_.Get(TaintRuleBuilder::RuleName("h"));
+    if (!rule) return kNoRule;
+    return StrengthOf(rule->taint.EffectName());
+  }
+
+  // The state's own effect with spec.effect applied (the CRD allows only
+  // weaker ones, and the steps only use those).
+  int Target() const {
+    if (!model_.effect.empty()) return StrengthOf(model_.effect);
+    if (model_.state == "Degraded") return kNoSchedule;
+    if (model_.state == "Unhealthy") return kNoExecute;
+    return kNone;  // Unknown
+  }
+
+  bool Elapsed(std::chrono::seconds span) const {
+    return clock_->WallNow() - model_.entered >= span;
+  }
+
+  // The weakest effect the model allows now; `before_` is the effect in
+  // force when this step began.
+  int Floor() const {
+    if (model_.state == "Healthy") {
+      return Elapsed(config_.hold_off) ? kNoRule : model_.effect_when_entered;
+    }
+    if (model_.state == "Unhealthy" && Target() == kNoExecute && !Elapsed(config_.preview)) {
+      return std::max(kNone, before_);  // a preview defers NoExecute, and weakens nothing
+    }
+    return Target();
+  }
+
+  void Check(int effect, const std::string& where) {
+    if (!violation_.empty() || model_.state.empty()) return;
+    int floor = Floor();
+    if (effect < floor) {
+      violation_ = where + " has strength " + std::to_string(effect) + ", below the floor " +
+                   std::to_string(floor) + " of " + model_.state + "/" + model_.effect;
+    }
+  }
+
+  // The other side: never more than the state asks for, and a Healthy
+  // device's rule goes after the hold-off.
+  void CheckCeiling() {
+    if (!violation_.empty()) return;
+    int effect = InForce();
+    int ceiling = Target();
+    if (model_.state == "Healthy") {
+      ceiling = Elapsed(config_.hold_off) ? kNoRule : model_.effect_when_entered;
+    } else if (model_.state == "Unhealthy" && ceiling == kNoExecute && !Elapsed(config_.preview)) {
+      ceiling = std::max(kNone, before_);
+    }
+    if (effect > ceiling) {
+      violation_ = "the settled rule has strength " + std::to_string(effect) + ", above " +
+                   std::to_string(ceiling) + " for " + model_.state + "/" + model_.effect;
+    }
+  }
+
+  Config config_;
+  std::shared_ptr<kube::FakeClock> clock_ = std::make_shared<kube::FakeClock>(
+      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s));
+  kube::Store<api::DeviceHealth> healths_;
+  kube::Store<api::DeviceTaintRule> rules_;
+  inventory::Inventory inventory_;
+  std::shared_ptr<FakeHealthApi> api_ = std::make_shared<FakeHealthApi>(healths_, rules_);
+  std::unique_ptr<DeviceHealthReconciler> reconciler_;
+  Model model_;
+  int before_ = kNoRule;
+  int64_t generation_ = 0;
+  std::string violation_;
+};
+
+// DRA_HEALTH_PROPERTY_STEPS (1..4, default 4) bounds the sequence length.
+int MaxSteps() {
+  const char* text = std::getenv("DRA_HEALTH_PROPERTY_STEPS");
+  int steps = text ? std::atoi(text) : 4;
+  return steps < 1 || steps > 4 ? 4 : steps;
+}
+
+// The reconciler logs every rule write at info; 10^4 sequences of them cost
+// most of the run.
+class QuietLog {
+ public:
+  QuietLog() : level_(spdlog::get_level()) { spdlog::set_level(spdlog::level::warn); }
+  ~QuietLog() { spdlog::set_level(level_); }
+
+ private:
+  spdlog::level::level_enum level_;
+};
+
+TEST(HealthPropertyTest, EffectNeverDropsBelowWhatTheStateDemands) {
+  QuietLog quiet;
+  const int length = MaxSteps();
+  const std::vector<Config> configs{{0s, 0s}, {10s, 0s}, {0s, 20s}, {10s, 20s}};
+  int sequences = 0;
+  for (const Config& config : configs) {
+    size_t total = 1;
+    for (int i = 0; i < length; ++i) total *= kSteps.size();
+    // Every sequence of `length` steps; each is checked after every step,
+    // so the shorter sequences are covered as its prefixes.
+    for (size_t code = 0; code < total; ++code) {
+      PolicyWorld world(config);
+      std::ostringstream trace;
+      trace << "preview " << config.preview.count() << "s, hold-off " << config.hold_off.count()
+            << "s:";
+      size_t rest = code;
+      for (int i = 0; i < length; ++i) {
+        const Step& step = kSteps[rest % kSteps.size()];
+        rest /= kSteps.size();
+        trace << " " << step.name;
+        std::string violation = world.Run(step);
+        if (!violation.empty()) {
+          FAIL() << trace.str() << ": " << violation;
+        }
+      }
+      ++sequences;
+    }
+  }
+  RecordProperty("sequences", sequences);
+}
+
+}  // namespace
+}  // namespace dra::health
