@@ -20,6 +20,12 @@ std::vector<std::string> MappingKey(const T&) {
   return {MappingReconciler::kKey};
 }
 
+// A Pod the scheduler refused for lack of a resource may show the order hazard.
+std::vector<std::string> HazardShownByPod(const api::PodView& pod) {
+  if (!MappingReconciler::MayShowHazard(pod)) return {};
+  return {MappingReconciler::kKey};
+}
+
 // A Pod's implicit claim, so that the Pod's deletion or end re-audits it.
 std::vector<std::string> ClaimOfPod(const api::PodView& pod) {
   if (!pod.extended_resource_claim_status) return {};
@@ -83,14 +89,15 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
     ExtendedWiring* self = wiring.get();
     repair = [self, client](const std::string& name) { return self->Touch(*client, name); };
   }
-  wiring->mapping_ = std::make_shared<MappingReconciler>(classes.store(), nodes.store(), inventory,
-                                                         *wiring->reporter_, repair, event);
+  wiring->mapping_ = std::make_shared<MappingReconciler>(
+      MappingReconciler::Stores{classes.store(), nodes.store(), &pods.store()}, inventory,
+      *wiring->reporter_, repair, event, manager.clock());
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "extended-events", true, [recorder] { return recorder->Start(); },
       [recorder] { recorder->Stop(); },
       std::vector<kube::InformerDependency>{}));  // reads no cache
   auto controller =
-      manager.AddController({"extended-resource-mapping", 1, true, by_node}, wiring->mapping_);
+      manager.AddController({"extended-resource-mapping", 1, true, with_pods}, wiring->mapping_);
   if (!controller.ok()) {
     spdlog::error("extended resources: mapping reconciler not added: {}",
                   controller.status().message());
@@ -99,6 +106,7 @@ std::unique_ptr<ExtendedWiring> ExtendedWiring::Register(kube::Manager& manager,
   (*controller)->Watch(classes, MappingKey<api::DeviceClass>);
   (*controller)->Watch(nodes, MappingKey<api::NodeView>);
   (*controller)->Watch(slices, MappingKey<api::ResourceSlice>);
+  (*controller)->Watch(pods, HazardShownByPod);
 
   MappingReconciler* mapping = wiring->mapping_.get();
   wiring->pods_ = std::make_shared<PodEventReconciler>(
