@@ -100,16 +100,39 @@ std::vector<MappingFinding> MappingReconciler::Hazards(
     const ExtendedResourceMapping& mapping) {
   auto out = hazards_.Observe(classes, mapping);
   if (stores_.pods == nullptr) return out;
+  std::map<std::string, std::string> versions;  // class -> resourceVersion
+  for (const auto& c : classes) {
+    if (c) versions.emplace(c->meta.name, c->meta.resource_version.str());
+  }
   std::set<std::string> keys;
   for (const auto& f : out) keys.insert(f.Key());
+  std::map<std::string, Sighting> seen_now;
   for (const auto& pod : stores_.pods->List()) {
     if (!pod || !MayShowHazard(*pod)) continue;
     for (const auto& seen : SchedulerMappingEvidence::FromPod(*pod, mapping, nodes)) {
+      if (!Current(seen, pod->scheduled->message, versions[seen.device_class], seen_now)) continue;
       auto finding = SchedulerMappingEvidence::Finding(seen);
       if (keys.insert(finding.Key()).second) out.push_back(std::move(finding));
     }
   }
+  sightings_ = std::move(seen_now);
   return out;
+}
+
+// A Pod's refusal is evidence while the class that serves the resource is at
+// the version it had when the refusal was first seen. Once the class changed
+// (a repair, or any update), kube-scheduler has re-read it, and the Pod keeps
+// its old message until the scheduler retries it, which can take minutes.
+bool MappingReconciler::Current(const UnmappedResource& seen, const std::string& message,
+                                const std::string& class_version,
+                                std::map<std::string, Sighting>& seen_now) const {
+  std::string key = seen.pod + "|" + seen.resource;
+  Sighting sighting{message, class_version};
+  if (auto it = sightings_.find(key); it != sightings_.end() && it->second.message == message) {
+    sighting = it->second;
+  }
+  seen_now[key] = sighting;
+  return sighting.class_version == class_version;
 }
 
 void MappingReconciler::Repair(const std::vector<MappingFinding>& hazards) {

@@ -16,6 +16,7 @@
 #include "controller/extended/MappingAudit.h"
 #include "controller/extended/MappingFinding.h"
 #include "controller/extended/OrderHazardTracker.h"
+#include "controller/extended/SchedulerMappingEvidence.h"
 #include "controller/inventory/Inventory.h"
 #include "src/base/Clock.h"
 #include "src/cache/StoreReader.h"
@@ -29,7 +30,10 @@ namespace dra::extended {
 // computes the findings (MappingAudit, OrderHazardTracker for what this
 // process saw, SchedulerMappingEvidence for what Pending Pods show, which a
 // restarted controller or another replica reads the same way) and hands them
-// to the FindingReporter. A class the inventory has not evaluated yet keeps
+// to the FindingReporter. A Pod's refusal stops counting once the serving
+// class has been updated since it was first seen (the scheduler re-read the
+// class; the Pod keeps its message until it is retried); a controller that
+// starts anew counts it once more. A class the inventory has not evaluated yet keeps
 // its previous device verdict and the key is requeued until it has; open
 // findings that the inventory or the scheduler settle without an event of
 // their own (no devices, a hazard seen on Pods) are re-checked periodically.
@@ -73,6 +77,12 @@ class MappingReconciler : public kube::Reconciler {
       const std::vector<std::shared_ptr<const api::DeviceClass>>& classes,
       const std::vector<std::shared_ptr<const api::NodeView>>& nodes,
       const ExtendedResourceMapping& mapping);
+  struct Sighting {
+    std::string message;        // the Pod's PodScheduled message
+    std::string class_version;  // the serving class's resourceVersion when first seen
+  };
+  bool Current(const UnmappedResource& seen, const std::string& message,
+               const std::string& class_version, std::map<std::string, Sighting>& seen_now) const;
   void CarryOver(const MappingAudit::ClassNames& unevaluated,
                  std::vector<MappingFinding>& findings) const;
   void Repair(const std::vector<MappingFinding>& hazards);
@@ -85,6 +95,7 @@ class MappingReconciler : public kube::Reconciler {
   std::shared_ptr<kube::Clock> clock_;
   OrderHazardTracker hazards_;
   std::map<std::string, kube::Clock::TimePoint> repaired_at_;  // by class
+  std::map<std::string, Sighting> sightings_;                  // by "<pod key>|<resource>"
   mutable std::mutex mu_;                                      // guards findings_
   std::vector<MappingFinding> findings_;
 };

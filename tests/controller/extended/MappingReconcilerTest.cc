@@ -172,17 +172,25 @@ TEST_F(MappingReconcilerTest, FreshReconcilerSeesTheHazardOnPendingPods) {
   EXPECT_EQ(Count("ExtendedResourceMappingOrderHazard"), 1);
   EXPECT_EQ(repaired_, std::vector<std::string>{"gpu"});
   EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
-  // The Pod keeps its message until the scheduler retries it: no second touch yet.
+  // The touch has not reached the cache yet: no second touch.
   Reconcile();
   EXPECT_EQ(repaired_.size(), 1u);
-  // The scheduler retried and bound it: the hazard is resolved.
-  auto bound = std::make_shared<api::PodView>(*pod);
-  bound->node_name = "node-1";
-  bound->scheduled = nullptr;
-  pods_.Upsert(bound);
+  // It has: the scheduler re-read the class. The Pod keeps its old message
+  // until the scheduler retries it, which is no evidence any more.
+  PutClass(Class("gpu", 100, "example.com/gpu", "2"));
   Reconcile();
   EXPECT_TRUE(reconciler_.findings().empty());
   EXPECT_EQ(Count("ExtendedResourceMappingOrderHazardResolved"), 1);
+  // A Pod refused after the touch is new evidence, repaired once the interval has passed.
+  auto later = std::make_shared<api::PodView>(*pod);
+  later->meta.name = "later";
+  pods_.Upsert(later);
+  Reconcile();
+  EXPECT_EQ(reconciler_.findings().size(), 1u);
+  EXPECT_EQ(repaired_.size(), 1u);
+  clock_->Step(MappingReconciler::kRepairInterval);
+  Reconcile();
+  EXPECT_EQ(repaired_.size(), 2u);
 }
 
 }  // namespace
