@@ -193,5 +193,42 @@ TEST_F(MappingReconcilerTest, FreshReconcilerSeesTheHazardOnPendingPods) {
   EXPECT_EQ(repaired_.size(), 2u);
 }
 
+// The class's overlap Event lists the nodes that overlap now: a second node
+// is a new Warning with both, and one node leaving is not "Resolved" for the
+// class while the other still overlaps.
+TEST_F(MappingReconcilerTest, ClassOverlapEventFollowsTheNodes) {
+  inventory_.ApplySlice(testing::Slice("s2", "node-2", {testing::Gpu("gpu-0", 40, "a100")}));
+  PutClass(Class("gpu", 100, "example.com/gpu"));
+  auto plugin_node = [](const std::string& name) {
+    auto node = std::make_shared<api::NodeView>();
+    node->meta.name = name;
+    node->allocatable_extended.emplace_back("example.com/gpu", kube::Quantity::FromInt64(8));
+    return node;
+  };
+  auto class_events = [this](const std::string& reason) {
+    std::vector<std::string> out;
+    for (const auto& e : events_) {
+      if (e.kind == "DeviceClass" && e.reason == reason) out.push_back(e.message);
+    }
+    return out;
+  };
+  nodes_.Upsert(plugin_node("node-1"));
+  Reconcile();
+  nodes_.Upsert(plugin_node("node-2"));
+  Reconcile();
+  auto warnings = class_events("DevicePluginOverlap");
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[1].find("node-1, node-2"), std::string::npos) << warnings[1];
+  nodes_.Erase("node-1");
+  Reconcile();
+  EXPECT_TRUE(class_events("DevicePluginOverlapResolved").empty());
+  warnings = class_events("DevicePluginOverlap");
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_NE(warnings[2].find(": node-2"), std::string::npos) << warnings[2];
+  nodes_.Erase("node-2");
+  Reconcile();
+  EXPECT_EQ(class_events("DevicePluginOverlapResolved").size(), 1u);
+}
+
 }  // namespace
 }  // namespace dra::extended
