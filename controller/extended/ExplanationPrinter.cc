@@ -48,6 +48,8 @@ std::string ExplanationPrinter::ReasonName(Reason reason) {
       return "Cordoned";
     case Reason::kNotTogether:
       return "NotTogether";
+    case Reason::kSchedulerUnmapped:
+      return "SchedulerUnmapped";
   }
   return "Unknown";
 }

@@ -17,6 +17,12 @@ std::vector<std::string> MappingKey(const T&) {
   return {MappingReconciler::kKey};
 }
 
+// A Pod the scheduler refused for lack of a resource may show the order hazard.
+std::vector<std::string> HazardShownByPod(const api::PodView& pod) {
+  if (!MappingReconciler::MayShowHazard(pod)) return {};
+  return {MappingReconciler::kKey};
+}
+
 // A Pod's implicit claim, so that the Pod's deletion or end re-audits it.
 std::vector<std::string> ClaimOfPod(const api::PodView& pod) {
   if (!pod.extended_resource_claim_status) return {};
@@ -71,14 +77,16 @@ kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
     ExtendedWiring* self = wiring.get();
     repair = [self, client](const std::string& name) { return self->Touch(*client, name); };
   }
-  wiring->mapping_ = std::make_shared<MappingReconciler>(classes.store(), nodes.store(), inventory,
-                                                         *wiring->reporter_, repair, event);
+  wiring->mapping_ = std::make_shared<MappingReconciler>(
+      MappingReconciler::Stores{classes.store(), nodes.store(), &pods.store()}, inventory,
+      *wiring->reporter_, repair, event, manager.clock());
   auto controller =
-      manager.AddController({"extended-resource-mapping", 1, true, by_node}, wiring->mapping_);
+      manager.AddController({"extended-resource-mapping", 1, true, with_pods}, wiring->mapping_);
   if (!controller.ok()) return controller.status().WithContext("extended-resource mapping");
   (*controller)->Watch(classes, MappingKey<api::DeviceClass>);
   (*controller)->Watch(nodes, MappingKey<api::NodeView>);
   (*controller)->Watch(slices, MappingKey<api::ResourceSlice>);
+  (*controller)->Watch(pods, HazardShownByPod);
 
   MappingReconciler* mapping = wiring->mapping_.get();
   wiring->pods_ = std::make_shared<PodEventReconciler>(

@@ -38,26 +38,35 @@ void FindingReporter::Report(const std::vector<MappingFinding>& findings) {
   std::map<std::string, MappingFinding> now;
   for (const auto& finding : findings) now.emplace(finding.Key(), finding);
   for (const auto& [key, finding] : now) {
-    if (open_.contains(key)) continue;
-    spdlog::warn("extended resources: {} on {} {}: {}", MappingFinding::KindName(finding.kind),
-                 finding.object_kind, finding.object_name, finding.message);
-    if (event_) {
-      event_(ReferenceTo(finding), kube::kEventTypeWarning,
-             std::string(MappingFinding::KindName(finding.kind)), finding.message);
-    }
+    auto open = open_.find(key);
+    if (open != open_.end() && open->second.message == finding.message) continue;
+    Warn(finding, open != open_.end());
   }
   for (const auto& [key, finding] : open_) {
-    if (now.contains(key)) continue;
-    spdlog::info("extended resources: {} on {} {} cleared", MappingFinding::KindName(finding.kind),
-                 finding.object_kind, finding.object_name);
-    if (event_) {
-      event_(ReferenceTo(finding), kube::kEventTypeNormal,
-             std::string(MappingFinding::KindName(finding.kind)) + "Resolved",
-             "Resolved: " + finding.message);
-    }
+    if (!now.contains(key)) Resolve(finding);
   }
   open_ = std::move(now);
   UpdateGauge(findings);
+}
+
+void FindingReporter::Warn(const MappingFinding& finding, bool changed) {
+  spdlog::warn("extended resources: {} on {} {}{}: {}", MappingFinding::KindName(finding.kind),
+               finding.object_kind, finding.object_name, changed ? " (changed)" : "",
+               finding.message);
+  if (event_) {
+    event_(ReferenceTo(finding), kube::kEventTypeWarning,
+           std::string(MappingFinding::KindName(finding.kind)), finding.message);
+  }
+}
+
+void FindingReporter::Resolve(const MappingFinding& finding) {
+  spdlog::info("extended resources: {} on {} {} cleared", MappingFinding::KindName(finding.kind),
+               finding.object_kind, finding.object_name);
+  if (event_) {
+    event_(ReferenceTo(finding), kube::kEventTypeNormal,
+           std::string(MappingFinding::KindName(finding.kind)) + "Resolved",
+           finding.ResolvedMessage());
+  }
 }
 
 void FindingReporter::UpdateGauge(const std::vector<MappingFinding>& findings) {

@@ -19,8 +19,10 @@ class Gauge;
 namespace dra::extended {
 
 // Turns successive sets of findings into what an operator sees: a Warning
-// Event and a log line when a finding appears, a Normal Event and a log line
-// when it clears, and the gauge
+// Event and a log line when a finding appears or its text changes (a finding
+// is identified by MappingFinding::Key(), so a new winner or another
+// overlapping node is a new text, not a new finding), a Normal Event and a
+// log line when it clears, and the gauge
 // dra_controller_extended_resource_findings{kind} with the open count per kind.
 // Not thread-safe (one reconciler owns it).
 class FindingReporter {
@@ -37,6 +39,8 @@ class FindingReporter {
   static kube::ObjectReference ReferenceTo(const MappingFinding& finding);
 
  private:
+  void Warn(const MappingFinding& finding, bool changed);
+  void Resolve(const MappingFinding& finding);
   void UpdateGauge(const std::vector<MappingFinding>& findings);
 
   EventFn event_;

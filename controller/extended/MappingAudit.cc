@@ -32,10 +32,11 @@ int DevicesOnNode(const std::map<std::string, inventory::DeviceCounts>& per_node
 std::vector<MappingFinding> MappingAudit::Run(
     const std::vector<std::shared_ptr<const api::DeviceClass>>& classes,
     const std::vector<std::shared_ptr<const api::NodeView>>& nodes,
-    const ExtendedResourceMapping& mapping, const inventory::Inventory& inventory) {
+    const ExtendedResourceMapping& mapping, const inventory::Inventory& inventory,
+    const ClassNames& unevaluated) {
   std::vector<MappingFinding> out;
   Duplicates(mapping, out);
-  NoDevices(classes, inventory, out);
+  NoDevices(classes, inventory, unevaluated, out);
   Overlaps(nodes, mapping, inventory, out);
   std::sort(out.begin(), out.end(),
             [](const MappingFinding& a, const MappingFinding& b) { return a.Key() < b.Key(); });
@@ -59,10 +60,11 @@ void MappingAudit::Duplicates(const ExtendedResourceMapping& mapping,
 }
 
 void MappingAudit::NoDevices(const std::vector<std::shared_ptr<const api::DeviceClass>>& classes,
-                             const inventory::Inventory& inventory,
+                             const inventory::Inventory& inventory, const ClassNames& unevaluated,
                              std::vector<MappingFinding>& out) {
   for (const auto& c : classes) {
     if (!c || !c->extended_resource_name) continue;  // only classes serving a name matter here
+    if (unevaluated.contains(c->meta.name)) continue;
     if (inventory.AnyDeviceMatches(c->meta.name)) continue;
     out.push_back(Finding(
         Kind::kNoDevices, "DeviceClass", c->meta.name, *c->extended_resource_name, "",

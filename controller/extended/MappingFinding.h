@@ -22,10 +22,34 @@ struct MappingFinding {
   std::string other;     // the winning / departed class, or the class for a Node finding
   std::string message;
 
-  // The finding's identity: the same problem keeps the same key while it lasts.
+  // The finding's identity: the same problem on the same object and resource
+  // keeps its key while it lasts, even when `other` or the message changes
+  // (a new winner, another overlapping node).
   std::string Key() const {
-    return std::string(KindName(kind)) + "|" + object_kind + "|" + object_name + "|" + resource +
-           "|" + other;
+    return std::string(KindName(kind)) + "|" + object_kind + "|" + object_name + "|" + resource;
+  }
+
+  // The text of the Normal Event sent when the finding clears: what holds now.
+  std::string ResolvedMessage() const {
+    const std::string object = object_kind + " " + object_name;
+    switch (kind) {
+      case Kind::kDuplicate:
+        return object + " is not a losing claimant of extended resource " + resource +
+               " any more: no other class wins that name against it.";
+      case Kind::kOrderHazard:
+        return object + " has been updated since the winner of " + resource +
+               " left, or no longer serves it: kube-scheduler maps " + resource +
+               " as the DeviceClasses say.";
+      case Kind::kNoDevices:
+        return object + " matches published devices, or serves no extended resource.";
+      case Kind::kDevicePluginOverlap:
+        return object_kind == "Node"
+                   ? object + " does not serve " + resource +
+                         " through a device plugin while publishing DRA devices for it."
+                   : "No node serves " + resource +
+                         " through a device plugin while publishing devices of " + object + ".";
+    }
+    return object + ": resolved.";
   }
 
   // The Event reason and metric label of a kind.

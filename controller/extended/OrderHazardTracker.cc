@@ -16,8 +16,8 @@ const api::DeviceClass* Named(const std::vector<ClassPtr>& classes, const std::s
 
 std::string OrderHazardTracker::Message(const std::string& resource, const std::string& departed,
                                         const std::string& survivor) {
-  return "DeviceClass " + departed + ", which won extended resource " + resource +
-         ", was deleted or stopped naming it; the v1.37.2 scheduler may have no mapping for " +
+  return "DeviceClass " + departed + ", which named extended resource " + resource +
+         " as well, was deleted or stopped naming it; the v1.37.2 scheduler has no mapping for " +
          resource + " until class " + survivor +
          " is updated or kube-scheduler restarts (kubernetes issue 141103). Fix: touch the class, "
          "e.g. kubectl annotate deviceclass " +
@@ -26,18 +26,26 @@ std::string OrderHazardTracker::Message(const std::string& resource, const std::
 
 std::vector<MappingFinding> OrderHazardTracker::Observe(const std::vector<ClassPtr>& classes,
                                                         const ExtendedResourceMapping& mapping) {
-  // A contested winner that no longer names its resource opens a hazard on the new winner.
-  for (const auto& [resource, winner] : contested_winner_) {
+  // Any claimant of a contested name that no longer names it (deleted or
+  // renamed) drops the name from the scheduler's cache: a hazard on the class
+  // that serves it now.
+  for (const auto& [resource, claimants] : contested_) {
     auto now = mapping.ClassFor(resource);
-    if (!now || *now == winner) continue;
-    const api::DeviceClass* still = Named(classes, winner);
-    if (still && still->extended_resource_name == resource) continue;
-    const api::DeviceClass* survivor = Named(classes, *now);
-    hazards_[resource] = Hazard{winner, survivor ? survivor->meta.resource_version : ""};
+    if (!now) continue;
+    for (const auto& claimant : claimants) {
+      if (claimant == *now) continue;
+      const api::DeviceClass* still = Named(classes, claimant);
+      if (still && still->extended_resource_name == resource) continue;
+      const api::DeviceClass* survivor = Named(classes, *now);
+      hazards_[resource] = Hazard{claimant, survivor ? survivor->meta.resource_version.str() : ""};
+      break;
+    }
   }
-  contested_winner_.clear();
+  contested_.clear();
   for (const auto& contested : mapping.contested()) {
-    contested_winner_[contested.resource] = contested.winner;
+    auto& claimants = contested_[contested.resource];
+    claimants.push_back(contested.winner);
+    claimants.insert(claimants.end(), contested.losers.begin(), contested.losers.end());
   }
   std::vector<MappingFinding> open;
   for (auto it = hazards_.begin(); it != hazards_.end();) {

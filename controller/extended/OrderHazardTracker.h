@@ -12,12 +12,14 @@
 namespace dra::extended {
 
 // The v1.37.2 kube-scheduler's extended-resource cache is event-order
-// dependent: when the winner of a contested name is deleted, or stops naming
-// it, the cache drops the name although another class still names it, and
-// only an update of that class (or a scheduler restart) brings it back.
-// This tracker remembers the winner of every contested name between
-// observations and reports the surviving class until it has been updated
-// (its resourceVersion changed) since the winner left. Not thread-safe.
+// dependent: when any class naming a contested name is deleted, or stops
+// naming it (the winner or a loser: the cache deletes the name's entry
+// whichever class it points to), the cache drops the name although another
+// class still names it, and only an update of the class that serves it (or a
+// scheduler restart) brings it back. This tracker remembers the classes of
+// every contested name between observations and reports the serving class
+// until it has been updated (its resourceVersion changed) since the other
+// left. Not thread-safe.
 class OrderHazardTracker {
  public:
   // Feeds the current classes; returns the hazards open after them, sorted by class.
@@ -30,12 +32,13 @@ class OrderHazardTracker {
 
  private:
   struct Hazard {
-    std::string departed;          // the winner that left
+    std::string departed;          // the claimant that left
     std::string survivor_version;  // survivor's resourceVersion when it left
   };
 
-  std::map<std::string, std::string> contested_winner_;  // resource -> winner, last observation
-  std::map<std::string, Hazard> hazards_;                // resource -> open hazard
+  // resource -> its classes (winner first), last observation
+  std::map<std::string, std::vector<std::string>> contested_;
+  std::map<std::string, Hazard> hazards_;  // resource -> open hazard
 };
 
 }  // namespace dra::extended

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "controller/extended/ImplicitClaimTranslator.h"
+#include "controller/extended/SchedulerMappingEvidence.h"
 
 namespace dra::extended {
 namespace {
@@ -64,6 +65,9 @@ std::string Phrase(const NodeVerdict& v) {
       return "are cordoned";
     case Reason::kNotTogether:
       return "have the devices but cannot allocate them all together: " + v.detail;
+    case Reason::kSchedulerUnmapped:
+      return "have no device plugin for " + v.resource +
+             " and kube-scheduler maps it to no DeviceClass (order hazard)";
   }
   return "";
 }
@@ -113,11 +117,12 @@ NodeVerdict PodExplainer::Judge(const api::PodView& pod, const api::NodeView& no
   std::set<std::string> dra;
   for (const auto& resource : resources) {
     bool plugin = node.Allocatable(resource).Sign() > 0;
-    bool mapped = in.mapping.ClassFor(resource).has_value();
+    bool unmapped = cache.scheduler_unmapped.contains(resource);
+    bool mapped = in.mapping.ClassFor(resource).has_value() && !unmapped;
     if (mapped && !plugin) {
       dra.insert(resource);
     } else if (!plugin) {
-      verdict.reason = Reason::kNoProvider;
+      verdict.reason = unmapped ? Reason::kSchedulerUnmapped : Reason::kNoProvider;
       verdict.resource = resource;
       return verdict;
     } else {
@@ -194,6 +199,20 @@ std::string PodExplainer::Summarize(const std::vector<NodeVerdict>& nodes, size_
   if (others > 0) reasons += ", " + std::to_string(others) + " for other reasons";
   if (reasons.empty()) return out + " have enough free devices for DRA";
   return out + ": " + reasons;
+}
+
+std::set<std::string> PodExplainer::SchedulerUnmapped(const api::PodView& pod, const Inputs& in,
+                                                      PodExplanation& out) {
+  std::set<std::string> unmapped;
+  for (const auto& f : in.findings) {
+    if (f.kind == MappingFinding::Kind::kOrderHazard) unmapped.insert(f.resource);
+  }
+  for (const auto& seen : SchedulerMappingEvidence::FromPod(pod, in.mapping, in.nodes)) {
+    if (unmapped.insert(seen.resource).second) {
+      out.notes.push_back(SchedulerMappingEvidence::Message(seen));
+    }
+  }
+  return unmapped;
 }
 
 void PodExplainer::Notes(const std::vector<std::string>& requested, const Inputs& in,
@@ -291,6 +310,7 @@ PodExplanation PodExplainer::Explain(const api::PodView& pod, const Inputs& in) 
   }
   if (requested.empty()) return out;
   CountCache cache;
+  cache.scheduler_unmapped = SchedulerUnmapped(pod, in, out);
   for (const auto& node : in.nodes) {
     if (!node) continue;
     out.nodes.push_back(Judge(pod, *node, requested, in, cache));

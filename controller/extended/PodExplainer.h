@@ -21,7 +21,9 @@ namespace dra::extended {
 // filter sees them (filterExtendedResources): per node, device plugin or DRA;
 // for DRA, the implicit claim's requests, whether the node has enough free
 // devices of each class and, if so, whether the claim can be allocated as a
-// whole there (Inventory::CheckClaim). Pure reads of its inputs.
+// whole there (Inventory::CheckClaim). A resource kube-scheduler has lost
+// the mapping of (the order hazard) fits on no node without a device plugin
+// for it. Pure reads of its inputs.
 class PodExplainer {
  public:
   using ClaimLookup = std::function<std::shared_ptr<const api::ResourceClaim>(
@@ -48,6 +50,8 @@ class PodExplainer {
     std::map<std::string, std::map<std::string, inventory::DeviceCounts>> counts;
     std::map<std::set<std::string>, std::map<std::string, int64_t>> needed;
     std::map<std::set<std::string>, api::ResourceClaim> claims;  // the implicit claim per set
+    // Resources kube-scheduler has no DeviceClass for (SchedulerUnmapped).
+    std::set<std::string> scheduler_unmapped;
   };
 
   static NodeVerdict Judge(const api::PodView& pod, const api::NodeView& node,
@@ -57,6 +61,12 @@ class PodExplainer {
                             const Inputs& in, NodeVerdict& verdict);
   static void Notes(const std::vector<std::string>& requested, const Inputs& in,
                     PodExplanation& out);
+  // The resources the scheduler lacks a mapping for: those of the order
+  // hazards in `in.findings`, and those the Pod's own PodScheduled message
+  // shows (SchedulerMappingEvidence, noted in `out`), so that a controller
+  // that has just started, and `explain`, see them too.
+  static std::set<std::string> SchedulerUnmapped(const api::PodView& pod, const Inputs& in,
+                                                 PodExplanation& out);
   static void JoinClaim(const api::PodView& pod, const Inputs& in, PodExplanation& out);
   static std::string NoExecuteTaints(const inventory::Inventory& inventory,
                                      const inventory::DeviceKey& key);

@@ -23,6 +23,9 @@ struct NodeVerdict {
     // allocated as a whole (Inventory::CheckClaim, e.g. a GPU and its halves
     // share counters): `detail` says why.
     kNotTogether,
+    // A DeviceClass serves `resource`, but kube-scheduler's own mapping lacks
+    // it (the order hazard): it counts `resource` against allocatable here.
+    kSchedulerUnmapped,
   };
 
   std::string node;

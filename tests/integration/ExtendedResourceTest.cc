@@ -80,10 +80,17 @@ class ExtendedResourceTest : public ClusterTest {
     RemoveFakeFleet(*cluster_, kFleet);
   }
 
-  void StartController() {
-    auto process = BackgroundProcess::Start({Binary(), "run", "--kubeconfig",
-                                             cluster_->kubeconfig(), "--metrics-bind-address", "0",
-                                             "--health-probe-bind-address", "127.0.0.1:0"});
+  void StartController(const std::vector<std::string>& extra_flags = {}) {
+    std::vector<std::string> argv{Binary(),
+                                  "run",
+                                  "--kubeconfig",
+                                  cluster_->kubeconfig(),
+                                  "--metrics-bind-address",
+                                  "0",
+                                  "--health-probe-bind-address",
+                                  "127.0.0.1:0"};
+    argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+    auto process = BackgroundProcess::Start(argv);
     ASSERT_TRUE(process.ok()) << process.status().ToString();
     controller_ = std::move(*process);
   }
@@ -108,6 +115,15 @@ class ExtendedResourceTest : public ClusterTest {
   json Get(std::vector<std::string> args) {
     auto out = cluster_->GetJson(args);
     return out.ok() ? *out : json();
+  }
+
+  std::string SchedulerMessage(const std::string& pod) {
+    auto conditions =
+        Get({"get", "pod", pod, "-n", ns_}).value("/status/conditions"_json_pointer, json::array());
+    for (const auto& c : conditions) {
+      if (c.value("type", "") == "PodScheduled") return c.value("message", "");
+    }
+    return "";
   }
 
   std::string NodeOf(const std::string& pod) {
@@ -288,6 +304,57 @@ TEST_F(ExtendedResourceTest, DuplicateHazardAndDevicePluginAreReportedAndCleared
   ASSERT_TRUE(EventAppears("default", kNode, "DevicePluginOverlapResolved"));
   mapping = CliJson({"mapping", "-o", "json"});
   EXPECT_FALSE(HasFinding(mapping, "DevicePluginOverlap", kNode)) << mapping.dump(2);
+}
+
+// The order hazard is state of kube-scheduler, not of the controller: a
+// controller started after the winner left (a restart, or the other replica
+// taking over) reads it off the Pods the scheduler refuses, `explain` reports
+// it, and --repair-extended-resource-mapping repairs it.
+TEST_F(ExtendedResourceTest, OrderHazardIsSeenAndRepairedAfterARestart) {
+  StartController();
+  ASSERT_TRUE(cluster_->Apply(ClassManifest(kDupClass)).ok());
+  ASSERT_TRUE(EventAppears("default", kClass, "DuplicateExtendedResourceName"));
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "deviceclass", kDupClass}).ok());
+  ASSERT_TRUE(EventAppears("default", kClass, "ExtendedResourceMappingOrderHazard"));
+  controller_.reset();  // the controller that saw the winner leave is gone
+
+  ASSERT_TRUE(
+      cluster_
+          ->Create(PodManifest("after", ns_, json::array({Container("main", {{kResource, "1"}})})))
+          .ok());
+  const std::string insufficient = std::string("Insufficient ") + kResource;
+  auto refused = WaitFor("the scheduler refuses the Pod for " + insufficient, 60s, [&] {
+    return SchedulerMessage("after").find(insufficient) != std::string::npos;
+  });
+  ASSERT_TRUE(refused.ok()) << refused.ToString() << " message: " << SchedulerMessage("after");
+
+  int code = -1;
+  json explained = CliJson({"explain", "pod", ns_ + "/after", "-o", "json"}, &code);
+  EXPECT_EQ(code, 1) << explained.dump(2);
+  EXPECT_FALSE(explained.value("schedulable", true)) << explained.dump(2);
+  for (const auto& n : explained.value("nodes", json::array())) {
+    EXPECT_EQ(n.value("reason", ""), "SchedulerUnmapped") << n.dump();
+  }
+  bool noted = false;
+  for (const auto& note : explained.value("notes", json::array())) {
+    noted |= note.get<std::string>().find("kube-scheduler has no DeviceClass") != std::string::npos;
+  }
+  EXPECT_TRUE(noted) << explained.dump(2);
+
+  StartController({"--repair-extended-resource-mapping"});
+  ASSERT_TRUE(EventAppears("default", kClass, "ExtendedResourceMappingRepaired"));
+  EXPECT_TRUE(EventAppears("default", kClass, "ExtendedResourceMappingOrderHazardResolved"));
+  // The scheduler maps the resource again: a new Pod is bound. (A Pod refused
+  // before the repair waits for the scheduler to retry it.)
+  ASSERT_TRUE(
+      cluster_
+          ->Create(PodManifest("next", ns_, json::array({Container("main", {{kResource, "1"}})})))
+          .ok());
+  auto bound = WaitFor("pod next bound", 60s, [&] { return !NodeOf("next").empty(); });
+  ASSERT_TRUE(bound.ok()) << bound.ToString() << " message: " << SchedulerMessage("next");
+  EXPECT_EQ(NodeOf("next"), kNode);
+  explained = CliJson({"explain", "pod", ns_ + "/next", "-o", "json"}, &code);
+  EXPECT_EQ(code, 0) << explained.dump(2);
 }
 
 }  // namespace

@@ -18,8 +18,9 @@ class FindingReporterTest : public ::testing::Test {
       : registry_(std::make_shared<prometheus::Registry>()),
         reporter_(
             [this](const kube::ObjectReference& o, const std::string& type,
-                   const std::string& reason, const std::string&) {
+                   const std::string& reason, const std::string& message) {
               events_.push_back(o.kind + "/" + o.name + "|" + type + "|" + reason);
+              messages_.push_back(message);
             },
             registry_) {}
 
@@ -27,6 +28,7 @@ class FindingReporterTest : public ::testing::Test {
 
   std::shared_ptr<prometheus::Registry> registry_;
   std::vector<std::string> events_;
+  std::vector<std::string> messages_;
   FindingReporter reporter_;
 };
 
@@ -49,6 +51,44 @@ TEST_F(FindingReporterTest, NewFindingsWarnOnceAndClearedOnesResolve) {
   ASSERT_EQ(events_.size(), 3u);
   EXPECT_EQ(events_[2], "DeviceClass/a|Normal|DuplicateExtendedResourceNameResolved");
   EXPECT_NE(Metrics().find(R"(kind="DuplicateExtendedResourceName"} 1)"), std::string::npos);
+}
+
+// An Event says what is true now: the same problem with a new text (a
+// second overlapping node, a new winner) is warned again with that text.
+TEST_F(FindingReporterTest, ChangedMessageIsWarnedAgain) {
+  MappingFinding overlap{
+      MappingFinding::Kind::kDevicePluginOverlap, "DeviceClass", "gpu", "r", "", "nodes: a"};
+  reporter_.Report({overlap});
+  overlap.message = "nodes: a, b";
+  reporter_.Report({overlap});
+  reporter_.Report({overlap});
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_EQ(events_[1], "DeviceClass/gpu|Warning|DevicePluginOverlap");
+  EXPECT_EQ(messages_[1], "nodes: a, b");
+}
+
+// A losing class whose winner changes still loses: no "Resolved".
+TEST_F(FindingReporterTest, NewWinnerIsNotAResolution) {
+  reporter_.Report({Duplicate("a")});
+  MappingFinding other_winner = Duplicate("a");
+  other_winner.other = "winner-2";
+  other_winner.message = "lost to winner-2";
+  reporter_.Report({other_winner});
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_EQ(events_[1], "DeviceClass/a|Warning|DuplicateExtendedResourceName");
+  EXPECT_EQ(messages_[1], "lost to winner-2");
+}
+
+// "Resolved" does not repeat the problem's text as if it were still true.
+TEST_F(FindingReporterTest, ResolvedEventDescribesTheResolution) {
+  MappingFinding overlap{
+      MappingFinding::Kind::kDevicePluginOverlap, "Node", "n1", "example.com/gpu", "gpu", "old"};
+  reporter_.Report({overlap});
+  reporter_.Report({});
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_EQ(events_[1], "Node/n1|Normal|DevicePluginOverlapResolved");
+  EXPECT_EQ(messages_[1].find("old"), std::string::npos) << messages_[1];
+  EXPECT_NE(messages_[1].find("example.com/gpu"), std::string::npos) << messages_[1];
 }
 
 TEST_F(FindingReporterTest, NodeFindingsReferToCoreV1) {

@@ -56,11 +56,23 @@ TEST(OrderHazardTrackerTest, RenamedWinnerOpensHazard) {
   EXPECT_EQ(open[0].object_name, "a");
 }
 
-TEST(OrderHazardTrackerTest, LoserLeavingIsNoHazard) {
+// v1.37.2's removeResourceName2class deletes the name's entry whichever
+// class it points to, and an update that changes a class's name deletes the
+// old name's entry: a loser leaving drops the winner's mapping too.
+TEST(OrderHazardTrackerTest, LoserLeavingDropsTheWinnersMapping) {
   OrderHazardTracker tracker;
   auto winner = Class("new-class", 200, "example.com/gpu");
   Observe(tracker, {Class("old-class", 100, "example.com/gpu"), winner});
-  EXPECT_TRUE(Observe(tracker, {winner}).empty());
+  auto open = Observe(tracker, {winner});
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].object_name, "new-class");
+  EXPECT_EQ(open[0].other, "old-class");
+  EXPECT_TRUE(Observe(tracker, {Class("new-class", 200, "example.com/gpu", "2")}).empty());
+
+  Observe(tracker, {Class("old-class", 100, "example.com/gpu"), winner});
+  open = Observe(tracker, {Class("old-class", 100, "example.com/other", "2"), winner});
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].object_name, "new-class");
 }
 
 TEST(OrderHazardTrackerTest, SurvivorDeletedClosesHazard) {

@@ -188,5 +188,19 @@ TEST_F(PodEventReconcilerTest, BoundPodIsJudgedOnItsOwnNode) {
   EXPECT_TRUE(events_.empty()) << events_[0];
 }
 
+// A restarted controller remembers no departed winner; the Pod's own
+// scheduler message still shows the hazard, and the Event names it.
+TEST_F(PodEventReconcilerTest, FreshReconcilerNamesTheHazardTheSchedulerShows) {
+  auto reconciler = Make();
+  pods_.Upsert(PendingPod("p", 1, "0/1 nodes are available: 1 Insufficient example.com/gpu."));
+  reconciler.Reconcile("team/p");
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_NE(events_[0].find("kube-scheduler has no DeviceClass for extended resource "
+                            "example.com/gpu"),
+            std::string::npos)
+      << events_[0];
+  EXPECT_EQ(events_[0].find("1/1 nodes"), std::string::npos) << events_[0];
+}
+
 }  // namespace
 }  // namespace dra::extended

@@ -21,7 +21,14 @@ api::PodView Pod(const std::string& json) {
 const char* kGpuPod = R"({"metadata":{"name":"p","namespace":"team"},"spec":{"containers":[
     {"name":"main","resources":{"limits":{"example.com/gpu":"2","cpu":"1"}}}]},
     "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
-    "reason":"Unschedulable","message":"0/3 nodes are available: 3 Insufficient example.com/gpu."}]}})";
+    "reason":"Unschedulable","message":"0/3 nodes are available: 3 cannot allocate all claims."}]}})";
+
+// What the scheduler says when its own mapping lacks example.com/gpu: its
+// NodeResourcesFit counts the resource against allocatable on every node.
+const char* kUnmappedPod = R"({"metadata":{"name":"u","namespace":"team"},"spec":{"containers":[
+    {"name":"main","resources":{"limits":{"example.com/gpu":"1"}}}]},
+    "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
+    "reason":"Unschedulable","message":"0/2 nodes are available: 2 Insufficient example.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."}]}})";
 
 const char* kThreeGpuPod = R"({"metadata":{"name":"p3","namespace":"team"},"spec":{"containers":[
     {"name":"main","resources":{"limits":{"example.com/gpu":"3"}}}]},
@@ -49,13 +56,11 @@ class PodExplainerTest : public ::testing::Test {
  protected:
   PodExplanation Explain(const api::PodView& pod) {
     auto mapping = ExtendedResourceMapping::Build(classes_);
-    PodExplainer::Inputs in{mapping,
-                            nodes_,
-                            inventory_,
+    PodExplainer::Inputs in{mapping, nodes_, inventory_,
                             [this](const std::string&, const std::string& name) {
                               return name == claim_name_ ? claim_ : nullptr;
                             },
-                            {}};
+                            findings_};
     return PodExplainer::Explain(pod, in);
   }
   void AddClass(std::shared_ptr<const api::DeviceClass> c) {
@@ -68,6 +73,7 @@ class PodExplainerTest : public ::testing::Test {
   inventory::Inventory inventory_;
   std::string claim_name_;
   std::shared_ptr<const api::ResourceClaim> claim_;
+  std::vector<MappingFinding> findings_;
 };
 
 TEST_F(PodExplainerTest, PerNodeReasonsAreSummarized) {
@@ -93,7 +99,7 @@ TEST_F(PodExplainerTest, PerNodeReasonsAreSummarized) {
             "device of class gpu.example.com, 1 use a device plugin for example.com/gpu");
   ASSERT_EQ(e.translation.requests.size(), 1u);
   EXPECT_EQ(e.translation.requests[0].name, "container-0-request-1");
-  EXPECT_EQ(e.scheduler_message, "0/3 nodes are available: 3 Insufficient example.com/gpu.");
+  EXPECT_EQ(e.scheduler_message, "0/3 nodes are available: 3 cannot allocate all claims.");
 }
 
 TEST_F(PodExplainerTest, MissingClassIsNamedAndNoNodeFits) {
@@ -280,6 +286,42 @@ TEST_F(PodExplainerTest, HalvesOfAnAllocatedGpuAreNotFreeAndSayWhy) {
   EXPECT_EQ(out.summary,
             "0/1 nodes: 1 have 0 free of 3 gpu.example.com (1 allocated, 2 with counters in use; "
             "2 needed)");
+}
+
+// The devices are there, but the scheduler's mapping lost the resource (the
+// order hazard): no node takes the Pod, and the explanation says why.
+TEST_F(PodExplainerTest, SchedulerWithoutTheMappingLeavesNoNode) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100")}));
+  inventory_.ApplySlice(Slice("s2", "node-2", {Gpu("gpu-0", 40, "a100")}));
+  nodes_ = {Node("node-1"), Node("node-2")};
+  auto e = Explain(Pod(kUnmappedPod));
+  ASSERT_EQ(e.nodes.size(), 2u);
+  EXPECT_EQ(e.nodes[0].reason, Reason::kSchedulerUnmapped);
+  EXPECT_EQ(e.nodes[1].reason, Reason::kSchedulerUnmapped);
+  EXPECT_EQ(e.fitting_nodes, 0);
+  EXPECT_FALSE(e.schedulable());
+  bool named = false;
+  for (const auto& note : e.notes) named |= note.find("kube-scheduler has no DeviceClass") == 0;
+  EXPECT_TRUE(named) << ExplanationPrinter::Text(e);
+  EXPECT_NE(ExplanationPrinter::EventMessage(e).find("kube-scheduler has no DeviceClass"),
+            std::string::npos)
+      << ExplanationPrinter::EventMessage(e);
+  EXPECT_NE(ExplanationPrinter::Json(e).find("\"reason\": \"SchedulerUnmapped\""),
+            std::string::npos);
+}
+
+// A hazard the controller reports (it saw the winner leave) counts the same.
+TEST_F(PodExplainerTest, ReportedHazardLeavesNoNode) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100")}));
+  nodes_ = {Node("node-1")};
+  findings_ = {{MappingFinding::Kind::kOrderHazard, "DeviceClass", "gpu.example.com",
+                "example.com/gpu", "departed", "hazard text"}};
+  auto e = Explain(Pod(kThreeGpuPod));
+  ASSERT_EQ(e.nodes.size(), 1u);
+  EXPECT_EQ(e.nodes[0].reason, Reason::kSchedulerUnmapped);
+  EXPECT_FALSE(e.schedulable());
 }
 
 TEST_F(PodExplainerTest, SummaryCapsGroups) {
