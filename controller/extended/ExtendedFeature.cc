@@ -6,8 +6,8 @@ namespace dra::extended {
 
 void ExtendedFeature::DeclareFlags(kube::FlagSet& flags) {
   flags.Bool("repair-extended-resource-mapping", false,
-             "Annotate the surviving DeviceClass when the winner of a contested extended "
-             "resource name leaves, so kube-scheduler v1.37.2 maps the name again");
+             "Touch the DeviceClass serving an extended resource whose mapping kube-scheduler "
+             "v1.37.2 lost (the order hazard), at most every 30 s, so it maps the name again");
   flags.String("extended-resource-leak-grace-period", "5m",
                "How long an implicit claim may stay allocated after its Pod is gone or done "
                "before it is reported as leaked");
