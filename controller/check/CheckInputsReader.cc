@@ -7,6 +7,7 @@
 #include "controller/check/MetricsReachability.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/inventory/InventoryInformers.h"
+#include "src/base/NlohmannFields.h"
 #include "src/cache/JsonFields.h"
 
 namespace dra::check {
@@ -70,12 +71,7 @@ int64_t IntAt(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
 }
 
-const nlohmann::json& At(const nlohmann::json& object, const char* key) {
-  static const nlohmann::json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
+constexpr auto* At = &kube::NlohmannFields::At;
 
 }  // namespace
 

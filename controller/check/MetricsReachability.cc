@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "src/base/NlohmannFields.h"
 #include "src/config/InClusterConfig.h"
 #include "src/http/HttpTransport.h"
 
@@ -10,12 +11,7 @@ namespace {
 
 constexpr const char* kName = "controller-metrics";
 
-const nlohmann::json& At(const nlohmann::json& object, const char* key) {
-  static const nlohmann::json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
+constexpr auto* At = &kube::NlohmannFields::At;
 
 // An endpoint counts unless its conditions say it is not ready.
 bool Ready(const nlohmann::json& endpoint) {

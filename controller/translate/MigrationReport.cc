@@ -7,20 +7,15 @@
 
 #include "controller/translate/PodNodeName.h"
 #include "src/api/Quantity.h"
+#include "src/base/NlohmannFields.h"
 
 namespace dra::translate {
 namespace {
 
 using nlohmann::json;
 
-const json& At(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
-std::string Text(const json& value) { return value.is_string() ? value.get<std::string>() : ""; }
+constexpr auto* At = &kube::NlohmannFields::At;
+constexpr auto* Text = &kube::NlohmannFields::Text;
 
 int64_t IntOr(const json& value, int64_t fallback) {
   return value.is_number_integer() ? value.get<int64_t>() : fallback;

@@ -6,20 +6,15 @@
 #include <vector>
 
 #include "src/api/Quantity.h"
+#include "src/base/NlohmannFields.h"
 
 namespace dra::translate {
 namespace {
 
 using nlohmann::json;
 
-const json& At(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
-std::string Text(const json& value) { return value.is_string() ? value.get<std::string>() : ""; }
+constexpr auto* At = &kube::NlohmannFields::At;
+constexpr auto* Text = &kube::NlohmannFields::Text;
 
 std::map<std::string, std::string> StringMap(const json& object) {
   std::map<std::string, std::string> out;
