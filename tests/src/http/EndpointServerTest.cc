@@ -876,7 +876,7 @@ TEST_F(EndpointLimitsTest, StopNeverWaitsOnClients) {
   close(partial);
 }
 
-TEST(HttpTransportTest, ConnectionRefusedIsUnavailable) {
+TEST(HttpTransportCreateTest, ConnectionRefusedIsUnavailable) {
   auto server = EndpointServer::Start("127.0.0.1:0", {});
   ASSERT_TRUE(server.ok());
   int port = (*server)->port();
@@ -886,7 +886,7 @@ TEST(HttpTransportTest, ConnectionRefusedIsUnavailable) {
   EXPECT_EQ(reply.status().code(), StatusCode::kUnavailable);
 }
 
-TEST(HttpTransportTest, RejectsServerWithoutScheme) {
+TEST(HttpTransportCreateTest, RejectsServerWithoutScheme) {
   RestConfig config;
   config.server = "127.0.0.1:6443";
   auto transport = HttpTransport::Create(config);
@@ -894,7 +894,7 @@ TEST(HttpTransportTest, RejectsServerWithoutScheme) {
   EXPECT_NE(transport.status().message().find("https://"), std::string::npos);
 }
 
-TEST(HttpTransportTest, RejectsGarbageCertificateAuthority) {
+TEST(HttpTransportCreateTest, RejectsGarbageCertificateAuthority) {
   RestConfig config;
   config.server = "https://127.0.0.1:1";
   config.ca_pem = "not a certificate";
