@@ -10,6 +10,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "controller/api/NodeView.h"
@@ -123,11 +124,16 @@ class PartitionableGpuViewsTest : public InventoryClusterTest {
   }
 
   // `explain`'s fitting nodes for a Pod asking for one half, and its summary.
+  // The Pod is never created, so it gets here what the API server would make
+  // of it: quantities as strings, and requests defaulted from the limits.
   extended::PodExplanation ExplainHalfPod() const {
+    auto manifest = nlohmann::json::parse(ExtendedResourcePodManifest("probe", ns_, kHalfResource));
+    auto& resources = manifest["spec"]["containers"][0]["resources"];
+    resources["limits"][kHalfResource] = "1";
+    resources["requests"] = resources["limits"];
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
-    EXPECT_EQ(parser.parse(ExtendedResourcePodManifest("probe", ns_, kHalfResource)).get(doc),
-              simdjson::SUCCESS);
+    EXPECT_EQ(parser.parse(manifest.dump()).get(doc), simdjson::SUCCESS);
     auto pod = api::PodView::FromJson(doc);
     EXPECT_TRUE(pod.ok()) << pod.status().ToString();
     auto node = std::make_shared<api::NodeView>();
