@@ -387,9 +387,20 @@ class RandomizedAgreementTest : public ClusterTest {
   // operator command computes it, from the inventory).
   std::set<std::string> ExplainFits(const Fleet& fleet, const FleetRequest& request,
                                     const std::string& ns) {
+    // As the API server stores the Pod: quantities as strings, and requests
+    // defaulted from the limits (the projection reads no numbers).
+    auto manifest = PodManifest(fleet, request, ns);
+    for (auto& container : manifest["spec"]["containers"]) {
+      auto& resources = container["resources"];
+      if (!resources.contains("limits")) continue;
+      for (auto& [name, quantity] : resources["limits"].items()) {
+        if (quantity.is_number()) quantity = quantity.dump();
+      }
+      resources["requests"] = resources["limits"];
+    }
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
-    if (parser.parse(PodManifest(fleet, request, ns).dump()).get(doc) != simdjson::SUCCESS) {
+    if (parser.parse(manifest.dump()).get(doc) != simdjson::SUCCESS) {
       return {"<the Pod's manifest does not parse>"};
     }
     auto pod = api::PodView::FromJson(doc);
