@@ -323,6 +323,16 @@ TEST_F(HttpTransportTest, EveryOversizedResponseFailsAsTooLarge) {
   }
 }
 
+// The flood is 512 MiB. Under ASan freed blocks wait in its quarantine
+// (256 MiB by default) instead of being reused, so resident memory follows
+// what was allocated, not what is live; the bound still catches a reader
+// that keeps the flood.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kEndlessHeaderGrowthLimit = 300u << 20;
+#else
+constexpr size_t kEndlessHeaderGrowthLimit = 32u << 20;
+#endif
+
 void ExpectEndlessHeadersFail(const std::string& filler) {
   auto flood = HostileTcpServer::Start({"HTTP/1.1 200 OK\r\n", filler, 512u << 20});
   ASSERT_TRUE(flood.ok());
@@ -337,7 +347,8 @@ void ExpectEndlessHeadersFail(const std::string& filler) {
   ASSERT_FALSE(response.ok());
   EXPECT_EQ(response.status().code(), StatusCode::kUnavailable) << response.status().ToString();
   EXPECT_LT(Clock::now() - start, 5s);
-  EXPECT_LT(growth, 32u << 20) << "resident memory grew by " << (growth >> 20) << " MiB";
+  EXPECT_LT(growth, kEndlessHeaderGrowthLimit)
+      << "resident memory grew by " << (growth >> 20) << " MiB";
 }
 
 TEST_F(HttpTransportTest, EndlessHeaderLinesFailWithBoundedMemory) {
