@@ -107,7 +107,13 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   int signal = wait_for_shutdown_();
   bool failed = signal == SIGUSR1 || signal == SIGUSR2;
   if (signal == SIGUSR1) {
+    // As client-go's controllers do (klog.Fatal in OnStoppedLeading): exit at
+    // once. The lease is lost, so a standby may already lead; draining here
+    // would only let this replica's writers act longer.
     spdlog::error("leader election lost; exiting so a restart can campaign again");
+    spdlog::default_logger()->flush();
+    std::fflush(nullptr);
+    _exit(kExitFailure);
   } else if (signal == SIGUSR2) {
     spdlog::error("a feature could not be wired (see above); exiting");
   } else {
