@@ -20,6 +20,7 @@ DeviceHealth::Status ReadStatus(simdjson::dom::element status) {
   out.observed_state = std::string(StringOr(status, "observedState"));
   out.state_since = kube::json::ParseTimestamp(StringOr(status, "stateSince"));
   if (out.state_since > kLatestStateSince) out.state_since = 0;
+  out.resolved = std::string(StringOr(status, "resolved"));
   out.rule_name = std::string(StringOr(status, "ruleName"));
   out.effect = std::string(StringOr(status, "effect"));
   out.matched_devices = IntOr(status, "matchedDevices");
@@ -68,6 +69,13 @@ const DeviceHealth::Condition* DeviceHealth::FindCondition(std::string_view type
   return nullptr;
 }
 
+std::string_view DeviceHealth::Label(std::string_view key) const {
+  for (const auto& [k, v] : meta.labels) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
 kube::Result<DeviceHealth> DeviceHealth::FromJson(simdjson::dom::element object) {
   DeviceHealth health;
   KUBE_ASSIGN_OR_RETURN(health.meta, kube::ObjectMeta::FromObject(object));
@@ -76,6 +84,9 @@ kube::Result<DeviceHealth> DeviceHealth::FromJson(simdjson::dom::element object)
   health.driver = std::string(StringOr(spec, "driver"));
   health.pool = std::string(StringOr(spec, "pool"));
   health.device = std::string(StringOr(spec, "device"));
+  health.uuid = std::string(StringOr(spec, "uuid"));
+  health.node = std::string(StringOr(spec, "node"));
+  if (kube::json::Has(spec, "index")) health.index = kube::json::IntOr(spec, "index");
   health.state_text = std::string(StringOr(spec, "state"));
   health.state = ParseHealthState(health.state_text);
   health.reason = std::string(StringOr(spec, "reason"));

@@ -39,6 +39,10 @@ struct DeviceHealth {
     int64_t observed_generation = 0;
     std::string observed_state;  // the spec.state the timers below refer to
     int64_t state_since = 0;     // seconds since the epoch, 0 if unset or after 2100
+    // The device the target resolved to, "<driver>/<pool>/<device>"
+    // ("<driver>/<pool>/*" for a whole pool), "not found" or
+    // "ambiguous: N devices", as last written.
+    std::string resolved;
     std::string rule_name;
     std::string effect;  // effect in force: "", None, NoSchedule, NoExecute
     int64_t matched_devices = 0;
@@ -49,9 +53,16 @@ struct DeviceHealth {
 
   kube::ObjectMeta meta;
   int64_t generation = 0;  // metadata.generation, reported back as observedGeneration
+  // The target, in one of three forms (the CRD admits exactly one):
+  //   driver + pool [+ device]: by name (no device: the whole pool);
+  //   uuid [+ driver]: the device whose UUID attribute has this value;
+  //   node + index [+ driver]: the device of that node with that index attribute.
   std::string driver;
   std::string pool;
   std::string device;  // empty: the whole pool
+  std::string uuid;
+  std::string node;
+  std::optional<int64_t> index;
   // nullopt when spec.state holds a value this build does not know
   // (the CRD refuses those; the reconciler reports them instead of guessing).
   std::optional<HealthState> state;
@@ -63,6 +74,11 @@ struct DeviceHealth {
   Status status;
 
   const Condition* FindCondition(std::string_view type) const;
+  // Whether the target names a pool (and maybe a device) directly rather
+  // than by an attribute the inventory must look up.
+  bool NamesPool() const { return !pool.empty(); }
+  // The value of metadata.labels[key], or "".
+  std::string_view Label(std::string_view key) const;
 
   // Fails only without metadata.name; missing fields read as empty.
   static kube::Result<DeviceHealth> FromJson(simdjson::dom::element object);
