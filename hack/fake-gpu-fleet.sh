@@ -38,12 +38,21 @@ node_manifest() {
 JSON
 }
 
+# gpu_uuid NODE INDEX: a stable, real-looking NVIDIA UUID for a fake GPU
+# (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, from the node name and index),
+# so tests can name GPUs the way DCGM does.
+gpu_uuid() {
+  local h; h="$(printf '%s/gpu-%s' "$1" "$2" | md5sum)"
+  printf 'GPU-%s-%s-%s-%s-%s' "${h:0:8}" "${h:8:4}" "${h:12:4}" "${h:16:4}" "${h:20:12}"
+}
+
 # slice_manifest NODE GPUS MEMORY MODEL
 slice_manifest() {
   local node="$1" gpus="$2" memory="$3" model="$4" devices="" i
   for ((i = 0; i < gpus; i++)); do
     [[ -n "$devices" ]] && devices+=","
     devices+="{\"name\":\"gpu-$i\",\"attributes\":{\"type\":{\"string\":\"gpu\"},"
+    devices+="\"uuid\":{\"string\":\"$(gpu_uuid "$node" "$i")\"},"
     devices+="\"model\":{\"string\":\"$model\"},\"index\":{\"int\":$i},"
     devices+="\"driverVersion\":{\"version\":\"1.0.0\"}},"
     devices+="\"capacity\":{\"memory\":{\"value\":\"$memory\"}}}"

@@ -30,7 +30,20 @@ kube::ObjectReference RefOf(const api::DeviceHealth& health) {
 }
 
 std::string Target(const api::DeviceHealth& h) {
+  if (h.driver.empty() || h.pool.empty()) return "device not found";
   return h.driver + "/" + h.pool + (h.device.empty() ? " (whole pool)" : "/" + h.device);
+}
+
+// How the spec names its device, for messages about a lookup.
+std::string SpecTarget(const api::DeviceHealth& h) {
+  std::string driver = h.driver.empty() ? "" : " of driver " + h.driver;
+  if (!h.uuid.empty()) return "uuid " + h.uuid + driver;
+  return "node " + h.node + " index " + std::to_string(h.index.value_or(0)) + driver;
+}
+
+std::string AmbiguityMessage(const api::DeviceHealth& h, const TargetResolution& r) {
+  return std::to_string(r.matches) + " published devices match " + SpecTarget(h) +
+         "; set spec.driver, or name pool and device";
 }
 
 // The storm guard counts devices by name, so overlapping DeviceHealths
@@ -87,23 +100,32 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   if (rule && !ours) return ReportForeign(*health);
   const api::DeviceTaintRule* own_rule = ours ? rule.get() : nullptr;
   auto now = clock_->WallNow();
-  PolicyInput input = InputOf(*health, own_rule, now);
-  ScopeView scope = DeviceScope::Resolve(*sources_.inventory, *health);
-  input.device_found = !scope.devices.empty();
-  bool room = StormRoom(*health, input, scope, now);
+  TargetResolution resolution = Resolver().Resolve(*health);
+  // From here on the target names driver, pool and device, whatever form spec uses.
+  api::DeviceHealth target = TargetResolver::Effective(*health, resolution, own_rule);
+  PolicyInput input = InputOf(target, own_rule, now);
+  ScopeView scope = Scope(target);
+  input.device_found = resolution.resolved() && !scope.devices.empty();
+  bool room = StormRoom(target, input, scope, now);
   PolicyDecision decision = policy_.Decide(input, now, room);
+  if (resolution.outcome == TargetResolution::Outcome::kAmbiguous && decision.keep_rule) {
+    decision.reason = kReasonDeviceAmbiguous;
+    decision.message = AmbiguityMessage(*health, resolution) + "; " + decision.message;
+  }
   SetHeld(key, decision.reason == kReasonStormGuard);
 
   Write wrote = Write::kNothing;
-  if (kube::Status s = WriteRule(*health, decision, own_rule, wrote); !s.ok()) {
+  if (kube::Status s = WriteRule(target, decision, own_rule, wrote); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
   OwnWrites::Write written;
   if (wrote != Write::kNothing) written.rule_rv = rule_rv;
-  RecordEvents(*health, input, decision, scope);
-  RecordMetrics(*health, input, decision, scope, wrote);
+  RecordEvents(target, input, decision, scope);
+  RecordMetrics(target, input, decision, scope, wrote);
   bool status_written = false;
-  kube::Status s = WriteStatus(*health, input, decision, scope, own_rule, status_written);
+  Resolved resolved{resolution, TargetResolver::Describe(*health, resolution),
+                    health->NamesPool() ? "" : SpecTarget(*health)};
+  kube::Status s = WriteStatus(target, resolved, input, decision, scope, own_rule, status_written);
   if (status_written) written.health_rv = health->meta.resource_version;
   // Without a resourceVersion (fakes only) there is nothing to compare.
   if (!health->meta.resource_version.empty()) {
@@ -174,14 +196,16 @@ bool DeviceHealthReconciler::StormRoom(const api::DeviceHealth& health, const Po
                                        const ScopeView& scope, system_clock::time_point now) const {
   if (!policy_.Decide(input, now, true).wants_no_execute) return true;
   std::vector<StormCandidate> candidates;
+  TargetResolver resolver = Resolver();
   for (const auto& other : sources_.healths->List()) {
     if (other->meta.name == health.meta.name || other->meta.deleting) continue;
     PolicyInput other_input = InputOf(*other, nullptr, now);
     if (!policy_.Decide(other_input, now, true).wants_no_execute) continue;
-    candidates.push_back({other->meta.name, other->driver, other->pool,
-                          DeviceNames(DeviceScope::Resolve(*sources_.inventory, *other)),
-                          other_input.in_force == TaintEffect::kNoExecute,
-                          Seconds(other_input.state_since)});
+    api::DeviceHealth other_target =
+        TargetResolver::Effective(*other, resolver.Resolve(*other), nullptr);
+    candidates.push_back(
+        {other->meta.name, other_target.driver, other_target.pool, DeviceNames(Scope(other_target)),
+         other_input.in_force == TaintEffect::kNoExecute, Seconds(other_input.state_since)});
   }
   candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
                         input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
@@ -194,6 +218,10 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
                                                const PolicyDecision& decision,
                                                const api::DeviceTaintRule* ours, Write& wrote) {
   if (policy_.options().dry_run) return kube::Status::Ok();
+  // A target that resolves to nothing and has no rule yet: a rule without
+  // driver and pool would select every device of the cluster.
+  bool unaddressed = health.driver.empty() || health.pool.empty();
+  if (decision.keep_rule && unaddressed) return kube::Status::Ok();
   if (decision.keep_rule) {
     if (ours && TaintRuleBuilder::Matches(*ours, health, decision.effect))
       return kube::Status::Ok();
@@ -227,7 +255,7 @@ ConditionValue DeviceHealthReconciler::EnforcedCondition(const PolicyDecision& d
 }
 
 std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
-    const PolicyDecision& decision, const ScopeView& scope,
+    const PolicyDecision& decision, const ScopeView& scope, const Resolved& resolved,
     const api::DeviceTaintRule* ours) const {
   std::vector<ConditionValue> out;
   if (policy_.options().dry_run) {
@@ -236,10 +264,19 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
                        decision.message});
   } else {
     // A rule that selects no published device taints nothing.
-    bool tainted = decision.keep_rule && decision.reason != kReasonDeviceNotFound;
+    bool tainted = decision.keep_rule && decision.reason != kReasonDeviceNotFound &&
+                   decision.reason != kReasonDeviceAmbiguous;
     out.push_back({"Tainted", tainted ? "True" : "False", decision.reason, decision.message});
   }
-  if (scope.devices.empty()) {
+  using Outcome = TargetResolution::Outcome;
+  if (resolved.resolution.outcome == Outcome::kNotFound) {
+    out.push_back({"DeviceFound", "False", "NotPublished",
+                   "no published device has " + resolved.spec_target});
+  } else if (resolved.resolution.outcome == Outcome::kAmbiguous) {
+    out.push_back({"DeviceFound", "False", "Ambiguous",
+                   std::to_string(resolved.resolution.matches) + " published devices have " +
+                       resolved.spec_target + "; set spec.driver, or name pool and device"});
+  } else if (scope.devices.empty()) {
     out.push_back({"DeviceFound", "False", "NotPublished",
                    "no ResourceSlice publishes the device (or any device of the pool)"});
   } else if (!scope.pool_complete) {
@@ -272,8 +309,17 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
   return out;
 }
 
+TargetResolver DeviceHealthReconciler::Resolver() const {
+  return TargetResolver(DeviceLocator(*sources_.inventory, policy_.options().attribute_names));
+}
+
+ScopeView DeviceHealthReconciler::Scope(const api::DeviceHealth& target) const {
+  if (target.driver.empty() || target.pool.empty()) return {};
+  return DeviceScope::Resolve(*sources_.inventory, target);
+}
+
 kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health,
-                                                 const PolicyInput& input,
+                                                 const Resolved& resolved, const PolicyInput& input,
                                                  const PolicyDecision& decision,
                                                  const ScopeView& scope,
                                                  const api::DeviceTaintRule* ours, bool& written) {
@@ -281,8 +327,10 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
   desired.observed_generation = health.generation;
   desired.observed_state = health.state_text;
   desired.state_since = Seconds(input.state_since);
+  desired.resolved = resolved.text;
   bool dry_run = policy_.options().dry_run;
-  if (decision.keep_rule) {
+  bool addressed = !health.driver.empty() && !health.pool.empty();
+  if (decision.keep_rule && addressed) {
     if (!dry_run) desired.rule_name = TaintRuleBuilder::RuleName(health.meta.name);
     desired.effect = EffectText(decision.effect);
     desired.affected_pod_count = static_cast<int64_t>(scope.pods.size());
@@ -292,7 +340,7 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
     }
   }
   desired.matched_devices = static_cast<int64_t>(scope.devices.size());
-  desired.conditions = Conditions(decision, scope, ours);
+  desired.conditions = Conditions(decision, scope, resolved, ours);
   // "hold-off over: taint removed" and "no taint" say the same once the rule
   // is gone; rewriting the one for the other cost a status write per removal.
   const auto* tainted = health.FindCondition("Tainted");

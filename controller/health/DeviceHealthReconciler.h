@@ -16,6 +16,7 @@
 #include "controller/health/HealthStatusBuilder.h"
 #include "controller/health/HealthWriter.h"
 #include "controller/health/OwnWrites.h"
+#include "controller/health/TargetResolver.h"
 #include "controller/inventory/Inventory.h"
 #include "src/base/Clock.h"
 #include "src/cache/StoreReader.h"
@@ -69,9 +70,18 @@ class DeviceHealthReconciler : public kube::Reconciler {
 
   kube::Status WriteRule(const api::DeviceHealth& health, const PolicyDecision& decision,
                          const api::DeviceTaintRule* ours, Write& wrote);
-  kube::Status WriteStatus(const api::DeviceHealth& health, const PolicyInput& input,
-                           const PolicyDecision& decision, const ScopeView& scope,
-                           const api::DeviceTaintRule* ours, bool& written);
+  // What the spec's target resolved to, and its status.resolved text.
+  struct Resolved {
+    TargetResolution resolution;
+    std::string text;
+    std::string spec_target;  // how spec names it, for messages
+  };
+  TargetResolver Resolver() const;
+  // The devices and Pods `target` (driver, pool, device) names; none without a pool.
+  ScopeView Scope(const api::DeviceHealth& target) const;
+  kube::Status WriteStatus(const api::DeviceHealth& health, const Resolved& resolved,
+                           const PolicyInput& input, const PolicyDecision& decision,
+                           const ScopeView& scope, const api::DeviceTaintRule* ours, bool& written);
   void RecordEvents(const api::DeviceHealth& health, const PolicyInput& input,
                     const PolicyDecision& decision, const ScopeView& scope);
   void RecordMetrics(const api::DeviceHealth& health, const PolicyInput& input,
@@ -79,6 +89,7 @@ class DeviceHealthReconciler : public kube::Reconciler {
   void SetHeld(const std::string& key, bool held);
   ConditionValue EnforcedCondition(const PolicyDecision& decision) const;
   std::vector<ConditionValue> Conditions(const PolicyDecision& decision, const ScopeView& scope,
+                                         const Resolved& resolved,
                                          const api::DeviceTaintRule* ours) const;
 
   HealthSources sources_;

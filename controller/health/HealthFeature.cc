@@ -27,7 +27,8 @@ void HealthFeature::PublishUnhealthyDevices(feature::FeatureContext& context) {
     // UnhealthyDeviceKeys reads the target and the state; not the status the
     // controller itself patches.
     auto matters = [](const api::DeviceHealth& a, const api::DeviceHealth& b) {
-      return a.driver != b.driver || a.pool != b.pool || a.device != b.device || a.state != b.state;
+      return a.driver != b.driver || a.pool != b.pool || a.device != b.device || a.uuid != b.uuid ||
+             a.node != b.node || a.index != b.index || a.state != b.state;
     };
     wiring->AddHealthHandler(
         std::make_shared<kube::ChangeSignal<api::DeviceHealth>>(std::move(flag), matters));

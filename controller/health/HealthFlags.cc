@@ -52,6 +52,14 @@ void HealthFlags::Declare(kube::FlagSet& flags) {
                "Device health: at most this percentage of a pool's devices, and of a driver's "
                "devices cluster-wide, under NoExecute at once (at least one device; 0 allows "
                "none); the rest get NoSchedule until room frees up");
+  flags.String("device-uuid-attribute", "uuid",
+               "The device attribute holding a GPU's UUID, matched by DeviceHealth spec.uuid and "
+               "Alertmanager's UUID label: ATTRIBUTE, or a comma list with DRIVER=ATTRIBUTE "
+               "entries for drivers that name it differently");
+  flags.String("device-index-attribute", "index",
+               "The device attribute holding a GPU's index on its node, matched by DeviceHealth "
+               "spec.node + spec.index and Alertmanager's Hostname + gpu labels: ATTRIBUTE, or a "
+               "comma list with DRIVER=ATTRIBUTE entries");
   flags.String("health-workers", "4",
                "Device health: DeviceHealths reconciled at once (1..64); each reconcile waits on "
                "its rule and status writes");
@@ -66,6 +74,13 @@ kube::Result<HealthOptions> HealthFlags::Parse(const kube::FlagSet& flags) {
   KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-storm-guard-percent", 0, 100, percent));
   options.storm_share = percent / 100.0;
   KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-workers", 1, 64, options.workers));
+  for (const char* flag : {"device-uuid-attribute", "device-index-attribute"}) {
+    auto& names = options.attribute_names;
+    std::string text = flags.Get(flag);
+    kube::Status s = std::string_view(flag) == "device-uuid-attribute" ? names.SetUuid(text)
+                                                                       : names.SetIndex(text);
+    if (!s.ok()) return Usage("--" + std::string(flag) + " " + s.message());
+  }
   return options;
 }
 

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstddef>
 
+#include "controller/health/DeviceAttributeNames.h"
+
 namespace dra::health {
 
 // The device-health policy knobs `run` takes from its --health-* flags.
@@ -21,6 +23,8 @@ struct HealthOptions {
   int workers = 4;
   // Pods named in status.affectedPods (the count is always complete).
   std::size_t max_affected_pods = 64;
+  // The attributes a DeviceHealth's uuid and node + index targets match.
+  DeviceAttributeNames attribute_names{};
 };
 
 }  // namespace dra::health

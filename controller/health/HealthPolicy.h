@@ -19,6 +19,8 @@ inline constexpr char kReasonHealthy[] = "Healthy";
 inline constexpr char kReasonReportOnly[] = "ReportOnly";
 inline constexpr char kReasonInvalidState[] = "InvalidState";
 inline constexpr char kReasonDeviceNotFound[] = "DeviceNotFound";
+// A target by uuid or node + index matches several devices (reconciler only).
+inline constexpr char kReasonDeviceAmbiguous[] = "DeviceAmbiguous";
 
 // What one DeviceHealth is, as far as the policy cares.
 struct PolicyInput {

@@ -35,6 +35,7 @@ nlohmann::json HealthStatusBuilder::Render(const DesiredStatus& d, const api::De
   nlohmann::json status =
       Common(d.observed_generation, d.observed_state, d.state_since, d.rule_name, d.effect,
              d.matched_devices, d.affected_pods, d.affected_pod_count);
+  if (!d.resolved.empty()) status["resolved"] = d.resolved;
   std::string now_text =
       Rfc3339(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
   nlohmann::json conditions = nlohmann::json::array();
@@ -59,6 +60,7 @@ nlohmann::json HealthStatusBuilder::Current(const api::DeviceHealth& h) {
   nlohmann::json status =
       Common(s.observed_generation, s.observed_state, s.state_since, s.rule_name, s.effect,
              s.matched_devices, s.affected_pods, s.affected_pod_count);
+  if (!s.resolved.empty()) status["resolved"] = s.resolved;
   nlohmann::json conditions = nlohmann::json::array();
   for (const auto& c : s.conditions) {
     conditions.push_back({{"type", c.type},

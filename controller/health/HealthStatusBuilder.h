@@ -21,6 +21,7 @@ struct DesiredStatus {
   int64_t observed_generation = 0;
   std::string observed_state;
   int64_t state_since = 0;  // seconds since the epoch
+  std::string resolved;     // status.resolved
   std::string rule_name;    // empty without a rule
   std::string effect;       // empty without a rule
   int64_t matched_devices = 0;

@@ -5,6 +5,7 @@
 #include "controller/health/DeviceScope.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/TaintRuleBuilder.h"
+#include "controller/health/TargetResolver.h"
 
 namespace dra::health {
 namespace {
@@ -25,6 +26,20 @@ bool Served(kube::Manager& manager) {
   return false;
 }
 
+// The target as status.resolved last named it, for a target by uuid or
+// node + index; the health itself otherwise.
+api::DeviceHealth ResolvedTarget(const api::DeviceHealth& health) {
+  api::DeviceHealth target = health;
+  if (health.NamesPool()) return target;
+  auto key = inventory::DeviceKey::Parse(health.status.resolved);
+  if (key.ok()) {
+    target.driver = key->driver;
+    target.pool = key->pool;
+    target.device = key->device;
+  }
+  return target;
+}
+
 }  // namespace
 
 kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
@@ -37,6 +52,7 @@ kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
   if (!Served(manager)) return std::unique_ptr<HealthWiring>();
   std::unique_ptr<HealthWiring> wiring(new HealthWiring());
   wiring->inventory_ = &inventory;
+  wiring->attribute_names_ = options.attribute_names;
   wiring->healths_ = &manager.informers().Get<api::DeviceHealth>(
       RestHealthWriter::kDeviceHealths,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
@@ -75,10 +91,14 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     std::string owner = TaintRuleBuilder::OwnerOf(r);
     return owner.empty() ? std::vector<std::string>{} : std::vector<std::string>{owner};
   });
+  // A target by uuid or node + index may move to any slice (a driver
+  // restart that renames pools): every slice change looks it up again.
   controller.Watch<api::ResourceSlice>(informers.slices(), [store](const api::ResourceSlice& s) {
     std::vector<std::string> keys;
     for (const auto& h : store->List()) {
-      if (h->driver == s.driver && h->pool == s.pool.name) keys.push_back(h->meta.name);
+      bool named = h->driver == s.driver && h->pool == s.pool.name;
+      bool looked_up = !h->NamesPool() && (h->driver.empty() || h->driver == s.driver);
+      if (named || looked_up) keys.push_back(h->meta.name);
     }
     return keys;
   });
@@ -89,7 +109,7 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     std::vector<std::string> keys;
     if (c.results.empty()) return keys;
     for (const auto& h : store->List()) {
-      if (!h->status.effect.empty() && DeviceScope::NamesAnyOf(*h, c.results))
+      if (!h->status.effect.empty() && DeviceScope::NamesAnyOf(ResolvedTarget(*h), c.results))
         keys.push_back(h->meta.name);
     }
     return keys;
@@ -108,8 +128,13 @@ void HealthWiring::AddHealthHandler(
 std::vector<std::string> HealthWiring::UnhealthyDeviceKeys() const {
   std::vector<std::string> keys;
   std::vector<std::pair<std::string, std::string>> whole_pools;  // driver, pool
-  for (const auto& health : healths_->store().List()) {
-    if (health->state != api::HealthState::kUnhealthy) continue;
+  TargetResolver resolver(DeviceLocator(*inventory_, attribute_names_));
+  for (const auto& spec : healths_->store().List()) {
+    if (spec->state != api::HealthState::kUnhealthy) continue;
+    auto resolution = resolver.Resolve(*spec);
+    if (!resolution.resolved()) continue;
+    api::DeviceHealth resolved = TargetResolver::Effective(*spec, resolution, nullptr);
+    const api::DeviceHealth* health = &resolved;
     if (!health->device.empty()) {
       keys.push_back(inventory::DeviceKey{health->driver, health->pool, health->device}.ToString());
     } else {

@@ -42,6 +42,7 @@ class HealthWiring {
 
   kube::Informer<api::DeviceHealth>* healths_ = nullptr;
   const inventory::Inventory* inventory_ = nullptr;
+  DeviceAttributeNames attribute_names_;
   std::shared_ptr<DeviceHealthReconciler> reconciler_;
 };
 
