@@ -25,6 +25,7 @@ void Checklist::SnapshotChecks(const CheckInputs& in, std::vector<CheckResult>& 
   out.push_back(DeviceChecks::NoDevices(findings));
   out.push_back(DeviceChecks::DevicePluginOverlap(findings));
   out.push_back(DeviceChecks::Taints(s));
+  out.push_back(DeviceChecks::DriverTaints(s));
 }
 
 std::vector<CheckResult> Checklist::Run(const CheckInputs& in) {

@@ -1,8 +1,10 @@
 #include "controller/check/DeviceChecks.h"
 
+#include <algorithm>
 #include <map>
 
 #include "controller/check/ShortList.h"
+#include "controller/health/TaintRuleBuilder.h"
 
 namespace dra::check {
 namespace {
@@ -81,13 +83,24 @@ CheckResult DeviceChecks::DevicePluginOverlap(const Findings& findings) {
   return CheckResult::Fail("device-plugin-overlap", ShortList(found, 3));
 }
 
+// "rule devicehealth-x (DeviceHealth x)" for dra-controller's own rules,
+// "rule <name>" for the others.
+std::string DeviceChecks::RuleText(const inventory::TaintSource& source) {
+  std::string owner = source.rule ? health::TaintRuleBuilder::OwnerOf(*source.rule) : "";
+  return source.Describe() + (owner.empty() ? "" : " (DeviceHealth " + owner + ")");
+}
+
 CheckResult DeviceChecks::Taints(const extended::ClusterSnapshot& s) {
   constexpr const char* kName = "device-taints";
   std::vector<std::string> blocking;
   std::vector<std::string> informational;
   for (const auto& device : s.inventory->Devices()) {
-    for (const auto& taint : device.taints) {
-      std::string text = device.key.ToString() + " " + taint.key + ":" + taint.EffectName();
+    for (size_t i = 0; i < device.taints.size() && i < device.taint_sources.size(); ++i) {
+      const auto& taint = device.taints[i];
+      const auto& source = device.taint_sources[i];
+      if (source.driver()) continue;  // driver-taints
+      std::string text = device.key.ToString() + " " + taint.key + ":" + taint.EffectName() + " (" +
+                         RuleText(source) + ")";
       if (taint.EffectiveEffect() == api::TaintEffect::kNone) {
         informational.push_back(std::move(text));
       } else {
@@ -98,7 +111,51 @@ CheckResult DeviceChecks::Taints(const extended::ClusterSnapshot& s) {
   if (!blocking.empty()) return CheckResult::Fail(kName, "tainted: " + ShortList(blocking));
   if (!informational.empty())
     return CheckResult::Warn(kName, "effect None: " + ShortList(informational));
-  return CheckResult::Pass(kName, "no tainted devices");
+  return CheckResult::Pass(kName, "no device tainted by a DeviceTaintRule");
+}
+
+CheckResult DeviceChecks::DriverTaints(const extended::ClusterSnapshot& s) {
+  constexpr const char* kName = "driver-taints";
+  constexpr size_t kExamples = 3;
+  struct PerDriver {
+    int devices = 0;
+    std::vector<std::string> examples;
+  };
+  std::map<std::string, PerDriver> drivers;
+  int total = 0;
+  auto devices = s.inventory->Devices();
+  std::sort(devices.begin(), devices.end(),
+            [](const auto& a, const auto& b) { return a.key < b.key; });
+  for (const auto& device : devices) {
+    std::string taints;
+    for (size_t i = 0; i < device.taints.size() && i < device.taint_sources.size(); ++i) {
+      const auto& taint = device.taints[i];
+      if (!device.taint_sources[i].driver()) continue;
+      if (taint.EffectiveEffect() == api::TaintEffect::kNone) continue;
+      taints += (taints.empty() ? "" : ",") + inventory::TaintSource::TaintText(taint);
+    }
+    if (taints.empty()) continue;
+    ++total;
+    PerDriver& d = drivers[device.key.driver];
+    ++d.devices;
+    if (d.examples.size() < kExamples) {
+      d.examples.push_back(device.key.pool + "/" + device.key.device + " " + taints);
+    }
+  }
+  if (drivers.empty()) return CheckResult::Pass(kName, "no device tainted by its driver");
+  std::vector<std::string> parts;
+  for (const auto& [driver, d] : drivers) {
+    std::string part = driver + ": " + std::to_string(d.devices) +
+                       (d.devices == 1 ? " device (" : " devices (") +
+                       ShortList(d.examples, kExamples);
+    if (static_cast<size_t>(d.devices) > d.examples.size()) {
+      part += " and " + std::to_string(d.devices - d.examples.size()) + " more";
+    }
+    parts.push_back(part + ")");
+  }
+  return CheckResult::Warn(
+      kName, std::to_string(total) + (total == 1 ? " device" : " devices") +
+                 " tainted NoSchedule/NoExecute by their driver: " + ShortList(parts));
 }
 
 CheckResult DeviceChecks::Health(const CheckInputs& in) {

@@ -5,6 +5,7 @@
 #include "controller/check/CheckInputs.h"
 #include "controller/check/CheckResult.h"
 #include "controller/extended/MappingFinding.h"
+#include "controller/inventory/TaintSource.h"
 
 namespace dra::check {
 
@@ -24,12 +25,19 @@ class DeviceChecks {
   static CheckResult NoDevices(const Findings& findings);
   // Nodes serving a mapped name by device plugin and by DRA: fail.
   static CheckResult DevicePluginOverlap(const Findings& findings);
-  // Devices with a NoSchedule/NoExecute taint: fail; effect None: warn.
+  // Devices a DeviceTaintRule taints NoSchedule/NoExecute: fail; effect
+  // None: warn. Each names the rule, and for dra-controller's own rules the
+  // DeviceHealth behind it.
   static CheckResult Taints(const extended::ClusterSnapshot& s);
+  // Devices their DRA driver taints NoSchedule/NoExecute in its
+  // ResourceSlices (e.g. after an XID): warn, counted per driver with a few
+  // examples. The GPUs are out for the driver's reasons, not a rule's.
+  static CheckResult DriverTaints(const extended::ClusterSnapshot& s);
   // DeviceHealth objects whose spec.state is not Healthy: fail; CRD absent: warn.
   static CheckResult Health(const CheckInputs& in);
 
  private:
+  static std::string RuleText(const inventory::TaintSource& source);
   static std::vector<std::string> Describe(const Findings& findings,
                                            extended::MappingFinding::Kind kind,
                                            const std::string& object_kind = "");

@@ -26,6 +26,28 @@ std::vector<std::string> ClaimCell(const DeviceTable::Row& row) {
   return out;
 }
 
+std::vector<std::string> TaintCell(const DeviceTable::Row& row) {
+  std::vector<std::string> out;
+  for (const auto& taint : row.taints) out.push_back(taint.Text());
+  return out;
+}
+
+// {"key", "value", "effect", "source": "driver" | "rule", "rule": name (rules only)}.
+nlohmann::json TaintsJson(const DeviceTable::Row& row) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [taint, source] : row.taints) {
+    nlohmann::json item = {
+        {"key", taint.key},
+        {"value", taint.value},
+        {"effect",
+         taint.effect == api::TaintEffect::kUnknown ? taint.unknown_effect : taint.EffectName()},
+        {"source", std::string(source.Label())}};
+    if (!source.driver()) item["rule"] = std::string(source.RuleName());
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string DeviceTable::ValidateState(const std::string& state) {
@@ -44,9 +66,10 @@ DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
                                      : "<node selector>";
   row.key = info.key;
   row.classes = inventory.ClassesMatching(info.key);
-  for (const auto& taint : info.taints) {
-    row.taints.push_back(taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
-                         taint.EffectName());
+  for (size_t i = 0; i < info.taints.size(); ++i) {
+    row.taints.push_back({info.taints[i], i < info.taint_sources.size()
+                                              ? info.taint_sources[i]
+                                              : inventory::TaintSource{}});
   }
   row.claims = info.allocated_to;
   row.admin_access_claims = info.admin_access_claims;
@@ -81,7 +104,7 @@ std::string DeviceTable::FormatTable(const std::vector<Row>& rows) {
   TextTable table({"NODE", "DEVICE", "CLASSES", "STATE", "TAINTS", "POD", "CLAIM"});
   for (const auto& row : rows) {
     std::string state = row.reason.empty() ? row.state : row.state + " (" + row.reason + ")";
-    table.Add({row.node, row.key.ToString(), Join(row.classes), state, Join(row.taints),
+    table.Add({row.node, row.key.ToString(), Join(row.classes), state, Join(TaintCell(row)),
                Join(row.pods), Join(ClaimCell(row))});
   }
   return table.Render();
@@ -97,7 +120,7 @@ std::string DeviceTable::FormatJson(const std::vector<Row>& rows) {
                    {"classes", row.classes},
                    {"state", row.state},
                    {"reason", row.reason},
-                   {"taints", row.taints},
+                   {"taints", TaintsJson(row)},
                    {"pods", row.pods},
                    {"claims", row.claims},
                    {"adminAccessClaims", row.admin_access_claims}});

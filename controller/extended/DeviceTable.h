@@ -5,11 +5,13 @@
 
 #include "controller/inventory/DeviceState.h"
 #include "controller/inventory/Inventory.h"
+#include "controller/inventory/TaintSource.h"
 
 namespace dra::extended {
 
 // `dra-controller devices`: one row per device of the inventory, with its
-// classes, state, taints and who holds it.
+// classes, state, taints (each with its source: the driver's slice or a
+// DeviceTaintRule) and who holds it.
 class DeviceTable {
  public:
   struct Filter {
@@ -21,13 +23,22 @@ class DeviceTable {
     std::string state;
   };
 
+  // One of a device's taints and where it comes from.
+  struct Taint {
+    api::DeviceTaint taint;
+    inventory::TaintSource source;
+
+    // "key=value:Effect (driver)" or "key=value:Effect (rule <name>)".
+    std::string Text() const { return inventory::TaintSource::TaintText(taint, source); }
+  };
+
   struct Row {
     std::string node;  // "<all nodes>" or "<node selector>" for non-local devices
     inventory::DeviceKey key;
     std::vector<std::string> classes;
-    std::string state;                // inventory::DeviceState::Label, e.g. "allocated,tainted"
-    std::string reason;               // unavailable: why (DeviceState::UnavailableReason)
-    std::vector<std::string> taints;  // "key=value:Effect"
+    std::string state;   // inventory::DeviceState::Label, e.g. "allocated,tainted"
+    std::string reason;  // unavailable: why (DeviceState::UnavailableReason)
+    std::vector<Taint> taints;
     std::vector<std::string> claims;  // "<namespace>/<name>"
     std::vector<std::string> pods;    // "<namespace>/<name>"
     // Claims naming it with adminAccess (they do not allocate it).

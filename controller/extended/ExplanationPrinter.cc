@@ -97,6 +97,10 @@ std::string ExplanationPrinter::Json(const PodExplanation& e) {
                      {"total", v.counts.total},
                      {"free", v.counts.free},
                      {"allocated", v.counts.allocated},
+                     {"driverTainted", v.counts.driver_tainted},
+                     {"driverTaintKeys", v.counts.driver_taint_keys},
+                     {"ruleTainted", v.counts.rule_tainted},
+                     {"taintRules", v.counts.taint_rules},
                      {"detail", v.detail}});
   }
   nlohmann::json out = {{"pod", e.pod},

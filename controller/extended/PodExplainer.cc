@@ -35,6 +35,31 @@ inventory::DeviceCounts OnNode(const std::map<std::string, inventory::DeviceCoun
   return sum;
 }
 
+// "a, b, c" or "a, b, c +2 more".
+std::string FewNames(const std::vector<std::string>& names, size_t max = 3) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < max; ++i) out += (i == 0 ? "" : ", ") + names[i];
+  if (names.size() > max) out += " +" + std::to_string(names.size() - max) + " more";
+  return out;
+}
+
+// ", 1 tainted by their driver [gpu.nvidia.com/xid], 2 tainted by DeviceTaintRule
+// [devicehealth-a, ops-drain]": the blocking taints by who set them, so an
+// operator sees which GPUs are out for the driver's reasons and which rule
+// holds the others.
+std::string TaintPhrase(const inventory::DeviceCounts& c) {
+  std::string out;
+  if (c.driver_tainted > 0) {
+    out += ", " + std::to_string(c.driver_tainted) + " tainted by their driver [" +
+           FewNames(c.driver_taint_keys) + "]";
+  }
+  if (c.rule_tainted > 0) {
+    out += ", " + std::to_string(c.rule_tainted) + " tainted by DeviceTaintRule [" +
+           FewNames(c.taint_rules) + "]";
+  }
+  return out;
+}
+
 std::string Phrase(const NodeVerdict& v) {
   switch (v.reason) {
     case Reason::kFits:
@@ -43,8 +68,7 @@ std::string Phrase(const NodeVerdict& v) {
       return "have no device of class " + v.device_class;
     case Reason::kNotEnoughFree: {
       std::string detail = std::to_string(v.counts.allocated) + " allocated";
-      int tainted = v.counts.no_schedule + v.counts.no_execute;
-      if (tainted > 0) detail += ", " + std::to_string(tainted) + " tainted NoSchedule/NoExecute";
+      detail += TaintPhrase(v.counts);
       if (v.counts.counters_in_use > 0) {
         detail += ", " + std::to_string(v.counts.counters_in_use) + " with counters in use";
       }
@@ -240,17 +264,18 @@ void PodExplainer::Notes(const std::vector<std::string>& requested, const Inputs
   }
 }
 
-// " tainted KEY=VALUE:NoExecute,..." for the device's NoExecute taints (what
-// evicts the Pods using it), "" for none.
+// " tainted KEY=VALUE:NoExecute (driver),..." for the device's NoExecute
+// taints (what evicts the Pods using it), each with its source; "" for none.
 std::string PodExplainer::NoExecuteTaints(const inventory::Inventory& inventory,
                                           const inventory::DeviceKey& key) {
   auto info = inventory.Find(key);
   if (!info) return "";
   std::string out;
-  for (const auto& taint : info->taints) {
+  for (size_t i = 0; i < info->taints.size() && i < info->taint_sources.size(); ++i) {
+    const api::DeviceTaint& taint = info->taints[i];
     if (taint.EffectiveEffect() != api::TaintEffect::kNoExecute) continue;
-    out += (out.empty() ? " tainted " : ",") + taint.key +
-           (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.EffectName();
+    out += (out.empty() ? " tainted " : ",") +
+           inventory::TaintSource::TaintText(taint, info->taint_sources[i]);
   }
   return out;
 }

@@ -66,21 +66,20 @@ bool DeviceAvailability::AvailableFor(const DeviceTable::Entry& entry,
   return counters_.Covers(pool->Id(), *entry.device);
 }
 
-DeviceFacts DeviceAvailability::Facts(const DeviceTable::Entry& entry,
-                                      std::span<const api::DeviceTaint> taints) const {
+DeviceFacts DeviceAvailability::Facts(const DeviceTable::Entry& entry, bool tainted) const {
   const PoolStatus* pool = PoolOf(entry);
   return {.pool_complete = pool != nullptr && pool->complete(),
           .pool_valid = pool == nullptr || pool->valid(),
           .allocated = allocations_.Allocated(entry.KeyView()),
           .available = AvailableFor(entry, nullptr),
           .counters_available = pool == nullptr || counters_.Covers(pool->Id(), *entry.device),
-          .tainted = HasEffect(taints, api::TaintEffect::kNoSchedule) ||
-                     HasEffect(taints, api::TaintEffect::kNoExecute)};
+          .tainted = tainted};
 }
 
 void DeviceAvailability::Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const {
   DeviceKeyView key = info.key.View();
-  DeviceFacts facts = Facts(entry, info.taints);
+  DeviceFacts facts = Facts(entry, HasEffect(info.taints, api::TaintEffect::kNoSchedule) ||
+                                       HasEffect(info.taints, api::TaintEffect::kNoExecute));
   info.pool_complete = facts.pool_complete;
   info.pool_valid = facts.pool_valid;
   info.allow_multiple_allocations = entry.device->allow_multiple_allocations;

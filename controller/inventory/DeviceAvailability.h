@@ -31,9 +31,9 @@ class DeviceAvailability {
   // (`available` for a request that asks nothing special).
   void Describe(const DeviceTable::Entry& entry, DeviceInfo& info) const;
   // What the device's DeviceState follows from, for a request that asks
-  // nothing special; `taints` are the device's (slice and DeviceTaintRules).
-  DeviceFacts Facts(const DeviceTable::Entry& entry,
-                    std::span<const api::DeviceTaint> taints) const;
+  // nothing special; `tainted`: one of the device's taints (slice or
+  // DeviceTaintRule) is NoSchedule or NoExecute.
+  DeviceFacts Facts(const DeviceTable::Entry& entry, bool tainted) const;
   // Whether `request` could be given the device (its selectors and taints aside).
   bool AvailableFor(const DeviceTable::Entry& entry,
                     const api::ResourceClaim::ExactRequest* request) const;

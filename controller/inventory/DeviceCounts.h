@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "controller/api/DeviceToleration.h"
@@ -12,11 +13,19 @@ namespace dra::inventory {
 
 // Matching devices of a class, optionally on one node.
 struct DeviceCounts {
-  int total = 0;            // in the newest generation of their pool
-  int allocated = 0;        // named in at least one claim's allocation
-  int free = 0;             // allocatable now by a request without tolerations
-  int no_schedule = 0;      // carrying a NoSchedule taint
-  int no_execute = 0;       // carrying a NoExecute taint
+  int total = 0;        // in the newest generation of their pool
+  int allocated = 0;    // named in at least one claim's allocation
+  int free = 0;         // allocatable now by a request without tolerations
+  int no_schedule = 0;  // carrying a NoSchedule taint
+  int no_execute = 0;   // carrying a NoExecute taint
+  // Carrying a NoSchedule or NoExecute taint its driver published in the
+  // slice; one a DeviceTaintRule gives it (a device may count in both).
+  int driver_tainted = 0;
+  int rule_tainted = 0;
+  // The keys of those driver taints and the names of those rules, sorted,
+  // each once.
+  std::vector<std::string> driver_taint_keys;
+  std::vector<std::string> taint_rules;
   int incomplete_pool = 0;  // in a pool that misses slices (not allocatable)
   int invalid_pool = 0;     // in a pool the allocator rejects (not allocatable)
   // Not allocated, but the shared counters they consume are used up.
@@ -34,6 +43,9 @@ struct DeviceCounts {
   void MarkUnusable(std::optional<ClassUnusable> unusable);
 
   friend bool operator==(const DeviceCounts&, const DeviceCounts&) = default;
+
+ private:
+  void AddTaintSources(const DeviceInfo& device);
 };
 
 }  // namespace dra::inventory

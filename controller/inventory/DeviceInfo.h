@@ -6,6 +6,7 @@
 
 #include "controller/api/DeviceTaint.h"
 #include "controller/inventory/DeviceKey.h"
+#include "controller/inventory/TaintSource.h"
 #include "src/api/Quantity.h"
 
 namespace dra::inventory {
@@ -27,7 +28,9 @@ struct DeviceInfo {
   // complete and valid pool, not allocated (an allowMultipleAllocations
   // device: capacity left for one more default share), counters available.
   bool available = true;
-  std::vector<api::DeviceTaint> taints;   // the slice's, then DeviceTaintRules'
+  std::vector<api::DeviceTaint> taints;  // the slice's, then DeviceTaintRules'
+  // Where each of `taints` comes from: same length, same order.
+  std::vector<TaintSource> taint_sources;
   std::vector<std::string> allocated_to;  // claims, "<namespace>/<name>" (whole or a share)
   // Claims naming it with adminAccess: they do not allocate it.
   std::vector<std::string> admin_access_claims;

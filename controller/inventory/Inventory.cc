@@ -160,6 +160,38 @@ std::vector<api::DeviceTaint> Inventory::TaintsOf(const Entry& entry) const {
   return taints;
 }
 
+void Inventory::DescribeTaints(const Entry& entry, DeviceInfo& info) const {
+  for (const auto& taint : entry.device->taints) {
+    info.taints.push_back(taint);
+    info.taint_sources.push_back({TaintSource::Kind::kDriver, nullptr});
+  }
+  for (const auto& [name, rule] : rules_) {
+    if (rule->Matches(entry.slice->driver, entry.slice->pool.name, entry.device->name)) {
+      info.taints.push_back(rule->taint);
+      info.taint_sources.push_back({TaintSource::Kind::kRule, rule});
+    }
+  }
+}
+
+namespace {
+
+void AddEffect(const api::DeviceTaint& taint, TaintEffects& effects) {
+  api::TaintEffect effect = taint.EffectiveEffect();
+  effects.no_schedule |= effect == api::TaintEffect::kNoSchedule;
+  effects.no_execute |= effect == api::TaintEffect::kNoExecute;
+}
+
+}  // namespace
+
+void Inventory::TaintEffectsOf(const Entry& entry, TaintEffects& driver, TaintEffects& rule) const {
+  for (const auto& taint : entry.device->taints) AddEffect(taint, driver);
+  for (const auto& [name, r] : rules_) {
+    if (r->Matches(entry.slice->driver, entry.slice->pool.name, entry.device->name)) {
+      AddEffect(r->taint, rule);
+    }
+  }
+}
+
 DeviceInfo Inventory::Describe(const Entry& entry) const {
   using Selection = api::ResourceSlice::NodeSelection;
   DeviceInfo info;
@@ -172,7 +204,7 @@ DeviceInfo Inventory::Describe(const Entry& entry) const {
                    (selection == Selection::kPerDevice && entry.device->all_nodes);
   info.node_selector = selection == Selection::kNodeSelector ||
                        NodeLabels::SelectorOf(*entry.slice, *entry.device) != nullptr;
-  info.taints = TaintsOf(entry);
+  DescribeTaints(entry, info);
   Availability().Describe(entry, info);
   return info;
 }
@@ -418,9 +450,11 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
         unusable.push_back(classes[i]->object->meta.name);
       }
     }
-    std::vector<api::DeviceTaint> taints = TaintsOf(entry);
+    TaintEffects driver_taints;
+    TaintEffects rule_taints;
+    TaintEffectsOf(entry, driver_taints, rule_taints);
     DeviceKeyView key = entry.KeyView();
-    DeviceFacts facts = availability.Facts(entry, taints);
+    DeviceFacts facts = availability.Facts(entry, driver_taints.any() || rule_taints.any());
     DeviceVisit device{
         .slice = *entry.slice,
         .device = *entry.device,
@@ -429,8 +463,10 @@ void Inventory::VisitDevices(const std::function<void(const DeviceVisit&)>& visi
         .pool_valid = facts.pool_valid,
         .available = facts.available,
         .state = DeviceState::Of(facts),
-        .no_schedule = HasEffect(taints, api::TaintEffect::kNoSchedule),
-        .no_execute = HasEffect(taints, api::TaintEffect::kNoExecute),
+        .no_schedule = driver_taints.no_schedule || rule_taints.no_schedule,
+        .no_execute = driver_taints.no_execute || rule_taints.no_execute,
+        .driver_taints = driver_taints,
+        .rule_taints = rule_taints,
         .claims = allocations_.Holders(key),
         .admin_access_claims = allocations_.AdminAccessClaims(key),
         .classes = matching,

@@ -56,6 +56,14 @@ struct RequestCounts {
   std::string invalid_reason;
 };
 
+// Which blocking effects a set of taints has.
+struct TaintEffects {
+  bool no_schedule = false;
+  bool no_execute = false;
+
+  bool any() const { return no_schedule || no_execute; }
+};
+
 // One device as a metrics scrape sees it (Inventory::VisitDevices); the
 // references are valid only during the visit.
 struct DeviceVisit {
@@ -70,8 +78,10 @@ struct DeviceVisit {
   bool available = true;
   // Free, allocated, unavailable or tainted, as `devices` and `explain` see it.
   DeviceState state;
-  bool no_schedule = false;  // carries a NoSchedule taint (slice or DeviceTaintRule)
-  bool no_execute = false;   // carries a NoExecute taint
+  bool no_schedule = false;    // carries a NoSchedule taint (slice or DeviceTaintRule)
+  bool no_execute = false;     // carries a NoExecute taint
+  TaintEffects driver_taints;  // the effects of the taints its driver published in the slice
+  TaintEffects rule_taints;    // the effects of the taints DeviceTaintRules give it
   // Claims that allocated or share it; null when none.
   const AllocationState::Claims* claims = nullptr;
   // Claims naming it with adminAccess (not an allocation); null when none.
@@ -185,6 +195,10 @@ class Inventory {
   void RecomputeCounters(const std::string& pool_id);
   std::vector<DeviceInfo> MatchingLocked(const ClassState& entry, std::string_view node) const;
   std::vector<api::DeviceTaint> TaintsOf(const Entry& entry) const;
+  // TaintsOf() with the source of each taint.
+  void DescribeTaints(const Entry& entry, DeviceInfo& info) const;
+  // The blocking effects of the device's taints, per source, without copying them.
+  void TaintEffectsOf(const Entry& entry, TaintEffects& driver, TaintEffects& rule) const;
   DeviceInfo Describe(const Entry& entry) const;
 
   mutable std::shared_mutex mu_;

@@ -55,12 +55,14 @@ void DeviceCollector::Tally(Group& g, const inventory::DeviceVisit& d, bool unhe
   g.allocatable += blocker == inventory::DeviceBlocker::kNone ? 1 : 0;
   g.allocated += d.state.allocated() ? 1 : 0;
   ++g.blockers[static_cast<size_t>(blocker)];
-  g.no_schedule += d.no_schedule ? 1 : 0;
-  g.no_execute += d.no_execute ? 1 : 0;
+  g.no_schedule[0] += d.driver_taints.no_schedule ? 1 : 0;
+  g.no_schedule[1] += d.rule_taints.no_schedule ? 1 : 0;
+  g.no_execute[0] += d.driver_taints.no_execute ? 1 : 0;
+  g.no_execute[1] += d.rule_taints.no_execute ? 1 : 0;
   g.unhealthy += unhealthy ? 1 : 0;
 }
 
-// Every family has one series per group (tainted: two), so the groups are
+// Every family has one series per group (tainted: four), so the groups are
 // sorted once and written family by family without building tables.
 void DeviceCollector::Render(std::string& out) const {
   // Keys join the labels with '\0', so their order is the labels' order.
@@ -99,12 +101,17 @@ void DeviceCollector::Render(std::string& out) const {
   }
   std::vector<std::string> taint_labels = kLabels;
   taint_labels.push_back("effect");
+  taint_labels.push_back("source");
   text.Family("dra_controller_devices_tainted",
-              "Devices carrying a taint with this effect (from the slice or a DeviceTaintRule)",
+              "Devices carrying a taint with this effect from this source (driver: published "
+              "in the ResourceSlice; rule: a DeviceTaintRule)",
               taint_labels);
   for (const auto* entry : ordered) {  // "NoExecute" sorts before "NoSchedule"
-    text.Sample(entry->second.labels, "NoExecute", entry->second.no_execute);
-    text.Sample(entry->second.labels, "NoSchedule", entry->second.no_schedule);
+    const Group& g = entry->second;
+    text.Sample(g.labels, {"NoExecute", "driver"}, g.no_execute[0]);
+    text.Sample(g.labels, {"NoExecute", "rule"}, g.no_execute[1]);
+    text.Sample(g.labels, {"NoSchedule", "driver"}, g.no_schedule[0]);
+    text.Sample(g.labels, {"NoSchedule", "rule"}, g.no_schedule[1]);
   }
   family("dra_controller_devices_unhealthy", "Devices the device-health feature holds unhealthy",
          &Group::unhealthy);

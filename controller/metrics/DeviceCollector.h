@@ -32,7 +32,8 @@ struct ClassTotals {
 // counts from its inventory::DeviceState. A device counts once for every
 // class it matches, and under device_class="" when it matches none. Every
 // (driver, pool, node, device_class) that has a device has every family but
-// unavailable (zeros included; tainted for both blocking effects);
+// unavailable (zeros included; tainted for both blocking effects and both
+// sources, the driver's slice and DeviceTaintRules);
 // unavailable has a series per reason that applies (published = allocatable
 // + the sum of unavailable). node is "" for devices every node reaches or
 // that sit behind a node selector (which may pick several nodes; a device is
@@ -55,8 +56,10 @@ class DeviceCollector {
     int allocatable = 0;
     int allocated = 0;
     BlockerCounts blockers{};
-    int no_schedule = 0;
-    int no_execute = 0;
+    // Devices with a taint of that effect, by source: [0] the driver's
+    // slice, [1] DeviceTaintRules (a device may count under both).
+    std::array<int, 2> no_schedule{};
+    std::array<int, 2> no_execute{};
     int unhealthy = 0;
   };
 

@@ -31,10 +31,17 @@ void TextExposition::Sample(std::span<const std::string> values, double value) {
 
 void TextExposition::Sample(std::span<const std::string> values, std::string_view last,
                             double value) {
+  Sample(values, {last}, value);
+}
+
+void TextExposition::Sample(std::span<const std::string> values,
+                            std::initializer_list<std::string_view> more, double value) {
   out_.append(name_);
   size_t n = std::min(values.size(), label_names_.size());
   for (size_t i = 0; i < n; ++i) Label(i, values[i]);
-  if (n < label_names_.size()) Label(n++, last);
+  for (std::string_view extra : more) {
+    if (n < label_names_.size()) Label(n++, extra);
+  }
   End(n, value);
 }
 

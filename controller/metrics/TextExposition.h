@@ -1,5 +1,6 @@
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +24,9 @@ class TextExposition {
   void Sample(std::span<const std::string> values, double value);
   // The same, with one more label value after `values` (e.g. a taint effect).
   void Sample(std::span<const std::string> values, std::string_view last, double value);
+  // The same, with label values after `values` (e.g. a taint effect and source).
+  void Sample(std::span<const std::string> values, std::initializer_list<std::string_view> more,
+              double value);
 
   static void AppendEscaped(std::string& out, std::string_view value);
   static void AppendValue(std::string& out, double value);

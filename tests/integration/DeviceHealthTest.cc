@@ -6,11 +6,14 @@
 // taint after the hold-off, deleting a DeviceHealth removes its rule, a
 // whole-pool DeviceHealth taints that pool only, a Degraded GPU that turns
 // Unhealthy stays closed to Pending Pods through its preview, invalid manifests are
-// refused by the CRD, a controller restart rewrites nothing, and the
-// unhealthy-devices gauge follows a DeviceHealth within seconds.
+// refused by the CRD, a controller restart rewrites nothing, the
+// unhealthy-devices gauge follows a DeviceHealth within seconds, and a taint
+// the driver publishes is told from our rule's by `devices`, the tainted
+// gauge and `check`.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <map>
 #include <regex>
 #include <set>
 #include <thread>
@@ -422,6 +425,71 @@ TEST_F(DeviceHealthTest, ControllerRestartRewritesNothing) {
   EXPECT_EQ(after["metadata"]["uid"], before["metadata"]["uid"]);
   EXPECT_EQ(after["metadata"]["resourceVersion"], before["metadata"]["resourceVersion"]);
   EXPECT_EQ(HealthObject("dh-restart")["status"], status_before);
+}
+
+// A GPU its driver taints (an XID published in the ResourceSlice) next to one
+// a DeviceHealth taints: `devices -o json`, the tainted gauge and `check`
+// each say which taint is the driver's and which is dra-controller's rule.
+TEST_F(DeviceHealthTest, DriverTaintIsToldFromOurRule) {
+  auto patched = cluster_->Kubectl(
+      {"patch", "resourceslice", "dh-a-gpu.example.com", "--type=json", "-p",
+       R"([{"op":"add","path":"/spec/devices/0/taints","value":)"
+       R"([{"key":"gpu.example.com/xid","value":"48","effect":"NoSchedule"}]}])"});
+  ASSERT_TRUE(patched.ok()) << patched.status().ToString();
+  ASSERT_TRUE(cluster_->Apply(Health("dh-drv", "dh-a", "gpu-1", "Degraded")).ok());
+  ASSERT_TRUE(Eventually("the rule of dh-drv", [&] { return Effect("dh-drv") == "NoSchedule"; }));
+
+  const std::string binary = std::string(DRA_BINARY_DIR) + "/dra-controller";
+  auto devices = Subprocess::Run({binary, "devices", "--node", "dh-a", "--state", "tainted", "-o",
+                                  "json", "--kubeconfig", cluster_->kubeconfig()});
+  ASSERT_TRUE(devices.ok()) << devices.status().ToString();
+  ASSERT_EQ(devices->exit_code, 0) << devices->err;
+  json rows = json::parse(devices->out);
+  std::map<std::string, json> taints;  // device -> its taints
+  for (const auto& row : rows) taints[row["device"].get<std::string>()] = row["taints"];
+  ASSERT_EQ(taints.size(), 2u) << rows.dump(2);
+  ASSERT_EQ(taints["gpu-0"].size(), 1u) << rows.dump(2);
+  EXPECT_EQ(taints["gpu-0"][0]["source"], "driver");
+  EXPECT_EQ(taints["gpu-0"][0]["key"], "gpu.example.com/xid");
+  EXPECT_FALSE(taints["gpu-0"][0].contains("rule"));
+  ASSERT_EQ(taints["gpu-1"].size(), 1u) << rows.dump(2);
+  EXPECT_EQ(taints["gpu-1"][0]["source"], "rule");
+  EXPECT_EQ(taints["gpu-1"][0]["rule"], "devicehealth-dh-drv");
+
+  auto gauge = [&](const std::string& source) {
+    auto got = Subprocess::Run(
+        {"curl", "-sf", "http://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
+    if (!got.ok() || got->exit_code != 0) return std::string();
+    std::regex series(R"(dra_controller_devices_tainted\{[^}]*pool="dh-a"[^}]*device_class=")" +
+                      std::string(kClass) + R"(",effect="NoSchedule",source=")" + source +
+                      R"("\} (\S+))");
+    std::smatch match;
+    return std::regex_search(got->out, match, series) ? match[1].str() : std::string();
+  };
+  EXPECT_TRUE(Eventually(
+      "one device tainted by the driver and one by a rule in the gauge",
+      [&] { return gauge("driver") == "1" && gauge("rule") == "1"; },
+      [&] { return "driver=" + gauge("driver") + " rule=" + gauge("rule"); }));
+
+  auto check =
+      Subprocess::Run({binary, "check", "-o", "json", "--kubeconfig", cluster_->kubeconfig()});
+  ASSERT_TRUE(check.ok()) << check.status().ToString();
+  std::map<std::string, json> rows_by_name;
+  for (const auto& row : json::parse(check->out)["results"]) {
+    rows_by_name[row["name"].get<std::string>()] = row;
+  }
+  EXPECT_EQ(rows_by_name["driver-taints"]["result"], "warn") << check->out;
+  EXPECT_NE(rows_by_name["driver-taints"]["detail"].get<std::string>().find(
+                "dh-a/gpu-0 gpu.example.com/xid=48:NoSchedule"),
+            std::string::npos)
+      << check->out;
+  EXPECT_EQ(rows_by_name["device-taints"]["result"], "fail") << check->out;
+  std::string rule_detail = rows_by_name["device-taints"]["detail"].get<std::string>();
+  EXPECT_NE(rule_detail.find("gpu.example.com/dh-a/gpu-1 dra-controller.dev/device-health:"
+                             "NoSchedule (rule devicehealth-dh-drv (DeviceHealth dh-drv))"),
+            std::string::npos)
+      << check->out;
+  EXPECT_EQ(rule_detail.find("dh-a/gpu-0"), std::string::npos) << check->out;
 }
 
 }  // namespace

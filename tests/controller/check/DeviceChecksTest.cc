@@ -101,8 +101,60 @@ TEST_F(DeviceChecksTest, TaintsByEffect) {
       dra::testing::TaintRule("r2", "node-a", "gpu-1", api::TaintEffect::kNoSchedule));
   auto r = DeviceChecks::Taints(s_);
   EXPECT_EQ(r.outcome, Outcome::kFail);
-  EXPECT_NE(r.detail.find("gpu-1 dra-controller.dev/unhealthy:NoSchedule"), std::string::npos)
+  EXPECT_NE(r.detail.find("gpu-1 dra-controller.dev/unhealthy:NoSchedule (rule r2)"),
+            std::string::npos)
       << r.detail;
+}
+
+// dra-controller's own rule names its DeviceHealth; a foreign rule only itself.
+TEST_F(DeviceChecksTest, TaintsNameTheRuleAndOurDeviceHealth) {
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a"), Gpu("gpu-1", 24, "a")}));
+  auto own = std::make_shared<api::DeviceTaintRule>(*dra::testing::TaintRule(
+      "devicehealth-node-a-gpu-0", "node-a", "gpu-0", api::TaintEffect::kNoExecute));
+  own->meta.labels.emplace_back("app.kubernetes.io/managed-by", "dra-controller");
+  own->meta.labels.emplace_back("dra-controller.dev/device-health", "node-a-gpu-0");
+  s_.inventory->ApplyTaintRule(own);
+  s_.inventory->ApplyTaintRule(
+      dra::testing::TaintRule("ops-drain", "node-a", "gpu-1", api::TaintEffect::kNoSchedule));
+  auto r = DeviceChecks::Taints(s_);
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_NE(r.detail.find("gpu-0 dra-controller.dev/unhealthy:NoExecute (rule "
+                          "devicehealth-node-a-gpu-0 (DeviceHealth node-a-gpu-0))"),
+            std::string::npos)
+      << r.detail;
+  EXPECT_NE(r.detail.find("gpu-1 dra-controller.dev/unhealthy:NoSchedule (rule ops-drain)"),
+            std::string::npos)
+      << r.detail;
+}
+
+// A GPU its driver took out is a warning of its own, counted per driver with
+// a few examples; it does not fail device-taints, which is about rules.
+TEST_F(DeviceChecksTest, DriverTaintsWarnPerDriverWithExamples) {
+  using dra::testing::DriverTainted;
+  s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
+  EXPECT_EQ(DeviceChecks::DriverTaints(s_).outcome, Outcome::kPass);
+  std::vector<api::Device> devices;
+  for (int i = 0; i < 5; ++i) {
+    devices.push_back(DriverTainted(Gpu("gpu-" + std::to_string(i), 24, "a"), "gpu.nvidia.com/xid",
+                                    std::to_string(40 + i), api::TaintEffect::kNoExecute));
+  }
+  devices.push_back(
+      DriverTainted(Gpu("gpu-5", 24, "a"), "gpu.nvidia.com/note", "", api::TaintEffect::kNone));
+  s_.inventory->ApplySlice(Slice("s1", "node-a", devices, 2));
+  auto other = std::make_shared<api::ResourceSlice>(
+      *Slice("s2", "node-b",
+             {DriverTainted(Gpu("nic-0", 1, "n"), "nic.example.com/link", "down",
+                            api::TaintEffect::kNoSchedule)}));
+  other->driver = "nic.example.com";
+  s_.inventory->ApplySlice(other);
+  auto r = DeviceChecks::DriverTaints(s_);
+  EXPECT_EQ(r.outcome, Outcome::kWarn);
+  EXPECT_EQ(r.detail,
+            "6 devices tainted NoSchedule/NoExecute by their driver: gpu.example.com: 5 devices ("
+            "node-a/gpu-0 gpu.nvidia.com/xid=40:NoExecute, node-a/gpu-1 gpu.nvidia.com/xid=41:"
+            "NoExecute, node-a/gpu-2 gpu.nvidia.com/xid=42:NoExecute and 2 more), "
+            "nic.example.com: 1 device (node-b/nic-0 nic.example.com/link=down:NoSchedule)");
+  EXPECT_EQ(DeviceChecks::Taints(s_).outcome, Outcome::kPass);
 }
 
 TEST(DeviceHealthCheckTest, MissingCrdWarnsAndUnhealthyFails) {

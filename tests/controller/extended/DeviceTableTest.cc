@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "controller/extended/DeviceTable.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
@@ -40,7 +42,7 @@ TEST_F(DeviceTableTest, OneRowPerDeviceWithStateAndHolder) {
   EXPECT_EQ(rows[1].classes, std::vector<std::string>{"gpu.example.com"});
   EXPECT_EQ(rows[2].state, "tainted");
   ASSERT_EQ(rows[2].taints.size(), 1u);
-  EXPECT_EQ(rows[2].taints[0], "dra-controller.dev/unhealthy=xid-79:NoSchedule");
+  EXPECT_EQ(rows[2].taints[0].Text(), "dra-controller.dev/unhealthy=xid-79:NoSchedule (rule bad)");
 }
 
 TEST_F(DeviceTableTest, FiltersCombine) {
@@ -130,6 +132,56 @@ TEST_F(DeviceTableTest, UnavailableTaintedDeviceShowsBoth) {
   EXPECT_EQ(rows[0].reason, "counters in use");
   EXPECT_NE(DeviceTable::FormatTable(rows).find("unavailable,tainted (counters in use)"),
             std::string::npos);
+}
+
+// A GPU its driver taints (e.g. an XID) is out for the driver's reason, not
+// ours: the row, the table and the JSON say which taint comes from where, and
+// --state tainted finds it like a rule-tainted one.
+TEST_F(DeviceTableTest, DriverTaintsAreToldFromRuleTaints) {
+  inventory_.ApplySlice(
+      Slice("s3", "node-3",
+            {testing::DriverTainted(Gpu("gpu-0", 80, "h100"), "gpu.nvidia.com/xid", "48",
+                                    api::TaintEffect::kNoExecute),
+             Gpu("gpu-1", 80, "h100")}));
+  inventory_.ApplyTaintRule(
+      testing::TaintRule("devicehealth-n3", "node-3", "gpu-0", api::TaintEffect::kNoSchedule));
+  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", "tainted"});
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(rows[0].taints.size(), 2u);
+  EXPECT_EQ(rows[0].taints[0].Text(), "gpu.nvidia.com/xid=48:NoExecute (driver)");
+  EXPECT_EQ(rows[0].taints[1].Text(),
+            "dra-controller.dev/unhealthy=xid-79:NoSchedule (rule devicehealth-n3)");
+  std::string table = DeviceTable::FormatTable(rows);
+  EXPECT_NE(table.find("gpu.nvidia.com/xid=48:NoExecute (driver),dra-controller.dev/"
+                       "unhealthy=xid-79:NoSchedule (rule devicehealth-n3)"),
+            std::string::npos)
+      << table;
+  auto json = nlohmann::json::parse(DeviceTable::FormatJson(rows));
+  ASSERT_EQ(json[0]["taints"].size(), 2u);
+  EXPECT_EQ(json[0]["taints"][0], (nlohmann::json{{"key", "gpu.nvidia.com/xid"},
+                                                  {"value", "48"},
+                                                  {"effect", "NoExecute"},
+                                                  {"source", "driver"}}));
+  EXPECT_EQ(json[0]["taints"][1]["source"], "rule");
+  EXPECT_EQ(json[0]["taints"][1]["rule"], "devicehealth-n3");
+  EXPECT_EQ(json[0]["taints"][1]["effect"], "NoSchedule");
+
+  inventory_.RemoveTaintRule(*testing::TaintRule("devicehealth-n3", "", "", {}));
+  rows = DeviceTable::Build(inventory_, {"", "", "", "tainted"});
+  ASSERT_EQ(rows.size(), 2u);  // node-2's rule-tainted GPU and the driver-tainted one
+  EXPECT_EQ(rows[1].key.ToString(), "gpu.example.com/node-3/gpu-0");
+  EXPECT_EQ(rows[1].state, "tainted");
+}
+
+// An effect this build does not know is shown as published.
+TEST_F(DeviceTableTest, UnknownEffectKeepsItsText) {
+  api::Device device = Gpu("gpu-0", 80, "h100");
+  device.taints.push_back({"k", "", api::TaintEffect::kUnknown, "NoExecuteWithPDB", 0});
+  inventory_.ApplySlice(Slice("s3", "node-3", {device}));
+  auto json = nlohmann::json::parse(
+      DeviceTable::FormatJson(DeviceTable::Build(inventory_, {"node-3", "", "", ""})));
+  EXPECT_EQ(json[0]["taints"][0]["effect"], "NoExecuteWithPDB");
+  EXPECT_EQ(json[0]["state"], "free");
 }
 
 TEST_F(DeviceTableTest, StateValidation) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "controller/extended/ExplanationPrinter.h"
 #include "controller/extended/PodExplainer.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
@@ -131,8 +133,34 @@ TEST_F(PodExplainerTest, TaintedDevicesAreNotFree) {
   nodes_ = {Node("node-1")};
   auto e = Explain(Pod(kGpuPod));
   EXPECT_EQ(e.summary,
-            "0/1 nodes: 1 have 1 free of 2 gpu.example.com (0 allocated, 1 tainted "
-            "NoSchedule/NoExecute; 2 needed)");
+            "0/1 nodes: 1 have 1 free of 2 gpu.example.com (0 allocated, 1 tainted by "
+            "DeviceTaintRule [t]; 2 needed)");
+}
+
+// A GPU the driver itself took out (an XID) is told from one a rule took out,
+// and the rule is named: the operator knows whom to ask.
+TEST_F(PodExplainerTest, TaintsAreToldByTheirSource) {
+  AddClass(GpuClass("gpu.example.com"));
+  inventory_.ApplySlice(
+      Slice("s1", "node-1",
+            {testing::DriverTainted(Gpu("gpu-0", 40, "a100"), "gpu.nvidia.com/xid", "48",
+                                    api::TaintEffect::kNoExecute),
+             testing::DriverTainted(Gpu("gpu-1", 40, "a100"), "gpu.nvidia.com/xid", "79",
+                                    api::TaintEffect::kNoSchedule),
+             Gpu("gpu-2", 40, "a100"), Gpu("gpu-3", 40, "a100")}));
+  inventory_.ApplyTaintRule(testing::TaintRule("devicehealth-n1-gpu-2", "node-1", "gpu-2",
+                                               api::TaintEffect::kNoSchedule));
+  nodes_ = {Node("node-1")};
+  auto e = Explain(Pod(kGpuPod));
+  EXPECT_EQ(e.summary,
+            "0/1 nodes: 1 have 1 free of 4 gpu.example.com (0 allocated, 2 tainted by their "
+            "driver [gpu.nvidia.com/xid], 1 tainted by DeviceTaintRule [devicehealth-n1-gpu-2]; "
+            "2 needed)");
+  auto json = nlohmann::json::parse(ExplanationPrinter::Json(e));
+  ASSERT_EQ(json["nodes"].size(), 1u);
+  EXPECT_EQ(json["nodes"][0]["driverTainted"], 2);
+  EXPECT_EQ(json["nodes"][0]["ruleTainted"], 1);
+  EXPECT_EQ(json["nodes"][0]["taintRules"], nlohmann::json::array({"devicehealth-n1-gpu-2"}));
 }
 
 TEST_F(PodExplainerTest, SelectorErrorOnOneNodeLeavesNoNodeForThePod) {
@@ -202,7 +230,10 @@ TEST_F(PodExplainerTest, ScheduledPodNamesNoExecuteTaintsOnItsDevices) {
   AddClass(GpuClass("gpu.example.com"));
   nodes_ = {Node("node-1")};
   inventory_.ApplySlice(
-      Slice("s1", "node-1", {Gpu("gpu-0", 40, "a100"), Gpu("gpu-1", 40, "a100")}));
+      Slice("s1", "node-1",
+            {Gpu("gpu-0", 40, "a100"),
+             testing::DriverTainted(Gpu("gpu-1", 40, "a100"), "gpu.nvidia.com/xid", "48",
+                                    api::TaintEffect::kNoExecute)}));
   inventory_.ApplyTaintRule(
       testing::TaintRule("t", "node-1", "gpu-0", api::TaintEffect::kNoExecute));
   auto claim = std::make_shared<api::ResourceClaim>();
@@ -219,8 +250,9 @@ TEST_F(PodExplainerTest, ScheduledPodNamesNoExecuteTaintsOnItsDevices) {
       "status":{"extendedResourceClaimStatus":{"resourceClaimName":"p-extended-resources-abc"}}})"));
   EXPECT_EQ(e.devices, (std::vector<std::string>{
                            "gpu.example.com/node-1/gpu-0 (container-0-request-0) tainted "
-                           "dra-controller.dev/unhealthy=xid-79:NoExecute",
-                           "gpu.example.com/node-1/gpu-1 (container-0-request-0)"}));
+                           "dra-controller.dev/unhealthy=xid-79:NoExecute (rule t)",
+                           "gpu.example.com/node-1/gpu-1 (container-0-request-0) tainted "
+                           "gpu.nvidia.com/xid=48:NoExecute (driver)"}));
 }
 
 TEST_F(PodExplainerTest, AllNodesFitSaysSo) {

@@ -79,6 +79,13 @@ inline std::shared_ptr<const api::DeviceTaintRule> TaintRule(const std::string& 
   return rule;
 }
 
+// `device` with a taint its driver publishes in the slice.
+inline api::Device DriverTainted(api::Device device, const std::string& key,
+                                 const std::string& value, api::TaintEffect effect) {
+  device.taints.push_back({key, value, effect, "", 0});
+  return device;
+}
+
 // A counter set ({name, counters}) or a device's consumption of one.
 inline api::CounterSet Counters(const std::string& name,
                                 std::vector<std::pair<std::string, int64_t>> counters) {

@@ -52,24 +52,40 @@ dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-b",node="
 dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",reason="pool_incomplete"} 1
 dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",reason="pool_incomplete"} 1
 dra_controller_devices_unavailable{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",reason="pool_incomplete"} 1
-# HELP dra_controller_devices_tainted Devices carrying a taint with this effect (from the slice or a DeviceTaintRule)
+# HELP dra_controller_devices_tainted Devices carrying a taint with this effect from this source (driver: published in the ResourceSlice; rule: a DeviceTaintRule)
 # TYPE dra_controller_devices_tainted gauge
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoExecute"} 1
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoExecute"} 1
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoSchedule"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoExecute"} 0
-dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoSchedule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="gpu",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-a",node="node-a",device_class="old-gpu",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoExecute",source="rule"} 1
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="gpu",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoExecute",source="rule"} 1
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-b",node="node-b",device_class="old-gpu",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="a100",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="gpu",effect="NoSchedule",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoExecute",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoExecute",source="rule"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoSchedule",source="driver"} 0
+dra_controller_devices_tainted{driver="gpu.example.com",pool="node-c",node="node-c",device_class="old-gpu",effect="NoSchedule",source="rule"} 0
 # HELP dra_controller_devices_unhealthy Devices the device-health feature holds unhealthy
 # TYPE dra_controller_devices_unhealthy gauge
 dra_controller_devices_unhealthy{driver="gpu.example.com",pool="node-a",node="node-a",device_class="a100"} 1

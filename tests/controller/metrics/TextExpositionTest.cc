@@ -26,6 +26,20 @@ TEST(TextExpositionTest, WritesHelpAndTypeOnceThenOneLinePerSample) {
             "x_total 7\n");
 }
 
+TEST(TextExpositionTest, SeveralLabelValuesAfterTheGroupsOwn) {
+  std::string out;
+  TextExposition text(out);
+  text.Family("x_tainted", "Tainted", {"node", "effect", "source"});
+  std::vector<std::string> a{"a"};
+  text.Sample(a, {"NoExecute", "driver"}, 1);
+  text.Sample(a, {"NoExecute", "rule", "ignored"}, 0);
+  EXPECT_EQ(out,
+            "# HELP x_tainted Tainted\n"
+            "# TYPE x_tainted gauge\n"
+            "x_tainted{node=\"a\",effect=\"NoExecute\",source=\"driver\"} 1\n"
+            "x_tainted{node=\"a\",effect=\"NoExecute\",source=\"rule\"} 0\n");
+}
+
 TEST(TextExpositionTest, EscapesLabelValuesAndHelpAsTheFormatSays) {
   std::string out;
   TextExposition text(out);
