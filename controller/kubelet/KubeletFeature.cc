@@ -53,6 +53,16 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
   KubeletHealthSource::Inputs inputs;
   inputs.pods = [&pods] { return pods.store().List(); };
   inputs.health = [&healths](const std::string& name) { return healths.store().Get(name); };
+  inputs.remove = [client = manager.client()](const api::DeviceHealth& h) {
+    kube::DeleteOptions options;
+    options.precondition_uid = h.meta.uid.str();
+    options.precondition_resource_version = h.meta.resource_version.str();
+    kube::Status deleted = client->DeleteIfExists(
+        health::RestHealthWriter::kDeviceHealths.ItemPath("", h.meta.name), options);
+    // A newer version (a Pod reported again) is reconciled on its own event.
+    if (deleted.code() == kube::StatusCode::kConflict) return kube::Status::Ok();
+    return deleted;
+  };
   source_ = std::make_shared<KubeletHealthSource>(
       std::move(inputs), std::make_shared<health::RestSourcedHealthWriter>(manager.client()),
       std::make_shared<KubeletHealthMetrics>(manager.registry()));

@@ -44,6 +44,8 @@ void KubeletHealthMetrics::Write(health::SourcedWrite outcome) {
   Count(writes_, "outcome", OutcomeName(outcome));
 }
 
+void KubeletHealthMetrics::Deleted() { Count(writes_, "outcome", "deleted"); }
+
 void KubeletHealthMetrics::WriteFailed() { Count(writes_, "outcome", "error"); }
 
 void KubeletHealthMetrics::Count(prometheus::Family<prometheus::Counter>* family, const char* label,

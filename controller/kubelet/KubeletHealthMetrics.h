@@ -15,7 +15,7 @@ namespace dra::kubelet {
 //   dra_controller_kubelet_health_reports_total{health}   counter: device reports
 //       read when a device is reconciled (Healthy, Unhealthy, Unknown)
 //   dra_controller_kubelet_health_writes_total{outcome}   counter: created, updated,
-//       unchanged, not_ours, error
+//       unchanged, not_ours, deleted, error
 // Without a registry every call is a no-op. Thread-safe.
 class KubeletHealthMetrics {
  public:
@@ -23,6 +23,7 @@ class KubeletHealthMetrics {
 
   void Report(api::HealthState health);
   void Write(health::SourcedWrite outcome);
+  void Deleted();
   void WriteFailed();
 
  private:

@@ -87,7 +87,10 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
   }
   // A healthy device is written only to take back what this source said.
   if (!cached && desired.state == api::HealthState::kHealthy) return kube::ReconcileResult::Done();
-  if (cached && Holds(*cached, desired)) return kube::ReconcileResult::Done();
+  if (cached && Holds(*cached, desired)) {
+    bool retire = desired.state == api::HealthState::kHealthy && Retired(*cached);
+    return retire ? Remove(*cached) : kube::ReconcileResult::Done();
+  }
   auto written = writer_->Apply(desired);
   if (!written.ok()) {
     metrics_->WriteFailed();
@@ -101,6 +104,26 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
     spdlog::info("kubelet health: DeviceHealth {} for {}: {} ({})", desired.name, device_key,
                  api::HealthStateName(desired.state), desired.message);
   }
+  return kube::ReconcileResult::Done();
+}
+
+bool KubeletHealthSource::Retired(const api::DeviceHealth& health) {
+  const auto* enforced = health.FindCondition("Enforced");
+  return health.state == api::HealthState::kHealthy &&
+         health.status.observed_generation == health.generation && enforced != nullptr &&
+         enforced->status == "True" && health.status.rule_name.empty();
+}
+
+kube::ReconcileResult KubeletHealthSource::Remove(const api::DeviceHealth& health) {
+  if (!inputs_.remove) return kube::ReconcileResult::Done();
+  kube::Status removed = inputs_.remove(health);
+  if (!removed.ok()) {
+    metrics_->WriteFailed();
+    return kube::ReconcileResult::Error(removed);
+  }
+  metrics_->Deleted();
+  spdlog::info("kubelet health: deleted DeviceHealth {}: Healthy and its taint is gone",
+               health.meta.name);
   return kube::ReconcileResult::Done();
 }
 

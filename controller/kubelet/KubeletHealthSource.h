@@ -19,8 +19,9 @@ namespace dra::kubelet {
 // into the DeviceHealth named by HealthObjectName, labelled
 // dra-controller.dev/source=kubelet. A device no report calls Unhealthy or
 // Unknown gets an object only once it had one: then it goes back to Healthy,
-// and device health's hold-off decides when its taint goes. Writes only when
-// the cached object differs from what the reports say.
+// and device health's hold-off decides when its taint goes; once that taint is
+// gone (Retired) the object is deleted. Writes only when the cached object
+// differs from what the reports say.
 class KubeletHealthSource : public kube::Reconciler {
  public:
   static constexpr const char* kSource = "kubelet";
@@ -30,6 +31,8 @@ class KubeletHealthSource : public kube::Reconciler {
     std::function<std::vector<std::shared_ptr<const api::PodView>>()> pods;
     // The cached DeviceHealth of that name, or null.
     std::function<std::shared_ptr<const api::DeviceHealth>(const std::string& name)> health;
+    // Deletes that object if it is still that version (null: nothing is deleted).
+    std::function<kube::Status(const api::DeviceHealth& health)> remove;
   };
 
   KubeletHealthSource(Inputs inputs, std::shared_ptr<health::SourcedHealthWriter> writer,
@@ -42,11 +45,16 @@ class KubeletHealthSource : public kube::Reconciler {
   static std::vector<std::string> KeysOfPod(const api::PodView& pod);
   static std::vector<std::string> KeysOfHealth(const api::DeviceHealth& health);
 
+  // Whether device health is done with a Healthy object: its status is of
+  // the current spec, the effect is enforced and no rule is left.
+  static bool Retired(const api::DeviceHealth& health);
+
   // What the reports of `verdict` make of the device's DeviceHealth.
   static health::SourcedHealth Desired(const inventory::DeviceKey& device,
                                        const DeviceVerdict& verdict);
 
  private:
+  kube::ReconcileResult Remove(const api::DeviceHealth& health);
   void CountReports(const std::vector<std::shared_ptr<const api::PodView>>& pods,
                     const std::string& device_key);
 

@@ -91,7 +91,7 @@ const std::vector<Expectation>& Expectations() {
       {"dra-controller.dev/devicehealths/status:patch",
        "device health (DeviceHealth status)",
        {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
-      {"dra-controller.dev/devicehealths:create,patch",
+      {"dra-controller.dev/devicehealths:create,patch,delete",
        "kubelet health reports (DeviceHealth writes)",
        {Denial("create", "devicehealths", "dra-controller.dev")}},
       {"resource.k8s.io/devicetaintrules:create,patch,delete",

@@ -59,14 +59,20 @@ class KubeletHealthSourceTest : public ::testing::Test {
       auto it = cache_.find(name);
       return it == cache_.end() ? nullptr : std::make_shared<api::DeviceHealth>(it->second);
     };
+    inputs.remove = [this](const api::DeviceHealth& h) {
+      removed_.push_back(h.meta.name);
+      cache_.erase(h.meta.name);
+      return kube::Status::Ok();
+    };
     source_ = std::make_unique<KubeletHealthSource>(
         std::move(inputs), writer_, std::make_shared<KubeletHealthMetrics>(registry_));
   }
 
   // Reconciles the device; then the informer catches up with the last write.
   kube::ReconcileResult Reconcile(const std::string& key = kGpu0) {
+    size_t before = writer_->applied.size();
     auto result = source_->Reconcile(key);
-    if (!writer_->applied.empty()) {
+    if (writer_->applied.size() > before) {
       const auto& last = writer_->applied.back();
       cache_[last.name] = Cached(last);
     }
@@ -77,6 +83,7 @@ class KubeletHealthSourceTest : public ::testing::Test {
 
   std::vector<std::shared_ptr<const api::PodView>> pods_;
   std::map<std::string, api::DeviceHealth> cache_;
+  std::vector<std::string> removed_;
   std::shared_ptr<FakeSourcedHealthWriter> writer_ = std::make_shared<FakeSourcedHealthWriter>();
   std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
   std::unique_ptr<KubeletHealthSource> source_;
@@ -194,6 +201,50 @@ TEST_F(KubeletHealthSourceTest, EventsMapToDeviceKeys) {
   EXPECT_EQ(KubeletHealthSource::KeysOfHealth(Cached(h)), std::vector<std::string>{kGpu0});
   EXPECT_TRUE(KubeletHealthSource::KeysOfHealth(Cached(h, "")).empty());
   EXPECT_TRUE(KubeletHealthSource::KeysOfHealth(Cached(h, "alertmanager")).empty());
+}
+
+// Device health's status of a Healthy object: Enforced=True, and the rule
+// (`rule`) still there during the hold-off or gone after it.
+void Settle(api::DeviceHealth& h, const std::string& rule) {
+  h.generation = 3;
+  h.status.observed_generation = 3;
+  h.status.rule_name = rule;
+  h.status.conditions.push_back({"Enforced", "True", "Applied", "", ""});
+}
+
+TEST_F(KubeletHealthSourceTest, AHealthyObjectIsDeletedOnceItsTaintIsGone) {
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
+  Reconcile();
+  pods_.clear();
+  Reconcile();
+  ASSERT_EQ(writer_->applied.size(), 2u);
+  std::string name = writer_->applied[0].name;
+  Reconcile();
+  EXPECT_TRUE(removed_.empty()) << "device health has not acted on Healthy yet";
+  Settle(cache_[name], "devicehealth-" + name);
+  Reconcile();
+  EXPECT_TRUE(removed_.empty()) << "the hold-off keeps the rule";
+  cache_[name].status.rule_name.clear();
+  cache_[name].generation = 4;
+  Reconcile();
+  EXPECT_TRUE(removed_.empty()) << "the status is of an older spec";
+  cache_[name].status.observed_generation = 4;
+  Reconcile();
+  EXPECT_EQ(removed_, std::vector<std::string>{name});
+  EXPECT_EQ(writer_->applied.size(), 2u);
+  EXPECT_NE(Metrics().find("dra_controller_kubelet_health_writes_total{outcome=\"deleted\"} 1"),
+            std::string::npos);
+}
+
+TEST_F(KubeletHealthSourceTest, OnlyHealthyObjectsAreRetired) {
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnknown}})};
+  Reconcile();
+  ASSERT_EQ(writer_->applied.size(), 1u);
+  std::string name = writer_->applied[0].name;
+  Settle(cache_[name], "");  // Unknown: effect None, and say the rule is gone
+  Reconcile();
+  EXPECT_TRUE(removed_.empty());
+  EXPECT_FALSE(KubeletHealthSource::Retired(cache_[name]));
 }
 
 }  // namespace
