@@ -85,8 +85,13 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
     metrics_->Write(health::SourcedWrite::kNotOurs);
     return kube::ReconcileResult::Done();
   }
-  // A healthy device is written only to take back what this source said.
-  if (!cached && desired.state == api::HealthState::kHealthy) return kube::ReconcileResult::Done();
+  // Only an Unhealthy report creates an object. The kubelet reports every
+  // device of a driver that streams no health as Unknown, so Unknown alone
+  // would give each allocated device of such a driver a DeviceHealth and a
+  // rule; it only updates an object an Unhealthy report made.
+  if (!cached && desired.state != api::HealthState::kUnhealthy) {
+    return kube::ReconcileResult::Done();
+  }
   if (cached && Holds(*cached, desired)) {
     bool retire = desired.state == api::HealthState::kHealthy && Retired(*cached);
     return retire ? Remove(*cached) : kube::ReconcileResult::Done();

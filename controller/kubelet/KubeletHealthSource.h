@@ -17,8 +17,8 @@ namespace dra::kubelet {
 // The kubelet as a monitoring source: reconciles one device (queue key
 // "<driver>/<pool>/<device>") from the health reports of the cached Pods
 // into the DeviceHealth named by HealthObjectName, labelled
-// dra-controller.dev/source=kubelet. A device no report calls Unhealthy or
-// Unknown gets an object only once it had one: then it goes back to Healthy,
+// dra-controller.dev/source=kubelet. A device gets an object once a report
+// calls it Unhealthy; then it follows the reports (Unknown, Healthy),
 // and device health's hold-off decides when its taint goes; once that taint is
 // gone (Retired) the object is deleted. Writes only when the cached object
 // differs from what the reports say.

@@ -126,11 +126,24 @@ TEST_F(KubeletHealthSourceTest, AHealthyDeviceWithoutAnObjectGetsNone) {
 
 TEST_F(KubeletHealthSourceTest, UnknownWhenNoReportIsUnhealthy) {
   pods_ = {PodReporting("a", {{kGpu0, Health::kHealthy}}),
+           PodReporting("b", {{kGpu0, Health::kUnhealthy}})};
+  Reconcile();
+  pods_ = {PodReporting("a", {{kGpu0, Health::kHealthy}}),
            PodReporting("b", {{kGpu0, Health::kUnknown}})};
   Reconcile();
-  ASSERT_EQ(writer_->applied.size(), 1u);
-  EXPECT_EQ(writer_->applied[0].state, api::HealthState::kUnknown);
-  EXPECT_EQ(writer_->applied[0].reason, "KubeletReportedUnknown");
+  ASSERT_EQ(writer_->applied.size(), 2u);
+  EXPECT_EQ(writer_->applied[1].state, api::HealthState::kUnknown);
+  EXPECT_EQ(writer_->applied[1].reason, "KubeletReportedUnknown");
+  EXPECT_EQ(writer_->applied[1].message,
+            "kubelet reports Unknown: ml/b container main claim gpu/one");
+}
+
+// The kubelet reports every device of a driver without health streaming as
+// Unknown: that alone must not give each allocated device an object.
+TEST_F(KubeletHealthSourceTest, UnknownAloneCreatesNoObject) {
+  pods_ = {PodReporting("b", {{kGpu0, Health::kUnknown}})};
+  Reconcile();
+  EXPECT_TRUE(writer_->applied.empty());
 }
 
 TEST_F(KubeletHealthSourceTest, BackToHealthyWhenThePodsAreGone) {
@@ -237,9 +250,11 @@ TEST_F(KubeletHealthSourceTest, AHealthyObjectIsDeletedOnceItsTaintIsGone) {
 }
 
 TEST_F(KubeletHealthSourceTest, OnlyHealthyObjectsAreRetired) {
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
+  Reconcile();
   pods_ = {PodReporting("train", {{kGpu0, Health::kUnknown}})};
   Reconcile();
-  ASSERT_EQ(writer_->applied.size(), 1u);
+  ASSERT_EQ(writer_->applied.size(), 2u);
   std::string name = writer_->applied[0].name;
   Settle(cache_[name], "");  // Unknown: effect None, and say the rule is gone
   Reconcile();
