@@ -33,8 +33,23 @@ constexpr uint32_t kRequests = 2;
 namespace status {
 constexpr uint32_t kPhase = 1;
 constexpr uint32_t kConditions = 2;
+constexpr uint32_t kContainerStatuses = 8;
+constexpr uint32_t kInitContainerStatuses = 10;
+constexpr uint32_t kEphemeralContainerStatuses = 13;
 constexpr uint32_t kExtendedResourceClaimStatus = 18;
 }  // namespace status
+namespace container_status {
+constexpr uint32_t kName = 1;
+constexpr uint32_t kAllocatedResourcesStatus = 14;
+}  // namespace container_status
+namespace resource_status {
+constexpr uint32_t kName = 1;
+constexpr uint32_t kResources = 2;
+}  // namespace resource_status
+namespace resource_health {
+constexpr uint32_t kResourceId = 1;
+constexpr uint32_t kHealth = 2;
+}  // namespace resource_health
 namespace condition {
 constexpr uint32_t kType = 1;
 constexpr uint32_t kStatus = 2;
@@ -189,7 +204,74 @@ kube::Result<PodView::ExtendedResourceClaimStatus> ReadClaimStatus(std::string_v
   return claim_status;
 }
 
+kube::Status ReadResourceHealth(std::string_view message, std::string_view container,
+                                std::string_view status_name,
+                                kube::CompactVector<PodView::DeviceReport>& reports) {
+  std::string_view resource_id;
+  std::string_view health;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == resource_health::kResourceId) resource_id = reader.bytes();
+    if (reader.field() == resource_health::kHealth) health = reader.bytes();
+  }
+  if (!reader.ok()) return Malformed(reader, "resource health");
+  auto report = PodView::MakeDeviceReport(container, status_name, resource_id, health);
+  if (report) reports.push_back(std::move(*report));
+  return kube::Status::Ok();
+}
+
+kube::Status ReadResourceStatus(std::string_view message, std::string_view container,
+                                kube::CompactVector<PodView::DeviceReport>& reports) {
+  std::string_view name;
+  std::vector<std::string_view> resources;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == resource_status::kName) name = reader.bytes();
+    if (reader.field() == resource_status::kResources) resources.push_back(reader.bytes());
+  }
+  if (!reader.ok()) return Malformed(reader, "allocatedResourcesStatus");
+  if (!name.starts_with("claim:")) return kube::Status::Ok();
+  for (std::string_view r : resources) {
+    KUBE_RETURN_IF_ERROR(ReadResourceHealth(r, container, name, reports));
+  }
+  return kube::Status::Ok();
+}
+
+kube::Status ReadContainerStatus(std::string_view message,
+                                 kube::CompactVector<PodView::DeviceReport>& reports) {
+  std::string_view container;
+  std::vector<std::string_view> statuses;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == container_status::kName) container = reader.bytes();
+    if (reader.field() == container_status::kAllocatedResourcesStatus) {
+      statuses.push_back(reader.bytes());
+    }
+  }
+  if (!reader.ok()) return Malformed(reader, "container status");
+  for (std::string_view s : statuses) {
+    KUBE_RETURN_IF_ERROR(ReadResourceStatus(s, container, reports));
+  }
+  return kube::Status::Ok();
+}
+
+// Container statuses come in field-number order; the view lists init ones
+// first, as the JSON does.
+kube::Status ReadDeviceReports(const std::vector<std::string_view> (&statuses)[3], PodView& view) {
+  for (const auto& list : statuses) {
+    for (std::string_view c : list) {
+      KUBE_RETURN_IF_ERROR(ReadContainerStatus(c, view.device_reports));
+    }
+  }
+  view.device_reports.shrink_to_fit();
+  return kube::Status::Ok();
+}
+
 kube::Status ReadStatus(std::string_view message, PodView& view) {
+  std::vector<std::string_view> statuses[3];  // init, regular, ephemeral
   ProtoReader reader(message);
   while (reader.Next()) {
     if (!reader.is_bytes()) continue;
@@ -206,11 +288,21 @@ kube::Status ReadStatus(std::string_view message, PodView& view) {
         view.extended_resource_claim_status = std::move(*claim_status);
         break;
       }
+      case status::kInitContainerStatuses:
+        statuses[0].push_back(reader.bytes());
+        break;
+      case status::kContainerStatuses:
+        statuses[1].push_back(reader.bytes());
+        break;
+      case status::kEphemeralContainerStatuses:
+        statuses[2].push_back(reader.bytes());
+        break;
       default:
         break;
     }
   }
-  return Malformed(reader, "status");
+  if (!reader.ok()) return Malformed(reader, "status");
+  return ReadDeviceReports(statuses, view);
 }
 
 }  // namespace

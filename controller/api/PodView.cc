@@ -102,6 +102,32 @@ std::optional<PodView::ExtendedResourceClaimStatus> ClaimStatus(simdjson::dom::e
   return claim_status;
 }
 
+// The DRA device reports of one container status.
+void AddDeviceReports(simdjson::dom::element container_status,
+                      kube::CompactVector<PodView::DeviceReport>& reports) {
+  std::string_view container = StringOr(container_status, "name");
+  json::ForEachElement(
+      Field(container_status, "allocatedResourcesStatus"), [&](simdjson::dom::element status) {
+        std::string_view name = StringOr(status, "name");
+        json::ForEachElement(Field(status, "resources"), [&](simdjson::dom::element r) {
+          auto report = PodView::MakeDeviceReport(container, name, StringOr(r, "resourceID"),
+                                                  StringOr(r, "health"));
+          if (report) reports.push_back(std::move(*report));
+        });
+      });
+}
+
+kube::CompactVector<PodView::DeviceReport> DeviceReports(simdjson::dom::element status) {
+  kube::CompactVector<PodView::DeviceReport> reports;
+  for (const char* list :
+       {"initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"}) {
+    json::ForEachElement(Field(status, list),
+                         [&](simdjson::dom::element c) { AddDeviceReports(c, reports); });
+  }
+  reports.shrink_to_fit();
+  return reports;
+}
+
 }  // namespace
 
 kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
@@ -122,6 +148,7 @@ kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
   pod.phase = StringOr(status, "phase");
   pod.extended_resource_claim_status = ClaimStatus(status);
   pod.scheduled = PendingSchedule(status);
+  pod.device_reports = DeviceReports(status);
   return pod;
 }
 
@@ -171,6 +198,22 @@ PodView::Container PodView::MakeContainer(std::string name, bool is_init,
   AssignRequestIndexes(requests, limits, container.resources);
   container.resources.shrink_to_fit();
   return container;
+}
+
+PodView::ReportedHealth PodView::ParseReportedHealth(std::string_view text) {
+  if (text == "Healthy") return ReportedHealth::kHealthy;
+  if (text == "Unhealthy") return ReportedHealth::kUnhealthy;
+  return ReportedHealth::kUnknown;
+}
+
+std::optional<PodView::DeviceReport> PodView::MakeDeviceReport(std::string_view container,
+                                                               std::string_view status_name,
+                                                               std::string_view resource_id,
+                                                               std::string_view health) {
+  constexpr std::string_view kClaimPrefix = "claim:";
+  if (!status_name.starts_with(kClaimPrefix) || resource_id.empty()) return std::nullopt;
+  return DeviceReport{std::string(container), std::string(status_name.substr(kClaimPrefix.size())),
+                      std::string(resource_id), ParseReportedHealth(health)};
 }
 
 bool PodView::RequestsExtendedResources() const {

@@ -63,6 +63,19 @@ struct PodView {
     std::string message;
   };
 
+  // The health the kubelet reports for a device a DRA claim gave a container.
+  enum class ReportedHealth : uint8_t { kHealthy, kUnhealthy, kUnknown };
+
+  // One entry of a container status' allocatedResourcesStatus[].resources[]
+  // whose name is "claim:<claim>[/<request>]" (DRA; device-plugin resources
+  // are not kept).
+  struct DeviceReport {
+    std::string container;    // the status' container name
+    std::string claim;        // "<claim>/<request>" or "<claim>": the name without "claim:"
+    std::string resource_id;  // as written, e.g. "<driver>/<pool>/<device>"
+    ReportedHealth health = ReportedHealth::kUnknown;
+  };
+
   // Every cached Pod holds one, so only what a reader uses is kept: no
   // labels (ObjectMeta without them), no owner, scheduler name or claim
   // list. A bound Pod's PodScheduled condition says nothing the controller
@@ -75,6 +88,8 @@ struct PodView {
   std::optional<ExtendedResourceClaimStatus> extended_resource_claim_status;
   // The PodScheduled condition when its status is not "True"; null otherwise.
   std::shared_ptr<const ScheduledCondition> scheduled;
+  // From initContainerStatuses, containerStatuses, then ephemeralContainerStatuses.
+  kube::CompactVector<DeviceReport> device_reports;
 
   bool deletion_in_progress() const { return meta.deleting; }
 
@@ -83,6 +98,17 @@ struct PodView {
   // looks at another Pod, and a container's resource names cannot change
   // (in-place resize changes only cpu and memory).
   bool RequestsExtendedResources() const;
+  // Whether the kubelet reports the health of any of its DRA devices.
+  bool ReportsDeviceHealth() const { return !device_reports.empty(); }
+
+  // "Healthy" and "Unhealthy"; anything else (also "Unknown") is kUnknown.
+  static ReportedHealth ParseReportedHealth(std::string_view text);
+  // The report a status entry named `status_name` makes, or nullopt when the
+  // name does not start with "claim:".
+  static std::optional<DeviceReport> MakeDeviceReport(std::string_view container,
+                                                      std::string_view status_name,
+                                                      std::string_view resource_id,
+                                                      std::string_view health);
 
   // Invalid quantities are skipped; a missing spec reads as no containers.
   static kube::Result<PodView> FromJson(simdjson::dom::element object);

@@ -2,6 +2,7 @@
 
 #include "controller/extended/ExtendedFeature.h"
 #include "controller/health/HealthFeature.h"
+#include "controller/kubelet/KubeletFeature.h"
 #include "controller/metrics/AllocationMetricsFeature.h"
 
 namespace dra::app {
@@ -10,6 +11,7 @@ FeatureList AllFeatures() {
   FeatureList features;
   features.push_back(std::make_unique<health::HealthFeature>());
   features.push_back(std::make_unique<extended::ExtendedFeature>());
+  features.push_back(std::make_unique<kubelet::KubeletFeature>());
   // After device health: it reads the Unhealthy devices health publishes.
   features.push_back(std::make_unique<metrics::AllocationMetricsFeature>());
   return features;

@@ -2,8 +2,9 @@
 // service account exactly as in a Pod (a TokenRequest token, the cluster CA
 // and the namespace mounted at the in-cluster path in a private mount
 // namespace, KUBERNETES_SERVICE_HOST/PORT set) with every feature on: leader
-// election, secure metrics, device health, extended-resource findings and
-// repair, and the leak audit with deletion (kube-controller-manager is stopped
+// election, secure metrics, device health, the kubelet's device health
+// reports (a Pod whose status reports an Unhealthy device), extended-resource
+// findings and repair, and the leak audit with deletion (kube-controller-manager is stopped
 // so that a hand-made leaked implicit claim stays leaked). First with manifests/base/rbac.yaml
 // as shipped (no "forbidden" at all), then once per rule of its ClusterRole
 // and Role with that rule alone removed: the feature needing the rule logs
@@ -40,6 +41,7 @@ constexpr const char* kScraperBinding = "dra-controller-rbac-test-scraper";
 constexpr const char* kSurvivorClass = "rbac-z-survivor.example.com";
 constexpr const char* kKcm = "kube-controller-manager";
 constexpr const char* kLeakPod = "rbac-leak-owner";  // in "default", phase Succeeded
+constexpr const char* kKubeletSource = "dra-controller.dev/source=kubelet";
 
 // What removing one rule must break: each line is the apiserver's denial as
 // the controller logs it; `leads`, `syncs`, `metrics`, `health_works` (the
@@ -89,6 +91,9 @@ const std::vector<Expectation>& Expectations() {
       {"dra-controller.dev/devicehealths/status:patch",
        "device health (DeviceHealth status)",
        {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
+      {"dra-controller.dev/devicehealths:create,patch,delete",
+       "kubelet health reports (DeviceHealth writes)",
+       {Denial("create", "devicehealths", "dra-controller.dev")}},
       {"resource.k8s.io/devicetaintrules:create,patch,delete",
        "device health (DeviceTaintRule writes)",
        {Denial("patch", "devicetaintrules", "resource.k8s.io")}},
@@ -189,6 +194,9 @@ class RbacPerRuleTest : public ClusterTest {
     (void)cluster_->Kubectl({"delete", "deviceclass", kSurvivorClass, "--ignore-not-found"});
     (void)cluster_->Kubectl(
         {"delete", "devicehealth", "-l", "rbac-test=true", "--ignore-not-found"});
+    (void)cluster_->Kubectl({"delete", "pod", "-n", "default", "-l", "rbac-test=true", "--force",
+                             "--grace-period=0", "--ignore-not-found"});
+    (void)cluster_->Kubectl({"delete", "devicehealth", "-l", kKubeletSource, "--ignore-not-found"});
     if (applied_) {
       (void)cluster_->Kubectl({"delete", "-k", Repo("manifests"), "--ignore-not-found",
                                "--wait=true", "--timeout=90s"});
@@ -307,6 +315,57 @@ class RbacPerRuleTest : public ClusterTest {
                            R"({"status": {"allocation": {"devices": {"results": [{"request": "gpu",
              "driver": "gpu.example.com", "pool": "rbac-leak", "device": "gpu-0"}]}}}})"});
     ASSERT_TRUE(allocated.ok()) << allocated.status().ToString();
+  }
+
+  // A Pod on a node without a kubelet whose status reports, as the kubelet
+  // does, its claim's device `pool`/gpu-0 Unhealthy: the kubelet source
+  // writes a DeviceHealth for it.
+  void CreateReportingPod(const std::string& name, const std::string& pool) {
+    json container = {
+        {"name", "main"},
+        {"image", "registry.k8s.io/pause:3.10"},
+        {"resources", {{"claims", json::array({{{"name", "gpu"}, {"request", "gpu"}}})}}}};
+    json pod = {{"apiVersion", "v1"},
+                {"kind", "Pod"},
+                {"metadata",
+                 {{"name", name}, {"namespace", "default"}, {"labels", {{"rbac-test", "true"}}}}},
+                {"spec",
+                 {{"nodeName", "rbac-no-kubelet"},
+                  {"automountServiceAccountToken", false},
+                  {"resourceClaims", json::array({{{"name", "gpu"}, {"resourceClaimName", name}}})},
+                  {"containers", json::array({container})}}}};
+    ASSERT_TRUE(cluster_->Create(pod.dump()).ok());
+    json report = {{"name", "claim:gpu/gpu"},
+                   {"resources", json::array({{{"resourceID", "gpu.example.com/" + pool + "/gpu-0"},
+                                               {"health", "Unhealthy"}}})}};
+    json status = {{"name", "main"},
+                   {"image", "registry.k8s.io/pause:3.10"},
+                   {"imageID", ""},
+                   {"ready", false},
+                   {"restartCount", 0},
+                   {"state", {{"waiting", {{"reason", "ContainerCreating"}}}}},
+                   {"allocatedResourcesStatus", json::array({report})}};
+    auto patched = cluster_->Kubectl(
+        {"patch", "pod", name, "-n", "default", "--subresource=status", "--type=merge", "-p",
+         json{{"status", {{"containerStatuses", json::array({status})}}}}.dump()});
+    ASSERT_TRUE(patched.ok()) << patched.status().ToString();
+  }
+
+  // The kubelet source acted: a DeviceHealth labelled with it names `pool`.
+  void ExpectKubeletSourceWorked(const std::string& pool) {
+    auto dump = [&] { return controller_->Output(); };
+    auto written = WaitFor(
+        "a kubelet DeviceHealth for pool " + pool, 30s,
+        [&] {
+          auto got = cluster_->GetJson({"get", "devicehealths", "-l", kKubeletSource});
+          if (!got.ok()) return false;
+          for (const auto& item : got->value("items", json::array())) {
+            if (item.value("/spec/pool"_json_pointer, std::string()) == pool) return true;
+          }
+          return false;
+        },
+        dump);
+    EXPECT_TRUE(written.ok()) << written.ToString();
   }
 
   // Removes what a run left of a leaked claim (its finalizer, then the claim).
@@ -470,6 +529,8 @@ class RbacPerRuleTest : public ClusterTest {
     ASSERT_TRUE(applied.ok()) << applied.ToString();
     std::string claim = "rbac-leak-" + run;
     ASSERT_NO_FATAL_FAILURE(CreateLeakedClaim(claim));
+    std::string reporter = "rbac-kubelet-" + run;
+    ASSERT_NO_FATAL_FAILURE(CreateReportingPod(reporter, reporter));
     ASSERT_NO_FATAL_FAILURE(StartInCluster());
     auto dump = [&] { return controller_->Output(); };
     auto up = WaitFor(
@@ -507,6 +568,7 @@ class RbacPerRuleTest : public ClusterTest {
       EXPECT_TRUE(logged.ok()) << logged.ToString();
     }
     if (e.rule.empty()) ExpectEveryFeatureWorked(health, claim);
+    if (e.rule.empty()) ExpectKubeletSourceWorked(reporter);
     if (e.health_works) ExpectHealthWorked(health);
     if (e.extended_works) ExpectExtendedWorked(claim);
     if (!e.waiting.empty()) {
@@ -526,6 +588,9 @@ class RbacPerRuleTest : public ClusterTest {
     (void)cluster_->Kubectl(
         {"delete", "devicetaintrule", "devicehealth-" + health, "--ignore-not-found"});
     ForgetClaim(claim);
+    (void)cluster_->Kubectl({"delete", "pod", reporter, "-n", "default", "--force",
+                             "--grace-period=0", "--ignore-not-found"});
+    (void)cluster_->Kubectl({"delete", "devicehealth", "-l", kKubeletSource, "--ignore-not-found"});
   }
 
   // With every rule: what ExpectHealthWorked and ExpectExtendedWorked check,

@@ -43,6 +43,13 @@ inline void ExpectSamePodView(const PodView& a, const PodView& b) {
       EXPECT_EQ(x.request_mappings[i].request_name, y.request_mappings[i].request_name);
     }
   }
+  ASSERT_EQ(a.device_reports.size(), b.device_reports.size()) << a.meta.Key();
+  for (size_t i = 0; i < a.device_reports.size(); ++i) {
+    EXPECT_EQ(a.device_reports[i].container, b.device_reports[i].container);
+    EXPECT_EQ(a.device_reports[i].claim, b.device_reports[i].claim);
+    EXPECT_EQ(a.device_reports[i].resource_id, b.device_reports[i].resource_id);
+    EXPECT_EQ(a.device_reports[i].health, b.device_reports[i].health);
+  }
   ASSERT_EQ(a.scheduled == nullptr, b.scheduled == nullptr);
   if (a.scheduled) {
     EXPECT_EQ(a.scheduled->status, b.scheduled->status);

@@ -1,0 +1,78 @@
+#include "controller/kubelet/KubeletFeature.h"
+
+#include <spdlog/spdlog.h>
+
+#include "controller/extended/PodInformer.h"
+#include "controller/health/RestHealthWriter.h"
+#include "controller/health/RestSourcedHealthWriter.h"
+
+namespace dra::kubelet {
+namespace {
+
+constexpr const char* kFlag = "kubelet-health-reports";
+
+// Whether dra-controller.dev/v1alpha1 serves devicehealths (the CRDs are
+// installed apart from the API server, so discovery at start does not ask).
+bool ServesDeviceHealths(kube::RestClient& client) {
+  auto group = client.Get("/apis/dra-controller.dev/v1alpha1");
+  if (!group.ok()) return false;
+  for (const auto& resource : group->value("resources", nlohmann::json::array())) {
+    if (resource.value("name", "") == "devicehealths") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void KubeletFeature::DeclareFlags(kube::FlagSet& flags) {
+  flags.Bool(kFlag, true,
+             "Device health: turn the kubelet's device health reports (Pod status "
+             "allocatedResourcesStatus) into DeviceHealths labelled "
+             "dra-controller.dev/source=kubelet");
+}
+
+kube::Status KubeletFeature::ParseFlags(const kube::FlagSet& flags) {
+  enabled_ = flags.GetBool(kFlag);
+  return kube::Status::Ok();
+}
+
+kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
+  if (!enabled_) {
+    spdlog::info("kubelet health reports off (--{}=false)", kFlag);
+    return kube::Status::Ok();
+  }
+  if (!ServesDeviceHealths(*context.manager.client())) {
+    spdlog::warn("kubelet health reports off: the API server does not serve devicehealths");
+    return kube::Status::Ok();
+  }
+  kube::Manager& manager = context.manager;
+  auto& pods = extended::PodInformer::Get(manager.informers());
+  auto& healths = manager.informers().Get<api::DeviceHealth>(
+      health::RestHealthWriter::kDeviceHealths,
+      [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
+  KubeletHealthSource::Inputs inputs;
+  inputs.pods = [&pods] { return pods.store().List(); };
+  inputs.health = [&healths](const std::string& name) { return healths.store().Get(name); };
+  inputs.remove = [client = manager.client()](const api::DeviceHealth& h) {
+    kube::DeleteOptions options;
+    options.precondition_uid = h.meta.uid.str();
+    options.precondition_resource_version = h.meta.resource_version.str();
+    kube::Status deleted = client->DeleteIfExists(
+        health::RestHealthWriter::kDeviceHealths.ItemPath("", h.meta.name), options);
+    // A newer version (a Pod reported again) is reconciled on its own event.
+    if (deleted.code() == kube::StatusCode::kConflict) return kube::Status::Ok();
+    return deleted;
+  };
+  source_ = std::make_shared<KubeletHealthSource>(
+      std::move(inputs), std::make_shared<health::RestSourcedHealthWriter>(manager.client()),
+      std::make_shared<KubeletHealthMetrics>(manager.registry()));
+  auto controller = manager.AddController(
+      {"kubelet-health", 1, true, std::vector<kube::InformerDependency>{}}, source_);
+  if (!controller.ok()) return controller.status().WithContext("kubelet health controller");
+  (*controller)->Watch(pods, &KubeletHealthSource::KeysOfPod);
+  (*controller)->Watch(healths, &KubeletHealthSource::KeysOfHealth);
+  spdlog::info("kubelet health reports on: Pod device reports become DeviceHealths");
+  return kube::Status::Ok();
+}
+
+}  // namespace dra::kubelet

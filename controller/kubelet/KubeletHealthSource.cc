@@ -1,0 +1,157 @@
+#include "controller/kubelet/KubeletHealthSource.h"
+
+#include <spdlog/spdlog.h>
+
+#include "controller/health/SourcedHealth.h"
+#include "controller/kubelet/HealthObjectName.h"
+
+namespace dra::kubelet {
+namespace {
+
+constexpr size_t kMaxMessage = 1024;
+
+std::string Reason(api::HealthState state) {
+  switch (state) {
+    case api::HealthState::kUnhealthy:
+      return "KubeletReportedUnhealthy";
+    case api::HealthState::kUnknown:
+      return "KubeletReportedUnknown";
+    default:
+      return "KubeletReportedHealthy";
+  }
+}
+
+// "kubelet reports Unhealthy: <reporter>; <reporter> (and N more)", at most
+// kMaxMessage characters.
+std::string Message(const DeviceVerdict& verdict) {
+  if (verdict.state == api::HealthState::kHealthy) {
+    return "no running Pod's kubelet reports the device Unhealthy or Unknown";
+  }
+  std::string message =
+      "kubelet reports " + std::string(api::HealthStateName(verdict.state)) + ": ";
+  const size_t reserve = 32;  // for " (and N more)"
+  for (size_t i = 0; i < verdict.reporters.size(); ++i) {
+    const std::string& reporter = verdict.reporters[i];
+    std::string separator = i == 0 ? "" : "; ";
+    if (message.size() + separator.size() + reporter.size() + reserve > kMaxMessage) {
+      message += " (and " + std::to_string(verdict.reporters.size() - i) + " more)";
+      return message.substr(0, kMaxMessage);
+    }
+    message += separator + reporter;
+  }
+  return message;
+}
+
+bool Holds(const api::DeviceHealth& cached, const health::SourcedHealth& desired) {
+  return cached.driver == desired.driver && cached.pool == desired.pool &&
+         cached.device == desired.device && cached.uuid.empty() && cached.node.empty() &&
+         !cached.index.has_value() && cached.state == desired.state &&
+         cached.reason == desired.reason && cached.message == desired.message;
+}
+
+}  // namespace
+
+KubeletHealthSource::KubeletHealthSource(Inputs inputs,
+                                         std::shared_ptr<health::SourcedHealthWriter> writer,
+                                         std::shared_ptr<KubeletHealthMetrics> metrics)
+    : inputs_(std::move(inputs)), writer_(std::move(writer)), metrics_(std::move(metrics)) {}
+
+health::SourcedHealth KubeletHealthSource::Desired(const inventory::DeviceKey& device,
+                                                   const DeviceVerdict& verdict) {
+  health::SourcedHealth desired;
+  desired.name = HealthObjectName::For(device);
+  desired.source = kSource;
+  desired.driver = device.driver;
+  desired.pool = device.pool;
+  desired.device = device.device;
+  desired.state = verdict.state;
+  desired.reason = Reason(verdict.state);
+  desired.message = Message(verdict);
+  return desired;
+}
+
+kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_key) {
+  auto device = DeviceReportAggregator::DeviceOf(device_key);
+  if (!device) return kube::ReconcileResult::Done();
+  auto pods = inputs_.pods();
+  CountReports(pods, device_key);
+  health::SourcedHealth desired =
+      Desired(*device, DeviceReportAggregator::Aggregate(pods, *device));
+  auto cached = inputs_.health(desired.name);
+  if (cached && cached->Label(health::kSourceLabel) != kSource) {
+    spdlog::warn(
+        "kubelet health: DeviceHealth {} is not the kubelet source's ({}={}); left as it is",
+        desired.name, health::kSourceLabel, cached->Label(health::kSourceLabel));
+    metrics_->Write(health::SourcedWrite::kNotOurs);
+    return kube::ReconcileResult::Done();
+  }
+  // Only an Unhealthy report creates an object. The kubelet reports every
+  // device of a driver that streams no health as Unknown, so Unknown alone
+  // would give each allocated device of such a driver a DeviceHealth and a
+  // rule; it only updates an object an Unhealthy report made.
+  if (!cached && desired.state != api::HealthState::kUnhealthy) {
+    return kube::ReconcileResult::Done();
+  }
+  if (cached && Holds(*cached, desired)) {
+    bool retire = desired.state == api::HealthState::kHealthy && Retired(*cached);
+    return retire ? Remove(*cached) : kube::ReconcileResult::Done();
+  }
+  auto written = writer_->Apply(desired);
+  if (!written.ok()) {
+    metrics_->WriteFailed();
+    return kube::ReconcileResult::Error(written.status());
+  }
+  metrics_->Write(*written);
+  if (*written == health::SourcedWrite::kNotOurs) {
+    spdlog::warn("kubelet health: DeviceHealth {} is not the kubelet source's; left as it is",
+                 desired.name);
+  } else if (*written != health::SourcedWrite::kUnchanged) {
+    spdlog::info("kubelet health: DeviceHealth {} for {}: {} ({})", desired.name, device_key,
+                 api::HealthStateName(desired.state), desired.message);
+  }
+  return kube::ReconcileResult::Done();
+}
+
+bool KubeletHealthSource::Retired(const api::DeviceHealth& health) {
+  const auto* enforced = health.FindCondition("Enforced");
+  return health.state == api::HealthState::kHealthy &&
+         health.status.observed_generation == health.generation && enforced != nullptr &&
+         enforced->status == "True" && health.status.rule_name.empty();
+}
+
+kube::ReconcileResult KubeletHealthSource::Remove(const api::DeviceHealth& health) {
+  if (!inputs_.remove) return kube::ReconcileResult::Done();
+  kube::Status removed = inputs_.remove(health);
+  if (!removed.ok()) {
+    metrics_->WriteFailed();
+    return kube::ReconcileResult::Error(removed);
+  }
+  metrics_->Deleted();
+  spdlog::info("kubelet health: deleted DeviceHealth {}: Healthy and its taint is gone",
+               health.meta.name);
+  return kube::ReconcileResult::Done();
+}
+
+void KubeletHealthSource::CountReports(const std::vector<std::shared_ptr<const api::PodView>>& pods,
+                                       const std::string& device_key) {
+  for (const auto& pod : pods) {
+    for (const auto& report : pod->device_reports) {
+      if (report.resource_id != device_key) continue;
+      using Health = api::PodView::ReportedHealth;
+      metrics_->Report(report.health == Health::kHealthy     ? api::HealthState::kHealthy
+                       : report.health == Health::kUnhealthy ? api::HealthState::kUnhealthy
+                                                             : api::HealthState::kUnknown);
+    }
+  }
+}
+
+std::vector<std::string> KubeletHealthSource::KeysOfPod(const api::PodView& pod) {
+  return DeviceReportAggregator::DeviceKeysOf(pod);
+}
+
+std::vector<std::string> KubeletHealthSource::KeysOfHealth(const api::DeviceHealth& health) {
+  if (health.Label(health::kSourceLabel) != kSource || health.device.empty()) return {};
+  return {inventory::DeviceKey{health.driver, health.pool, health.device}.ToString()};
+}
+
+}  // namespace dra::kubelet
