@@ -103,6 +103,30 @@ TEST_F(DeviceHealthReconcilerTest, DegradedAppliesOneOwnedRuleWithSpecOnly) {
 // made, and the rule's event can queue the key again before the status's
 // event has reached the cache: that reconcile must not decide the same
 // transition a second time (Event, status patch, rule apply).
+// A target by uuid that resolves to nothing must never become a rule: one
+// without driver and pool would select every device of the cluster.
+TEST_F(DeviceHealthReconcilerTest, AUuidTargetIsTaintedOnlyOnceItResolves) {
+  auto r = Make(Options(0s, 0s));
+  json health = Health("u1", "", "", "Degraded");
+  health["spec"].erase("pool");
+  health["spec"].erase("driver");
+  health["spec"]["uuid"] = "GPU-1234";
+  api_->Put(health);
+  Settle(*r, "u1");
+  EXPECT_EQ(api_->applies, 0);
+  EXPECT_EQ(api_->Status("u1")["resolved"], "not found");
+  EXPECT_EQ(ConditionOf(api_->Status("u1"), "Tainted", "reason"), "DeviceNotFound");
+
+  api::Device gpu = testing::Gpu("gpu-7", 80, "m");
+  gpu.attributes.emplace_back("uuid", api::AttributeValue(std::string("GPU-1234")));
+  inventory_.ApplySlice(testing::Slice("node-c-slice", "node-c", {gpu}));
+  Settle(*r, "u1");
+  ASSERT_EQ(api_->applies, 1);
+  EXPECT_EQ(api_->last_rule["spec"]["deviceSelector"],
+            (json{{"driver", "gpu.example.com"}, {"pool", "node-c"}, {"device", "gpu-7"}}));
+  EXPECT_EQ(api_->Status("u1")["resolved"], "gpu.example.com/node-c/gpu-7");
+}
+
 TEST_F(DeviceHealthReconcilerTest, CachesBehindOwnWritesMakeNoSecondWrite) {
   auto r = Make(Options(0s, 0s));
   api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
