@@ -405,6 +405,63 @@ TEST_F(DeviceHealthTest, InvalidManifestsAreRefusedWithTheCrdsMessages) {
   EXPECT_NE(moved.message().find("immutable"), std::string::npos) << moved.message();
 }
 
+// A DeviceHealth naming its GPU by UUID, as monitoring does: it resolves to
+// the device, `kubectl get` shows which, and when the driver republishes the
+// GPU under another slice and pool (a restart that renames them) the rule
+// follows it.
+TEST_F(DeviceHealthTest, AGpuNamedByUuidIsTaintedAndFollowedAcrossARenamedSlice) {
+  json slice = Get({"get", "resourceslice", "dh-a-gpu.example.com"});
+  std::string uuid;
+  for (const auto& d : slice.value("/spec/devices"_json_pointer, json::array())) {
+    if (d.value("name", "") == "gpu-1") uuid = d.value("/attributes/uuid/string"_json_pointer, "");
+  }
+  ASSERT_FALSE(uuid.empty()) << slice.dump();
+  std::string manifest =
+      "apiVersion: dra-controller.dev/v1alpha1\nkind: DeviceHealth\nmetadata:\n"
+      "  name: dh-by-uuid\n  labels:\n    dra-controller.dev/integration-test: device-health\n"
+      "spec:\n  uuid: " +
+      uuid + "\n  state: Degraded\n  reason: XidError\n";
+  ASSERT_TRUE(cluster_->Apply(manifest).ok());
+  ASSERT_TRUE(Eventually("the rule for the GPU with that UUID", [&] {
+    return Rule("dh-by-uuid")["spec"]["deviceSelector"] ==
+           json{{"driver", "gpu.example.com"}, {"pool", "dh-a"}, {"device", "gpu-1"}};
+  }));
+  auto table = cluster_->Kubectl({"get", "devicehealth", "dh-by-uuid"});
+  ASSERT_TRUE(table.ok());
+  EXPECT_NE(table->out.find("gpu.example.com/dh-a/gpu-1"), std::string::npos) << table->out;
+  for (const auto& line : {table->out.substr(0, table->out.find('\n'))}) {
+    EXPECT_LE(line.size(), 80u) << line;
+  }
+
+  json renamed = slice;
+  renamed["metadata"] = {{"name", "dh-a-renamed-gpu.example.com"}};
+  renamed["spec"]["pool"]["name"] = "dh-a-renamed";
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "resourceslice", "dh-a-gpu.example.com"}).ok());
+  ASSERT_TRUE(cluster_->Apply(renamed.dump()).ok());
+  EXPECT_TRUE(Eventually("the rule to follow the GPU to its new pool", [&] {
+    return Rule("dh-by-uuid")["spec"]["deviceSelector"] ==
+           json{{"driver", "gpu.example.com"}, {"pool", "dh-a-renamed"}, {"device", "gpu-1"}};
+  }));
+  EXPECT_EQ(HealthObject("dh-by-uuid").value("/status/resolved"_json_pointer, std::string()),
+            "gpu.example.com/dh-a-renamed/gpu-1");
+  (void)cluster_->Kubectl({"delete", "resourceslice", "dh-a-renamed-gpu.example.com"});
+}
+
+TEST_F(DeviceHealthTest, ATargetNamedTwoWaysOrNotAtAllIsRefused) {
+  std::string head =
+      "apiVersion: dra-controller.dev/v1alpha1\nkind: DeviceHealth\nmetadata:\n"
+      "  name: dh-two-ways\nspec:\n  state: Degraded\n";
+  auto both = cluster_->Apply(head + "  driver: gpu.example.com\n  pool: dh-a\n  uuid: GPU-1\n");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.message().find("name the target one way"), std::string::npos) << both.message();
+  auto none = cluster_->Apply(head);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.message().find("name the target one way"), std::string::npos) << none.message();
+  auto half = cluster_->Apply(head + "  node: dh-a\n");
+  ASSERT_FALSE(half.ok());
+  EXPECT_NE(half.message().find("node and index go together"), std::string::npos) << half.message();
+}
+
 TEST_F(DeviceHealthTest, ControllerRestartRewritesNothing) {
   ASSERT_TRUE(cluster_->Apply(Health("dh-restart", "dh-a", "gpu-1", "Degraded")).ok());
   ASSERT_TRUE(Eventually("the rule and its status", [&] {
@@ -475,7 +532,8 @@ TEST_F(DeviceHealthTest, DriverTaintIsToldFromOurRule) {
       Subprocess::Run({binary, "check", "-o", "json", "--kubeconfig", cluster_->kubeconfig()});
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   std::map<std::string, json> rows_by_name;
-  for (const auto& row : json::parse(check->out)["results"]) {
+  json report = json::parse(check->out);  // a range-for over a temporary's member would dangle
+  for (const auto& row : report["results"]) {
     rows_by_name[row["name"].get<std::string>()] = row;
   }
   EXPECT_EQ(rows_by_name["driver-taints"]["result"], "warn") << check->out;
