@@ -23,8 +23,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # control plane scripts: certificates, health probes
   openssl curl ca-certificates
-  # metrics: a real Prometheus for PrometheusTest, promtool for the alert rules
-  prometheus
+  # metrics: a real Prometheus for PrometheusTest, promtool for the alert rules,
+  # a real Alertmanager for AlertmanagerEndToEndTest
+  prometheus prometheus-alertmanager
   # container image without a Docker engine (make image, hack/image/)
   buildah mmdebstrap
 )
