@@ -41,22 +41,21 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-constexpr const char *kDriver = "gpu.example.com";
-constexpr const char *kSourceLabel = "dra-controller.dev/source=alertmanager";
+constexpr const char* kDriver = "gpu.example.com";
+constexpr const char* kSourceLabel = "dra-controller.dev/source=alertmanager";
 constexpr int kGpusPerNode = 8;
 const std::vector<std::string> kNodes{"am-node-a", "am-node-b"};
-const std::vector<std::string> kFleet{"am-node-a:8:80Gi:gpu-am",
-                                      "am-node-b:8:80Gi:gpu-am"};
-constexpr const char *kUnknownUuid = "GPU-00000000-dead-beef-0000-000000000000";
+const std::vector<std::string> kFleet{"am-node-a:8:80Gi:gpu-am", "am-node-b:8:80Gi:gpu-am"};
+constexpr const char* kUnknownUuid = "GPU-00000000-dead-beef-0000-000000000000";
 
-std::string ReadFile(const std::string &path) {
+std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-std::string RepoFile(const std::string &relative) {
+std::string RepoFile(const std::string& relative) {
   return ReadFile(std::string(DRA_REPO_ROOT) + "/" + relative);
 }
 
@@ -65,22 +64,18 @@ std::string RepoFile(const std::string &relative) {
 std::string DcgmRuleFile() {
   std::string rule = RepoFile("manifests/monitoring/dcgm-prometheusrule.yaml");
   auto at = rule.find("\nspec:\n");
-  if (at == std::string::npos)
-    return "";
+  if (at == std::string::npos) return "";
   std::istringstream in(rule.substr(at + 7));
   std::string line, out;
-  while (std::getline(in, line))
-    out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
+  while (std::getline(in, line)) out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
   return out;
 }
 
 // Replaces the one occurrence of `from`; false when it is not there exactly
 // once (the shipped file changed shape and the test must follow).
-bool ReplaceOnce(std::string &text, const std::string &from,
-                 const std::string &to) {
+bool ReplaceOnce(std::string& text, const std::string& from, const std::string& to) {
   auto at = text.find(from);
-  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos)
-    return false;
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return false;
   text.replace(at, from.size(), to);
   return true;
 }
@@ -92,8 +87,8 @@ int FreeLoopbackPort() {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof(addr);
   int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0) {
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
     port = ntohs(addr.sin_port);
   }
   close(fd);
@@ -101,26 +96,22 @@ int FreeLoopbackPort() {
 }
 
 std::string Trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
-    s.pop_back();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
 
 TEST(DcgmAlertRulesTest, PromtoolChecksAndUnitTestsTheRules) {
   TempDir dir;
   std::string rules = dir.Write("dcgm-alerts.rules.yaml", DcgmRuleFile());
-  std::string tests = dir.Write(
-      "dcgm-alerts-test.yaml",
-      RepoFile("manifests/monitoring/tests/dcgm/dcgm-alerts-test.yaml"));
+  std::string tests = dir.Write("dcgm-alerts-test.yaml",
+                                RepoFile("manifests/monitoring/tests/dcgm/dcgm-alerts-test.yaml"));
   auto check = Subprocess::Run({"promtool", "check", "rules", rules});
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   EXPECT_EQ(check->exit_code, 0) << check->out << check->err;
-  EXPECT_NE(check->out.find("SUCCESS: 6 rules found"), std::string::npos)
-      << check->out;
+  EXPECT_NE(check->out.find("SUCCESS: 6 rules found"), std::string::npos) << check->out;
   // promtool resolves rule_files against the working directory.
   auto unit = Subprocess::Run(
-      {"sh", "-c", "cd \"$0\" && promtool test rules dcgm-alerts-test.yaml",
-       dir.path().string()});
+      {"sh", "-c", "cd \"$0\" && promtool test rules dcgm-alerts-test.yaml", dir.path().string()});
   ASSERT_TRUE(unit.ok()) << unit.status().ToString();
   EXPECT_EQ(unit->exit_code, 0) << unit->out << unit->err;
   EXPECT_NE(unit->out.find("SUCCESS"), std::string::npos) << unit->out;
@@ -131,24 +122,19 @@ TEST(DcgmAlertRulesTest, EveryRuleIsRoutedToTheControllerWithARunbook) {
   std::string health = RepoFile("docs/health.md");
   static const std::regex kAlert(R"(- alert: (\w+))");
   int alerts = 0;
-  for (std::sregex_iterator it(rules.begin(), rules.end(), kAlert), end;
-       it != end; ++it) {
+  for (std::sregex_iterator it(rules.begin(), rules.end(), kAlert), end; it != end; ++it) {
     ++alerts;
     std::string name = (*it)[1];
     std::string lower;
-    for (char c : name)
-      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    EXPECT_NE(rules.find("runbook: \"docs/health.md#" + lower + "\""),
-              std::string::npos)
-        << name;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_NE(rules.find("runbook: \"docs/health.md#" + lower + "\""), std::string::npos) << name;
     EXPECT_TRUE(std::regex_search(health, std::regex("\n#+ " + name + "\n")))
         << "no runbook section for " << name << " in docs/health.md";
   }
   EXPECT_EQ(alerts, 6);
   // Every rule carries the route's label (one count per rule).
   size_t routed = 0;
-  for (size_t at = 0; (at = rules.find("dra_controller: device-health", at)) !=
-                      std::string::npos;
+  for (size_t at = 0; (at = rules.find("dra_controller: device-health", at)) != std::string::npos;
        ++at) {
     ++routed;
   }
@@ -158,8 +144,7 @@ TEST(DcgmAlertRulesTest, EveryRuleIsRoutedToTheControllerWithARunbook) {
 TEST(DcgmAlertRulesTest, AmtoolAcceptsTheAlertmanagerConfiguration) {
   auto check = Subprocess::Run(
       {"amtool", "check-config",
-       std::string(DRA_REPO_ROOT) +
-           "/manifests/monitoring/alertmanager-dra-controller.yaml"});
+       std::string(DRA_REPO_ROOT) + "/manifests/monitoring/alertmanager-dra-controller.yaml"});
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   EXPECT_EQ(check->exit_code, 0) << check->out << check->err;
 }
@@ -169,16 +154,16 @@ struct Gpu {
   std::string node;
   int index = 0;
   std::string uuid;
-  std::string device; // the slice's device name
+  std::string device;  // the slice's device name
 };
 
 // The exposition a DCGM exporter on each node would serve, all nodes in one
 // page; XID values settable per UUID.
 class DcgmExposition {
-public:
+ public:
   explicit DcgmExposition(std::vector<Gpu> gpus) : gpus_(std::move(gpus)) {}
 
-  void SetXid(const std::string &uuid, int xid) {
+  void SetXid(const std::string& uuid, int xid) {
     std::lock_guard lock(mu_);
     xid_[uuid] = xid;
   }
@@ -187,38 +172,32 @@ public:
     std::lock_guard lock(mu_);
     std::string out;
     Family(out, "DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).",
-           [](const Gpu &g) { return std::to_string(40 + g.index); });
-    Family(out, "DCGM_FI_DEV_XID_ERRORS", "gauge",
-           "Value of the last XID error encountered.", [&](const Gpu &g) {
+           [](const Gpu& g) { return std::to_string(40 + g.index); });
+    Family(out, "DCGM_FI_DEV_XID_ERRORS", "gauge", "Value of the last XID error encountered.",
+           [&](const Gpu& g) {
              auto it = xid_.find(g.uuid);
              return std::to_string(it == xid_.end() ? 0 : it->second);
            });
     Family(out, "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "counter",
            "Total number of double-bit volatile ECC errors.",
-           [](const Gpu &) { return std::string("0"); });
-    Family(out, "DCGM_FI_DEV_ROW_REMAP_FAILURE", "gauge",
-           "Whether remapping of rows has failed",
-           [](const Gpu &) { return std::string("0"); });
+           [](const Gpu&) { return std::string("0"); });
+    Family(out, "DCGM_FI_DEV_ROW_REMAP_FAILURE", "gauge", "Whether remapping of rows has failed",
+           [](const Gpu&) { return std::string("0"); });
     Family(out, "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "counter",
-           "Total number of NVLink recovery errors.",
-           [](const Gpu &) { return std::string("0"); });
+           "Total number of NVLink recovery errors.", [](const Gpu&) { return std::string("0"); });
     return out;
   }
 
-private:
+ private:
   template <typename Value>
-  void Family(std::string &out, const std::string &name,
-              const std::string &type, const std::string &help,
-              Value value) const {
-    out +=
-        "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
-    for (const auto &g : gpus_) {
+  void Family(std::string& out, const std::string& name, const std::string& type,
+              const std::string& help, Value value) const {
+    out += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    for (const auto& g : gpus_) {
       char bus[32];
-      std::snprintf(bus, sizeof(bus), "00000000:%02X:00.0",
-                    0x18 + g.index * 0x10);
-      out += name + "{gpu=\"" + std::to_string(g.index) + "\",UUID=\"" +
-             g.uuid + "\",pci_bus_id=\"" + bus + "\",device=\"nvidia" +
-             std::to_string(g.index) +
+      std::snprintf(bus, sizeof(bus), "00000000:%02X:00.0", 0x18 + g.index * 0x10);
+      out += name + "{gpu=\"" + std::to_string(g.index) + "\",UUID=\"" + g.uuid +
+             "\",pci_bus_id=\"" + bus + "\",device=\"nvidia" + std::to_string(g.index) +
              "\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"" + g.node +
              "\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"} " + value(g) + "\n";
     }
@@ -230,11 +209,10 @@ private:
 };
 
 class AlertmanagerEndToEndTest : public ClusterTest {
-protected:
+ protected:
   void SetUp() override {
     ClusterTest::SetUp();
-    if (Skipped())
-      return;
+    if (Skipped()) return;
     auto crd = cluster_->InstallDeviceHealthCrd();
     ASSERT_TRUE(crd.ok()) << crd.ToString();
     auto fleet = ApplyFakeFleet(*cluster_, kFleet);
@@ -249,33 +227,24 @@ protected:
   }
 
   void TearDown() override {
-    for (auto *process : {&prometheus_, &alertmanager_}) {
-      if (*process)
-        (*process)->Signal(SIGTERM), (void)(*process)->Wait(10s);
+    for (auto* process : {&prometheus_, &alertmanager_}) {
+      if (*process) (*process)->Signal(SIGTERM), (void)(*process)->Wait(10s);
     }
-    if (controller_)
-      controller_->Signal(SIGTERM), (void)controller_->Wait(15s);
-    if (exposition_server_)
-      exposition_server_->Stop();
-    if (!cluster_)
-      return;
-    (void)cluster_->Kubectl(
-        {"delete", "devicehealths", "-l", kSourceLabel, "--wait=false"});
+    if (controller_) controller_->Signal(SIGTERM), (void)controller_->Wait(15s);
+    if (exposition_server_) exposition_server_->Stop();
+    if (!cluster_) return;
+    (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kSourceLabel, "--wait=false"});
     (void)cluster_->Kubectl({"delete", "devicetaintrules", "-l",
-                             "app.kubernetes.io/managed-by=dra-controller",
-                             "--wait=false"});
-    for (const auto &name : {binding_, metrics_binding_}) {
+                             "app.kubernetes.io/managed-by=dra-controller", "--wait=false"});
+    for (const auto& name : {binding_, metrics_binding_}) {
       if (!name.empty()) {
-        (void)cluster_->Kubectl(
-            {"delete", "clusterrolebinding", name, "--ignore-not-found"});
+        (void)cluster_->Kubectl({"delete", "clusterrolebinding", name, "--ignore-not-found"});
       }
     }
     if (!metrics_binding_.empty()) {
-      (void)cluster_->Kubectl(
-          {"delete", "clusterrole", metrics_binding_, "--ignore-not-found"});
+      (void)cluster_->Kubectl({"delete", "clusterrole", metrics_binding_, "--ignore-not-found"});
     }
-    if (!ns_.empty())
-      cluster_->DeleteTestNamespace(ns_);
+    if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     RemoveFakeFleet(*cluster_, kFleet);
   }
 
@@ -283,31 +252,28 @@ protected:
   void ReadFleet() {
     auto slices = cluster_->GetJson({"get", "resourceslices"});
     ASSERT_TRUE(slices.ok()) << slices.status().ToString();
-    for (const auto &slice : (*slices)["items"]) {
+    for (const auto& slice : (*slices)["items"]) {
       std::string node = slice["spec"].value("nodeName", "");
       if (slice["spec"].value("driver", "") != kDriver ||
           std::find(kNodes.begin(), kNodes.end(), node) == kNodes.end()) {
         continue;
       }
-      for (const auto &device : slice["spec"]["devices"]) {
+      for (const auto& device : slice["spec"]["devices"]) {
         Gpu gpu;
         gpu.node = node;
         gpu.device = device.value("name", "");
-        gpu.uuid =
-            device.value("/attributes/uuid/string"_json_pointer, std::string());
+        gpu.uuid = device.value("/attributes/uuid/string"_json_pointer, std::string());
         gpu.index = device.value("/attributes/index/int"_json_pointer, -1);
         gpus_.push_back(gpu);
       }
     }
     ASSERT_EQ(gpus_.size(), kNodes.size() * kGpusPerNode);
-    for (const auto &g : gpus_)
-      ASSERT_TRUE(g.uuid.starts_with("GPU-")) << g.device;
+    for (const auto& g : gpus_) ASSERT_TRUE(g.uuid.starts_with("GPU-")) << g.device;
   }
 
-  const Gpu &GpuAt(const std::string &node, int index) const {
-    for (const auto &g : gpus_) {
-      if (g.node == node && g.index == index)
-        return g;
+  const Gpu& GpuAt(const std::string& node, int index) const {
+    for (const auto& g : gpus_) {
+      if (g.node == node && g.index == index) return g;
     }
     static const Gpu kNone;
     return kNone;
@@ -317,33 +283,31 @@ protected:
   // subject pointed at this namespace); "stranger": no rights; "metrics":
   // may read the controller's /metrics.
   void CreateAccounts() {
-    for (const char *account : {"sender", "stranger", "metrics"}) {
-      auto created =
-          cluster_->Kubectl({"create", "serviceaccount", account, "-n", ns_});
+    for (const char* account : {"sender", "stranger", "metrics"}) {
+      auto created = cluster_->Kubectl({"create", "serviceaccount", account, "-n", ns_});
       ASSERT_TRUE(created.ok()) << created.status().ToString();
     }
     std::string rbac = RepoFile("manifests/monitoring/alertmanager-rbac.yaml");
     binding_ = "dra-controller-alert-sender-" + ns_;
     // The binding gets a name of its own; the role is shared.
-    auto at = rbac.find("kind: ClusterRoleBinding\nmetadata:\n  name: "
-                        "dra-controller-alert-sender\n");
+    auto at = rbac.find(
+        "kind: ClusterRoleBinding\nmetadata:\n  name: "
+        "dra-controller-alert-sender\n");
     ASSERT_NE(at, std::string::npos) << rbac;
     rbac.replace(at, rbac.find('\n', rbac.find("  name: ", at)) - at,
                  "kind: ClusterRoleBinding\nmetadata:\n  name: " + binding_);
-    ASSERT_TRUE(ReplaceOnce(
-        rbac, "    name: alertmanager-main\n    namespace: monitoring",
-        "    name: sender\n    namespace: " + ns_));
+    ASSERT_TRUE(ReplaceOnce(rbac, "    name: alertmanager-main\n    namespace: monitoring",
+                            "    name: sender\n    namespace: " + ns_));
     auto applied = cluster_->Kubectl({"apply", "-f", "-"}, rbac);
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     metrics_binding_ = "alertmanager-test-metrics-" + ns_;
     ASSERT_TRUE(cluster_
-                    ->Kubectl({"create", "clusterrole", metrics_binding_,
-                               "--verb=get", "--non-resource-url=/metrics"})
+                    ->Kubectl({"create", "clusterrole", metrics_binding_, "--verb=get",
+                               "--non-resource-url=/metrics"})
                     .ok());
     ASSERT_TRUE(cluster_
-                    ->Kubectl({"create", "clusterrolebinding", metrics_binding_,
-                               "--clusterrole", metrics_binding_,
-                               "--serviceaccount", ns_ + ":metrics"})
+                    ->Kubectl({"create", "clusterrolebinding", metrics_binding_, "--clusterrole",
+                               metrics_binding_, "--serviceaccount", ns_ + ":metrics"})
                     .ok());
     sender_token_ = Token("sender");
     stranger_token_ = Token("stranger");
@@ -351,7 +315,7 @@ protected:
     token_file_ = dir_.Write("token", sender_token_);
   }
 
-  std::string Token(const std::string &account) {
+  std::string Token(const std::string& account) {
     auto token = cluster_->Kubectl({"create", "token", account, "-n", ns_});
     EXPECT_TRUE(token.ok()) << token.status().ToString();
     return token.ok() ? Trimmed(token->out) : "";
@@ -376,34 +340,28 @@ protected:
     for (int attempt = 0; attempt < 3; ++attempt) {
       webhook_port_ = FreeLoopbackPort();
       auto process = BackgroundProcess::Start(
-          {std::string(DRA_BINARY_DIR) + "/dra-controller", "run",
-           "--kubeconfig", cluster_->kubeconfig(), "--metrics-bind-address",
-           "127.0.0.1:0", "--metrics-secure", "--metrics-cert-dir", cert_dir_,
-           "--health-probe-bind-address", "127.0.0.1:0",
-           "--alertmanager-webhook-bind-address",
-           "127.0.0.1:" + std::to_string(webhook_port_), "--health-preview",
-           "0s", "--health-hold-off", "3s"});
+          {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
+           cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0", "--metrics-secure",
+           "--metrics-cert-dir", cert_dir_, "--health-probe-bind-address", "127.0.0.1:0",
+           "--alertmanager-webhook-bind-address", "127.0.0.1:" + std::to_string(webhook_port_),
+           "--health-preview", "0s", "--health-hold-off", "3s"});
       ASSERT_TRUE(process.ok()) << process.status().ToString();
       controller_ = std::move(*process);
       auto up = WaitFor(
           "the controller to sync and serve the webhook", 60s,
           [&] {
-            if (!controller_->Running())
-              return true;
+            if (!controller_->Running()) return true;
             std::string out = controller_->Output();
             return out.find("started devicehealth") != std::string::npos &&
-                   out.find("inventory synced") != std::string::npos &&
-                   Post("", "{}") != 0;
+                   out.find("inventory synced") != std::string::npos && Post("", "{}") != 0;
           },
           [&] { return controller_->Output(); });
       ASSERT_TRUE(up.ok()) << up.ToString();
-      if (controller_->Running())
-        break;
+      if (controller_->Running()) break;
     }
     ASSERT_TRUE(controller_->Running()) << controller_->Output();
     std::smatch port;
-    static const std::regex kPort(
-        R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
+    static const std::regex kPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
     std::string out = controller_->Output();
     ASSERT_TRUE(std::regex_search(out, port, kPort)) << out;
     metrics_port_ = std::stoi(port[1]);
@@ -411,52 +369,45 @@ protected:
 
   // POSTs `body` to the webhook over HTTPS (the CA verified); the HTTP status,
   // 0 when no answer came.
-  int Post(const std::string &token, const std::string &body) {
+  int Post(const std::string& token, const std::string& body) {
     std::vector<std::string> argv = {
-        "curl",          "-s", "-o",
-        "/dev/stderr",   "-w", "%{http_code}",
-        "--max-time",    "10", "--cacert",
-        ca_file_,        "-H", "Content-Type: application/json",
+        "curl",          "-s", "-o",       "/dev/stderr", "-w", "%{http_code}",
+        "--max-time",    "10", "--cacert", ca_file_,      "-H", "Content-Type: application/json",
         "--data-binary", "@-"};
-    if (!token.empty())
-      argv.insert(argv.end(), {"-H", "Authorization: Bearer " + token});
+    if (!token.empty()) argv.insert(argv.end(), {"-H", "Authorization: Bearer " + token});
     argv.push_back(WebhookUrl());
     auto out = Subprocess::Run(argv, body, 15s);
-    if (!out.ok())
-      return 0;
+    if (!out.ok()) return 0;
     last_body_ = out->err;
     return std::atoi(out->out.c_str());
   }
 
   std::string WebhookUrl() const {
-    return "https://127.0.0.1:" + std::to_string(webhook_port_) +
-           "/alertmanager";
+    return "https://127.0.0.1:" + std::to_string(webhook_port_) + "/alertmanager";
   }
 
   // The controller's counter of webhook alerts with `outcome` (0 when absent).
-  double AlertsCounter(const std::string &outcome) {
-    auto out = Subprocess::Run(
-        {"curl", "-sk", "-H", "Authorization: Bearer " + metrics_token_,
-         "https://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
-    if (!out.ok())
-      return -1;
-    std::regex series(R"(dra_controller_alerts_total\{[^}]*outcome=")" +
-                      outcome + R"("[^}]*\} (\S+))");
+  double AlertsCounter(const std::string& outcome) {
+    auto out = Subprocess::Run({"curl", "-sk", "-H", "Authorization: Bearer " + metrics_token_,
+                                "https://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
+    if (!out.ok()) return -1;
+    std::regex series(R"(dra_controller_alerts_total\{[^}]*outcome=")" + outcome +
+                      R"("[^}]*\} (\S+))");
     std::smatch match;
     return std::regex_search(out->out, match, series) ? std::stod(match[1]) : 0;
   }
 
   // An Alertmanager webhook payload (version 4) with one alert.
-  static std::string Payload(const std::string &status, const json &labels,
-                             const std::string &fingerprint) {
-    json alert = {{"status", status},
-                  {"labels", labels},
-                  {"annotations", {{"summary", "test alert"}}},
-                  {"startsAt", "2026-12-05T08:00:00Z"},
-                  {"endsAt", status == "resolved" ? "2026-12-05T08:05:00Z"
-                                                  : "0001-01-01T00:00:00Z"},
-                  {"generatorURL", "http://prometheus.example/graph"},
-                  {"fingerprint", fingerprint}};
+  static std::string Payload(const std::string& status, const json& labels,
+                             const std::string& fingerprint) {
+    json alert = {
+        {"status", status},
+        {"labels", labels},
+        {"annotations", {{"summary", "test alert"}}},
+        {"startsAt", "2026-12-05T08:00:00Z"},
+        {"endsAt", status == "resolved" ? "2026-12-05T08:05:00Z" : "0001-01-01T00:00:00Z"},
+        {"generatorURL", "http://prometheus.example/graph"},
+        {"fingerprint", fingerprint}};
     json payload = {{"version", "4"},
                     {"groupKey", "{}/{dra_controller=\"device-health\"}:{}"},
                     {"truncatedAlerts", 0},
@@ -479,16 +430,12 @@ protected:
   // Rules written by the controller that select a device of the test fleet.
   std::vector<json> FleetRules() {
     std::vector<json> rules;
-    auto got =
-        cluster_->GetJson({"get", "devicetaintrules", "-l",
-                           "app.kubernetes.io/managed-by=dra-controller"});
-    if (!got.ok())
-      return rules;
-    for (const auto &rule : (*got)["items"]) {
-      std::string pool =
-          rule.value("/spec/deviceSelector/pool"_json_pointer, std::string());
-      if (std::find(kNodes.begin(), kNodes.end(), pool) != kNodes.end())
-        rules.push_back(rule);
+    auto got = cluster_->GetJson(
+        {"get", "devicetaintrules", "-l", "app.kubernetes.io/managed-by=dra-controller"});
+    if (!got.ok()) return rules;
+    for (const auto& rule : (*got)["items"]) {
+      std::string pool = rule.value("/spec/deviceSelector/pool"_json_pointer, std::string());
+      if (std::find(kNodes.begin(), kNodes.end(), pool) != kNodes.end()) rules.push_back(rule);
     }
     return rules;
   }
@@ -499,31 +446,24 @@ protected:
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     exposition_server_ = std::move(*server);
     auto exposition = exposition_;
-    exposition_server_->AddResponder(
-        Route::Exact("GET", "/metrics"), [exposition](const auto &) {
-          ScriptedResponse response;
-          response.body = exposition->Render();
-          response.headers.emplace_back(
-              "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-          return response;
-        });
+    exposition_server_->AddResponder(Route::Exact("GET", "/metrics"), [exposition](const auto&) {
+      ScriptedResponse response;
+      response.body = exposition->Render();
+      response.headers.emplace_back("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      return response;
+    });
   }
 
   // The shipped configuration with the in-cluster names swapped for the
   // test's and its timers shortened.
   std::string AlertmanagerConfig() {
-    std::string config =
-        RepoFile("manifests/monitoring/alertmanager-dra-controller.yaml");
-    bool replaced =
-        ReplaceOnce(config,
-                    "https://dra-controller.dra-system.svc:8444/alertmanager",
-                    WebhookUrl()) &&
-        ReplaceOnce(config, "/var/run/secrets/dra-controller/token",
-                    token_file_) &&
-        ReplaceOnce(config, "/var/run/secrets/dra-controller/ca.crt",
-                    ca_file_) &&
-        ReplaceOnce(config, "group_wait: 10s", "group_wait: 1s") &&
-        ReplaceOnce(config, "group_interval: 1m", "group_interval: 1s");
+    std::string config = RepoFile("manifests/monitoring/alertmanager-dra-controller.yaml");
+    bool replaced = ReplaceOnce(config, "https://dra-controller.dra-system.svc:8444/alertmanager",
+                                WebhookUrl()) &&
+                    ReplaceOnce(config, "/var/run/secrets/dra-controller/token", token_file_) &&
+                    ReplaceOnce(config, "/var/run/secrets/dra-controller/ca.crt", ca_file_) &&
+                    ReplaceOnce(config, "group_wait: 10s", "group_wait: 1s") &&
+                    ReplaceOnce(config, "group_interval: 1m", "group_interval: 1s");
     EXPECT_TRUE(replaced) << config;
     return config;
   }
@@ -535,17 +475,14 @@ protected:
       alertmanager_port_ = FreeLoopbackPort();
       auto process = BackgroundProcess::Start(
           {"prometheus-alertmanager", "--config.file=" + config,
-           "--storage.path=" +
-               (dir_.path() / ("am" + std::to_string(attempt))).string(),
-           "--web.listen-address=127.0.0.1:" +
-               std::to_string(alertmanager_port_),
+           "--storage.path=" + (dir_.path() / ("am" + std::to_string(attempt))).string(),
+           "--web.listen-address=127.0.0.1:" + std::to_string(alertmanager_port_),
            "--cluster.listen-address="});
       ASSERT_TRUE(process.ok()) << process.status().ToString();
       alertmanager_ = std::move(*process);
       ready = WaitFor("Alertmanager ready", 30s,
                       [&] {
-                        if (!alertmanager_->Running())
-                          return true;
+                        if (!alertmanager_->Running()) return true;
                         return Ready(alertmanager_port_);
                       })
                   .ok() &&
@@ -556,35 +493,31 @@ protected:
 
   void StartPrometheus() {
     std::string rules = dir_.Write("dcgm-alerts.rules.yaml", DcgmRuleFile());
-    std::string config =
-        dir_.Write("prometheus.yml",
-                   "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                   "rule_files: ['" +
-                       rules +
-                       "']\n"
-                       "alerting:\n  alertmanagers:\n    - static_configs:\n   "
-                       "     - targets: ['127.0.0.1:" +
-                       std::to_string(alertmanager_port_) +
-                       "']\n"
-                       "scrape_configs:\n  - job_name: dcgm-exporter\n    "
-                       "static_configs:\n"
-                       "      - targets: ['127.0.0.1:" +
-                       std::to_string(exposition_server_->port()) + "']\n");
+    std::string config = dir_.Write("prometheus.yml",
+                                    "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                                    "rule_files: ['" +
+                                        rules +
+                                        "']\n"
+                                        "alerting:\n  alertmanagers:\n    - static_configs:\n   "
+                                        "     - targets: ['127.0.0.1:" +
+                                        std::to_string(alertmanager_port_) +
+                                        "']\n"
+                                        "scrape_configs:\n  - job_name: dcgm-exporter\n    "
+                                        "static_configs:\n"
+                                        "      - targets: ['127.0.0.1:" +
+                                        std::to_string(exposition_server_->port()) + "']\n");
     bool ready = false;
     for (int attempt = 0; attempt < 3 && !ready; ++attempt) {
       prometheus_port_ = FreeLoopbackPort();
       auto process = BackgroundProcess::Start(
           {"prometheus", "--config.file=" + config,
-           "--storage.tsdb.path=" +
-               (dir_.path() / ("prom" + std::to_string(attempt))).string(),
-           "--web.listen-address=127.0.0.1:" +
-               std::to_string(prometheus_port_)});
+           "--storage.tsdb.path=" + (dir_.path() / ("prom" + std::to_string(attempt))).string(),
+           "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port_)});
       ASSERT_TRUE(process.ok()) << process.status().ToString();
       prometheus_ = std::move(*process);
       ready = WaitFor("Prometheus ready", 30s,
                       [&] {
-                        if (!prometheus_->Running())
-                          return true;
+                        if (!prometheus_->Running()) return true;
                         return Ready(prometheus_port_);
                       })
                   .ok() &&
@@ -594,39 +527,32 @@ protected:
   }
 
   static bool Ready(int port) {
-    auto ready = Subprocess::Run(
-        {"curl", "-sf",
-         "http://127.0.0.1:" + std::to_string(port) + "/-/ready"});
+    auto ready =
+        Subprocess::Run({"curl", "-sf", "http://127.0.0.1:" + std::to_string(port) + "/-/ready"});
     return ready.ok() && ready->exit_code == 0;
   }
 
   // Prometheus's answer to an instant query.
-  json Query(const std::string &promql) {
-    auto out = Subprocess::Run(
-        {"curl", "-s", "--data-urlencode", "query=" + promql,
-         "http://127.0.0.1:" + std::to_string(prometheus_port_) +
-             "/api/v1/query"});
-    if (!out.ok() || out->exit_code != 0)
-      return json{{"status", "curl failed"}};
+  json Query(const std::string& promql) {
+    auto out =
+        Subprocess::Run({"curl", "-s", "--data-urlencode", "query=" + promql,
+                         "http://127.0.0.1:" + std::to_string(prometheus_port_) + "/api/v1/query"});
+    if (!out.ok() || out->exit_code != 0) return json{{"status", "curl failed"}};
     return json::parse(out->out, nullptr, false);
   }
 
   std::string Logs() {
     std::string logs;
-    if (controller_)
-      logs += "\n--- controller:\n" + controller_->Output();
-    if (alertmanager_)
-      logs += "\n--- alertmanager:\n" + alertmanager_->Output();
+    if (controller_) logs += "\n--- controller:\n" + controller_->Output();
+    if (alertmanager_) logs += "\n--- alertmanager:\n" + alertmanager_->Output();
     return logs;
   }
 
-  ::testing::AssertionResult Eventually(const std::string &what,
-                                        std::function<bool()> check,
+  ::testing::AssertionResult Eventually(const std::string& what, std::function<bool()> check,
                                         std::function<std::string()> describe,
                                         std::chrono::seconds deadline) {
     auto done = WaitFor(what, deadline, check, describe);
-    if (done.ok())
-      return ::testing::AssertionSuccess();
+    if (done.ok()) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << done.ToString() << Logs();
   }
 
@@ -639,20 +565,17 @@ protected:
   std::unique_ptr<BackgroundProcess> controller_, prometheus_, alertmanager_;
   std::shared_ptr<DcgmExposition> exposition_;
   std::unique_ptr<ScriptedHttpServer> exposition_server_;
-  int webhook_port_ = 0, metrics_port_ = 0, alertmanager_port_ = 0,
-      prometheus_port_ = 0;
+  int webhook_port_ = 0, metrics_port_ = 0, alertmanager_port_ = 0, prometheus_port_ = 0;
   std::string last_body_;
 };
 
-std::string DescribeRules(const std::vector<json> &rules) {
+std::string DescribeRules(const std::vector<json>& rules) {
   std::string out;
-  for (const auto &r : rules)
-    out += r["spec"].dump() + "\n";
+  for (const auto& r : rules) out += r["spec"].dump() + "\n";
   return out.empty() ? "no rule" : out;
 }
 
-TEST_F(AlertmanagerEndToEndTest,
-       XidSeriesTaintsExactlyThatGpuAndClearingLiftsIt) {
+TEST_F(AlertmanagerEndToEndTest, XidSeriesTaintsExactlyThatGpuAndClearingLiftsIt) {
   ASSERT_NO_FATAL_FAILURE(StartExposition());
   ASSERT_NO_FATAL_FAILURE(StartAlertmanager());
   ASSERT_NO_FATAL_FAILURE(StartPrometheus());
@@ -661,14 +584,13 @@ TEST_F(AlertmanagerEndToEndTest,
       "Prometheus to scrape 16 GPUs",
       [&] {
         json answer = Query("count(DCGM_FI_DEV_XID_ERRORS == 0)");
-        const json &result =
-            answer.value("/data/result"_json_pointer, json::array());
+        const json& result = answer.value("/data/result"_json_pointer, json::array());
         return result.size() == 1 && result[0]["value"][1] == "16";
       },
       [&] { return Query("count(DCGM_FI_DEV_XID_ERRORS == 0)").dump(); }, 30s));
   ASSERT_TRUE(FleetRules().empty()) << DescribeRules(FleetRules());
 
-  const Gpu &gpu = GpuAt("am-node-b", 5);
+  const Gpu& gpu = GpuAt("am-node-b", 5);
   ASSERT_FALSE(gpu.uuid.empty());
   exposition_->SetXid(gpu.uuid, 79);
   auto flipped = std::chrono::steady_clock::now();
@@ -683,12 +605,10 @@ TEST_F(AlertmanagerEndToEndTest,
       [&] { return DescribeRules(rules); }, 30s));
   auto tainted_after = std::chrono::steady_clock::now() - flipped;
   std::cout << "Xid flipped → DeviceTaintRule: "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(
-                   tainted_after)
-                   .count()
+            << std::chrono::duration_cast<std::chrono::milliseconds>(tainted_after).count()
             << " ms\n";
   ASSERT_EQ(rules.size(), 1u) << DescribeRules(rules);
-  const json &selector = rules[0]["spec"]["deviceSelector"];
+  const json& selector = rules[0]["spec"]["deviceSelector"];
   EXPECT_EQ(selector.value("driver", ""), kDriver);
   EXPECT_EQ(selector.value("pool", ""), gpu.node);
   EXPECT_EQ(selector.value("device", ""), gpu.device);
@@ -698,16 +618,13 @@ TEST_F(AlertmanagerEndToEndTest,
       [&] {
         rules = FleetRules();
         return rules.size() == 1 &&
-               rules[0].value("/spec/taint/effect"_json_pointer,
-                              std::string()) == "NoExecute";
+               rules[0].value("/spec/taint/effect"_json_pointer, std::string()) == "NoExecute";
       },
       [&] { return DescribeRules(rules); }, 10s));
   json healths = SourcedHealths();
   ASSERT_EQ(healths.size(), 1u) << healths.dump();
-  EXPECT_EQ(healths[0].value("/spec/state"_json_pointer, std::string()),
-            "Unhealthy");
-  EXPECT_EQ(healths[0].value("/spec/reason"_json_pointer, std::string()),
-            "GPUFellOffTheBus");
+  EXPECT_EQ(healths[0].value("/spec/state"_json_pointer, std::string()), "Unhealthy");
+  EXPECT_EQ(healths[0].value("/spec/reason"_json_pointer, std::string()), "GPUFellOffTheBus");
 
   exposition_->SetXid(gpu.uuid, 0);
   auto cleared = std::chrono::steady_clock::now();
@@ -716,8 +633,7 @@ TEST_F(AlertmanagerEndToEndTest,
       [&] {
         healths = SourcedHealths();
         return healths.size() == 1 &&
-               healths[0].value("/spec/state"_json_pointer, std::string()) ==
-                   "Healthy";
+               healths[0].value("/spec/state"_json_pointer, std::string()) == "Healthy";
       },
       [&] { return healths.dump(); }, 30s));
   // The rule stays through the 3 s hold-off, then goes.
@@ -729,7 +645,7 @@ TEST_F(AlertmanagerEndToEndTest,
 }
 
 TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
-  const Gpu &gpu = GpuAt("am-node-a", 2);
+  const Gpu& gpu = GpuAt("am-node-a", 2);
   ASSERT_FALSE(gpu.uuid.empty());
   json labels = {{"alertname", "GPUFellOffTheBus"},
                  {"dra_controller", "device-health"},
@@ -746,14 +662,12 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   not_a_list["alerts"] = "GPUFellOffTheBus";
   json no_labels = json::parse(firing);
   no_labels["alerts"][0].erase("labels");
-  for (const std::string &body :
-       {truncated, not_a_list.dump(), no_labels.dump()}) {
+  for (const std::string& body : {truncated, not_a_list.dump(), no_labels.dump()}) {
     int status = 0;
     // RBAC reaches the authorizer through an informer: allow a moment.
     auto answered = WaitFor(
         "the sender to be authorized", 30s,
-        [&] { return (status = Post(sender_token_, body)) != 403; },
-        [&] { return last_body_; });
+        [&] { return (status = Post(sender_token_, body)) != 403; }, [&] { return last_body_; });
     ASSERT_TRUE(answered.ok()) << answered.ToString();
     EXPECT_EQ(status, 400) << body << ": " << last_body_;
   }
@@ -761,19 +675,16 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   double unknown_before = AlertsCounter("unknown_device");
   json unknown = labels;
   unknown["UUID"] = kUnknownUuid;
-  EXPECT_EQ(Post(sender_token_, Payload("firing", unknown, "0badc0de0badc0de")),
-            200)
-      << last_body_;
+  EXPECT_EQ(Post(sender_token_, Payload("firing", unknown, "0badc0de0badc0de")), 200) << last_body_;
   json events;
   EXPECT_TRUE(Eventually(
       "a Warning Event naming the unknown UUID",
       [&] {
-        auto got = cluster_->GetJson({"get", "events", "-A", "--field-selector",
-                                      "reason=UnknownDevice,type=Warning"});
+        auto got = cluster_->GetJson(
+            {"get", "events", "-A", "--field-selector", "reason=UnknownDevice,type=Warning"});
         events = got.ok() ? (*got)["items"] : json::array();
-        for (const auto &e : events) {
-          if (e.value("message", "").find(kUnknownUuid) != std::string::npos)
-            return true;
+        for (const auto& e : events) {
+          if (e.value("message", "").find(kUnknownUuid) != std::string::npos) return true;
         }
         return false;
       },
@@ -782,13 +693,10 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   // Each request was answered once handled: nothing was written for any.
   EXPECT_EQ(SourcedHealths(), json::array());
   // The same alert, well formed, is written.
-  EXPECT_EQ(Post(sender_token_, Payload("firing", labels, "1f2e3d4c5b6a7980")),
-            200)
-      << last_body_;
+  EXPECT_EQ(Post(sender_token_, Payload("firing", labels, "1f2e3d4c5b6a7980")), 200) << last_body_;
   json healths;
   ASSERT_TRUE(Eventually(
-      "the valid alert's DeviceHealth",
-      [&] { return !(healths = SourcedHealths()).empty(); },
+      "the valid alert's DeviceHealth", [&] { return !(healths = SourcedHealths()).empty(); },
       [&] { return healths.dump(); }, 10s));
   ASSERT_EQ(healths.size(), 1u) << healths.dump();
   std::string target = healths[0]["spec"].dump();
@@ -796,5 +704,5 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   EXPECT_EQ(target.find(kUnknownUuid), std::string::npos) << target;
 }
 
-} // namespace
-} // namespace dra::testing
+}  // namespace
+}  // namespace dra::testing
