@@ -7,18 +7,15 @@
 // binary in between. Needs the env of `hack/control-plane/cluster.sh up`
 // (KUBECONFIG, DRA_KUBECTL); reports p50/p99/max in milliseconds as counters:
 // firing → rule visible, the POST's answer, and resolved → rule gone.
-#include <arpa/inet.h>
 #include <benchmark/benchmark.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <set>
 
 #include "controller/api/DeviceTaintRule.h"
@@ -88,21 +85,6 @@ std::string BuildDir() {
   std::error_code error;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
   return error ? "build" : exe.parent_path().parent_path().string();
-}
-
-int FreeLoopbackPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -223,14 +205,22 @@ class Bench {
   }
 
   bool StartController() {
-    port_ = FreeLoopbackPort();
-    auto process = BackgroundProcess::Start(
-        {BuildDir() + "/dra-controller", "run", "--kubeconfig", cluster_->kubeconfig(),
-         "--metrics-bind-address", "0", "--health-probe-bind-address", "0",
-         "--alertmanager-webhook-bind-address", "127.0.0.1:" + std::to_string(port_),
-         "--health-preview", "0s", "--health-hold-off", "0s"});
+    auto process = BackgroundProcess::Start({BuildDir() + "/dra-controller", "run", "--kubeconfig",
+                                             cluster_->kubeconfig(), "--metrics-bind-address", "0",
+                                             "--health-probe-bind-address", "0",
+                                             "--alertmanager-webhook-bind-address", "127.0.0.1:0",
+                                             "--health-preview", "0s", "--health-hold-off", "0s"});
     if (!process.ok()) return Fail(process.status().ToString());
     controller_ = std::move(*process);
+    static const std::regex kPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
+    std::smatch port;
+    std::string out;
+    auto serving = dra::testing::WaitFor("the webhook to listen", 60s, [&] {
+      out = controller_->Output();
+      return std::regex_search(out, port, kPort);
+    });
+    if (!serving.ok()) return Fail(serving.ToString() + "\n" + out);
+    port_ = std::stoi(port[1]);
     kube::RestConfig config;
     config.server = "https://127.0.0.1:" + std::to_string(port_);
     config.insecure_skip_tls_verify = true;  // the controller's self-signed certificate

@@ -337,34 +337,31 @@ class AlertmanagerEndToEndTest : public ClusterTest {
   }
 
   void StartController() {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      webhook_port_ = FreeLoopbackPort();
-      auto process = BackgroundProcess::Start(
-          {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-           cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0", "--metrics-secure",
-           "--metrics-cert-dir", cert_dir_, "--health-probe-bind-address", "127.0.0.1:0",
-           "--alertmanager-webhook-bind-address", "127.0.0.1:" + std::to_string(webhook_port_),
-           "--health-preview", "0s", "--health-hold-off", "3s"});
-      ASSERT_TRUE(process.ok()) << process.status().ToString();
-      controller_ = std::move(*process);
-      auto up = WaitFor(
-          "the controller to sync and serve the webhook", 60s,
-          [&] {
-            if (!controller_->Running()) return true;
-            std::string out = controller_->Output();
-            return out.find("started devicehealth") != std::string::npos &&
-                   out.find("inventory synced") != std::string::npos && Post("", "{}") != 0;
-          },
-          [&] { return controller_->Output(); });
-      ASSERT_TRUE(up.ok()) << up.ToString();
-      if (controller_->Running()) break;
-    }
-    ASSERT_TRUE(controller_->Running()) << controller_->Output();
-    std::smatch port;
-    static const std::regex kPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
-    std::string out = controller_->Output();
-    ASSERT_TRUE(std::regex_search(out, port, kPort)) << out;
-    metrics_port_ = std::stoi(port[1]);
+    auto process = BackgroundProcess::Start(
+        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
+         cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0", "--metrics-secure",
+         "--metrics-cert-dir", cert_dir_, "--health-probe-bind-address", "127.0.0.1:0",
+         "--alertmanager-webhook-bind-address", "127.0.0.1:0", "--health-preview", "0s",
+         "--health-hold-off", "3s"});
+    ASSERT_TRUE(process.ok()) << process.status().ToString();
+    controller_ = std::move(*process);
+    static const std::regex kWebhookPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
+    static const std::regex kMetricsPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
+    std::smatch webhook, metrics;
+    std::string out;
+    auto up = WaitFor(
+        "the controller to sync and serve the webhook", 60s,
+        [&] {
+          out = controller_->Output();
+          return out.find("started devicehealth") != std::string::npos &&
+                 out.find("inventory synced") != std::string::npos &&
+                 std::regex_search(out, webhook, kWebhookPort) &&
+                 std::regex_search(out, metrics, kMetricsPort);
+        },
+        [&] { return out; });
+    ASSERT_TRUE(up.ok()) << up.ToString();
+    webhook_port_ = std::stoi(webhook[1]);
+    metrics_port_ = std::stoi(metrics[1]);
   }
 
   // POSTs `body` to the webhook over HTTPS (the CA verified); the HTTP status,
