@@ -29,6 +29,7 @@
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
@@ -44,6 +45,7 @@ using namespace std::chrono_literals;
 constexpr const char* kDriver = "gpu.example.com";
 constexpr const char* kSourceLabel = "dra-controller.dev/source=alertmanager";
 constexpr int kGpusPerNode = 8;
+constexpr const char* kControllerPod = "dra-controller-e2e";
 const std::vector<std::string> kNodes{"am-node-a", "am-node-b"};
 const std::vector<std::string> kFleet{"am-node-a:8:80Gi:gpu-am", "am-node-b:8:80Gi:gpu-am"};
 constexpr const char* kUnknownUuid = "GPU-00000000-dead-beef-0000-000000000000";
@@ -337,6 +339,9 @@ class AlertmanagerEndToEndTest : public ClusterTest {
   }
 
   void StartController() {
+    // The Pod the controller names in its Events, as the downward API sets it.
+    ScopedEnv pod("POD_NAME", kControllerPod);
+    ScopedEnv pod_namespace("POD_NAMESPACE", ns_.c_str());
     auto process = BackgroundProcess::Start(
         {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
          cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0", "--metrics-secure",
@@ -675,10 +680,11 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   EXPECT_EQ(Post(sender_token_, Payload("firing", unknown, "0badc0de0badc0de")), 200) << last_body_;
   json events;
   EXPECT_TRUE(Eventually(
-      "a Warning Event naming the unknown UUID",
+      "a Warning Event on the controller's Pod naming the unknown UUID",
       [&] {
-        auto got = cluster_->GetJson(
-            {"get", "events", "-A", "--field-selector", "reason=UnknownDevice,type=Warning"});
+        auto got = cluster_->GetJson({"get", "events", "-n", ns_, "--field-selector",
+                                      "reason=UnknownDevice,type=Warning,involvedObject.name=" +
+                                          std::string(kControllerPod)});
         events = got.ok() ? (*got)["items"] : json::array();
         for (const auto& e : events) {
           if (e.value("message", "").find(kUnknownUuid) != std::string::npos) return true;
