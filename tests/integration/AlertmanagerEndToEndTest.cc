@@ -351,7 +351,7 @@ class AlertmanagerEndToEndTest : public ClusterTest {
     ASSERT_TRUE(process.ok()) << process.status().ToString();
     controller_ = std::move(*process);
     static const std::regex kWebhookPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
-    static const std::regex kMetricsPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
+    static const std::regex kMetricsPort(R"(serving metrics on \S+ \(/metrics\b.*port=(\d+))");
     std::smatch webhook, metrics;
     std::string out;
     auto up = WaitFor(
