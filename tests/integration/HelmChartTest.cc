@@ -208,7 +208,7 @@ class HelmChartTest : public ClusterTest {
 TEST_F(HelmChartTest, LintsCleanWithEveryOptionalPart) {
   for (const std::vector<std::string>& sets :
        {std::vector<std::string>{},
-        {"--set", "monitoring.enabled=true", "--set", "alertmanagerReceiver.enabled=true"},
+        {"--set", "monitoring.enabled=true", "--set", "alertmanagerReceiver.enabled=false"},
         {"--set", std::string("image.digest=") + kDigest, "--set", "namespace.create=false"}}) {
     std::vector<std::string> args{"lint", "--strict", Chart()};
     args.insert(args.end(), sets.begin(), sets.end());
@@ -300,7 +300,9 @@ TEST_F(HelmChartTest, AlertmanagerReceiverOpensItsPortEverywhere) {
         (*objects)["Service" + ns]["spec"]["ports"].dump().find("\"alerts\"") != std::string::npos;
     bool has_policy_port =
         (*objects)["NetworkPolicy" + ns]["spec"].dump().find("8444") != std::string::npos;
+    bool has_pod_name = container["env"].dump().find("\"POD_NAME\"") != std::string::npos;
     bool want = set == on;
+    EXPECT_EQ(has_pod_name, want) << set;
     EXPECT_EQ(has_arg, want) << set;
     EXPECT_EQ(has_container_port, want) << set;
     EXPECT_EQ(has_service_port, want) << set;
