@@ -501,7 +501,7 @@ def webhook_attacks(c, stop):
 def apply_crds():
     kubectl = os.environ["DRA_KUBECTL"]
     crds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crds")
-    subprocess.run([kubectl, "apply", "-f", crds], capture_output=True, text=True, timeout=60)
+    subprocess.run([kubectl, "apply", "-k", crds], capture_output=True, text=True, timeout=60)
     subprocess.run([kubectl, "wait", "--for=condition=Established", "crd", "--all", "--timeout=30s"],
                    capture_output=True, text=True, timeout=60)
 

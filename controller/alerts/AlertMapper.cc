@@ -9,6 +9,7 @@ namespace {
 
 constexpr size_t kMaxReason = 128;
 constexpr size_t kMaxMessage = 1024;
+constexpr size_t kUuidShown = 12;
 
 kube::Status Invalid(const Alert& alert, const std::string& why) {
   std::string name = alert.Label("alertname");
@@ -78,7 +79,10 @@ kube::Result<GpuAlert> AlertMapper::Map(const Alert& alert) const {
   }
   out.uuid = alert.Label(labels_.uuid);
   if (!out.uuid.empty()) {
-    out.health_name = health::SourcedHealthName::For("alert-", out.uuid, Lower(out.uuid));
+    // "GPU-8fa1fd4b": enough to recognise the GPU in `kubectl get`, the hash
+    // of the whole UUID tells it apart.
+    out.health_name =
+        health::SourcedHealthName::For("alert-", out.uuid.substr(0, kUuidShown), Lower(out.uuid));
     return out;
   }
   out.node = alert.Label(labels_.host);

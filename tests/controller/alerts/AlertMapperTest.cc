@@ -31,6 +31,13 @@ TEST(AlertMapperTest, UuidNamesTheGpuAndTheObject) {
   auto lower = AlertMapper().Map(Firing({{"UUID", "gpu-5f3c"}}));
   ASSERT_TRUE(lower.ok());
   EXPECT_EQ(lower->health_name, gpu->health_name);
+  // A full UUID shows its first 12 characters; the hash tells two apart.
+  auto a = AlertMapper().Map(Firing({{"UUID", "GPU-8fa1fd4b-e41e-3c20-83cc-7c3e3fd97b24"}}));
+  auto b = AlertMapper().Map(Firing({{"UUID", "GPU-8fa1fd4b-e41e-3c20-83cc-7c3e3fd97b25"}}));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(a->health_name.starts_with("alert-gpu-8fa1fd4b-")) << a->health_name;
+  EXPECT_EQ(a->health_name.size(), std::string("alert-gpu-8fa1fd4b-").size() + 12);
+  EXPECT_NE(a->health_name, b->health_name);
 }
 
 TEST(AlertMapperTest, HostAndIndexNameTheGpuWithoutAUuid) {
