@@ -232,7 +232,8 @@ TEST_F(HelmChartTest, MonitoringRendersTheMonitoringComponent) {
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
   auto component = Kustomize("manifests/monitoring");
   ASSERT_TRUE(component.ok()) << component.status().ToString();
-  ASSERT_EQ(component->size(), 3u);  // ServiceMonitor, PrometheusRule, dashboard
+  // ServiceMonitor, two PrometheusRules, the alert sender's ClusterRole and binding, dashboard
+  ASSERT_EQ(component->size(), 6u);
   kustomize->insert(component->begin(), component->end());
   auto chart = Template({"monitoring.enabled=true"});
   ASSERT_TRUE(chart.ok()) << chart.status().ToString();
