@@ -33,16 +33,20 @@ std::string Type(const YAML::Node& schema) {
 std::string Constraints(const YAML::Node& schema) {
   std::vector<std::string> parts;
   if (schema["enum"]) parts.push_back("One of " + CodeList(schema["enum"]) + ".");
-  const std::pair<const char*, const char*> limits[] = {{"minLength", "at least %s characters"},
-                                                        {"maxLength", "at most %s characters"},
-                                                        {"minimum", "at least %s"},
-                                                        {"maximum", "at most %s"},
-                                                        {"maxItems", "at most %s items"}};
+  const bool nonempty = Text(schema["minLength"]) == "1";
+  const std::pair<const char*, const char*> limits[] = {
+      {"minLength", nonempty ? "not empty" : "at least %s characters"},
+      {"maxLength", "at most %s characters"},
+      {"minimum", "at least %s"},
+      {"maximum", "at most %s"},
+      {"maxItems", "at most %s items"}};
   std::string said;
   for (const auto& [key, words] : limits) {
     if (!schema[key]) continue;
     std::string phrase = words;
-    phrase.replace(phrase.find("%s"), 2, Text(schema[key]));
+    if (auto at = phrase.find("%s"); at != std::string::npos) {
+      phrase.replace(at, 2, Text(schema[key]));
+    }
     said += (said.empty() ? "" : ", ") + phrase;
   }
   if (!said.empty()) {
@@ -121,7 +125,8 @@ kube::Result<std::string> Render(const YAML::Node& crd, const std::string& sourc
     if (!schema) continue;
     any = true;
     std::string api = Text(spec["group"]) + "/" + Text(version["name"]);
-    out += "\n## " + api + "\n\n" + Text(schema["description"]) + "\n\n### Fields\n\n";
+    out += "\n## " + api + "\n\n" + MarkdownTable::Inline(Text(schema["description"])) +
+           "\n\n### Fields\n\n";
     SchemaWalk walk;
     walk.Object(schema, "");
     out += walk.fields.Render() + "\n### Validation rules\n\nThe API server refuses an object " +

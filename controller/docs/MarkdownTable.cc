@@ -9,9 +9,10 @@ void MarkdownTable::AddRow(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
-std::string MarkdownTable::Cell(std::string_view text) {
+std::string MarkdownTable::Inline(std::string_view text) {
   std::string out;
   bool space = false;
+  bool code = false;
   for (char c : text) {
     if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
       space = !out.empty();
@@ -19,7 +20,8 @@ std::string MarkdownTable::Cell(std::string_view text) {
     }
     if (space) out.push_back(' ');
     space = false;
-    if (c == '|') out.push_back('\\');
+    if (c == '`') code = !code;
+    if (c == '|' || (!code && (c == '<' || c == '>'))) out.push_back('\\');
     out.push_back(c);
   }
   return out;
@@ -35,13 +37,13 @@ std::string MarkdownTable::Code(std::string_view text) {
 
 std::string MarkdownTable::Render() const {
   std::string out = "|";
-  for (const auto& h : header_) out += " " + Cell(h) + " |";
+  for (const auto& h : header_) out += " " + Inline(h) + " |";
   out += "\n|";
   for (size_t i = 0; i < header_.size(); ++i) out += "---|";
   out += "\n";
   for (const auto& row : rows_) {
     out += "|";
-    for (const auto& cell : row) out += " " + Cell(cell) + " |";
+    for (const auto& cell : row) out += " " + Inline(cell) + " |";
     out += "\n";
   }
   return out;

@@ -17,10 +17,11 @@ class MarkdownTable {
 
   // `text` in backticks, or "" for empty text.
   static std::string Code(std::string_view text);
+  // `text` on one line, its pipes escaped and, outside code spans, its angle
+  // brackets (which Markdown would take for HTML).
+  static std::string Inline(std::string_view text);
 
  private:
-  static std::string Cell(std::string_view text);
-
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
 };

@@ -136,8 +136,7 @@ kube::Result<std::string> MetricReference::Markdown() {
          Table(*registered) +
          "\n## Allocation families\n\n"
          "Computed from the device inventory and rendered after the registered families "
-         "whenever what they read changed, in this order. `dra_controller_device_info` has one "
-         "more label per `--metrics-device-attributes` entry.\n\n" +
+         "whenever what they read changed, in this order.\n\n" +
          Table(AllocationFamilies());
 }
 
