@@ -8,7 +8,8 @@
 Starts the binary twice against the cluster of KUBECONFIG, one after the
 other, with its probe and metrics servers on free ports of 127.0.0.1: plain
 /metrics first, then --metrics-secure (HTTPS, TokenReview and
-SubjectAccessReview). Each attack runs for a bounded number of connections
+SubjectAccessReview, and the Alertmanager webhook on a third port, with the
+DeviceHealth CRDs applied first when $DRA_KUBECTL is set). Each attack runs for a bounded number of connections
 and seconds while a monitor asks /healthz (must answer 200 within 1 s) and
 /metrics (must answer within 2 s); afterwards the process must be alive and
 its CPU back to idle. Only 127.0.0.1 is targeted; the processes started are
@@ -133,6 +134,7 @@ class Attached:
 
     def __init__(self, pid, probe_port, metrics_port, secure):
         self.pid, self.probe_port, self.metrics_port, self.secure = pid, probe_port, metrics_port, secure
+        self.webhook_port = None
 
     def alive(self):
         return os.path.exists(f"/proc/{self.pid}")
@@ -154,12 +156,20 @@ class Controller:
                 "--health-probe-bind-address", f"{HOST}:0", "--metrics-bind-address", f"{HOST}:0"]
         if secure:
             args.append("--metrics-secure")
+            if os.environ.get("DRA_KUBECTL"):
+                apply_crds()
+                args += ["--alertmanager-webhook-bind-address", f"{HOST}:0"]
         self.secure = secure
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         STARTED.append(self.proc)
         self.probe_port = self.wait_port(r"serving probes on \S+ .* port=(\d+)")
         self.metrics_port = self.wait_port(r"serving metrics on \S+ .* port=(\d+)")
+        self.webhook_port = None
+        if "--alertmanager-webhook-bind-address" in args:
+            # Served once the device inventory has synced.
+            self.webhook_port = self.wait_port(r"serving the Alertmanager webhook on \S+ .* port=(\d+)",
+                                               timeout=60.0)
 
     def wait_port(self, pattern, timeout=30.0):
         deadline = time.monotonic() + timeout
@@ -428,6 +438,90 @@ def unauthenticated_and_bad_tokens(c, stop):
     return problems
 
 
+def post(port, path, body, token=None, content_type="application/json", timeout=5.0):
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    head = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\n{auth}Content-Type: {content_type}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    return status_of(exchange(port, head + body, tls=True, timeout=timeout))
+
+
+def webhook_attacks(c, stop):
+    """The Alertmanager webhook: every refusal before anything is written."""
+    port = getattr(c, "webhook_port", None)
+    if not port:
+        return []
+    problems = []
+    payload = json.dumps({"version": "4", "status": "firing", "alerts": [
+        {"status": "firing", "labels": {"alertname": "Attack", "UUID": "GPU-none"},
+         "startsAt": "2026-12-05T07:31:10Z", "fingerprint": "attack"}]}).encode()
+    cases = [
+        ("no token", lambda: post(port, "/alertmanager", payload), {401}),
+        ("bad token", lambda: post(port, "/alertmanager", payload, token="forged"), {401, 429, None}),
+        ("GET", lambda: timed_get(port, "/alertmanager", tls=True)[0], {405}),
+        ("unknown path", lambda: post(port, "/alertmanager/x/../y", payload), {404}),
+        ("body over 4 MiB", lambda: post(port, "/alertmanager", b"x" * (4 * 1024 * 1024 + 1)),
+         {413, None}),
+        ("plain HTTP on the TLS port",
+         lambda: status_of(exchange(port, b"POST /alertmanager HTTP/1.1\r\n\r\n", timeout=6)),
+         {None}),
+    ]
+    token = webhook_token()
+    if token:
+        cases += [
+            ("malformed payload", lambda: post(port, "/alertmanager", b'{"version":"4"', token=token),
+             {400}),
+            ("wrong version", lambda: post(port, "/alertmanager", b'{"version":"3","alerts":[]}',
+                                           token=token), {400}),
+            ("deep nesting", lambda: post(port, "/alertmanager", b"[" * 200_000, token=token), {400}),
+            ("unknown GPU", lambda: post(port, "/alertmanager", payload, token=token), {200}),
+        ]
+    for what, send, want in cases:
+        got = send()
+        if got not in want:
+            problems.append(f"webhook {what}: {got}, want {sorted(want, key=str)}")
+
+    def trickle(_i):
+        # Slow senders hold a connection at most its 20 s deadline; the
+        # monitor checks probes and scrapes stay answered meanwhile.
+        try:
+            sock = connect(port, True, 5)
+            sock.sendall(b"POST /alertmanager HTTP/1.1\r\nContent-Length: 100\r\n\r\n")
+            for _ in range(10):
+                if stop.is_set():
+                    break
+                sock.sendall(b"x")
+                time.sleep(0.2)
+            sock.close()
+        except OSError:
+            pass
+    run_threads(trickle, 16)
+    return problems
+
+
+def apply_crds():
+    kubectl = os.environ["DRA_KUBECTL"]
+    crds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crds")
+    subprocess.run([kubectl, "apply", "-k", crds], capture_output=True, text=True, timeout=60)
+    subprocess.run([kubectl, "wait", "--for=condition=Established", "crd", "--all", "--timeout=30s"],
+                   capture_output=True, text=True, timeout=60)
+
+
+def webhook_token():
+    """A token allowed to create DeviceHealths, when kubectl is at hand."""
+    kubectl = os.environ.get("DRA_KUBECTL")
+    if not kubectl:
+        return None
+    def run(*args):
+        return subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=30)
+    run("create", "serviceaccount", "endpoint-attack-alerts", "-n", "default")
+    run("create", "clusterrole", "endpoint-attack-alerts", "--verb=create",
+        "--resource=devicehealths.dra-controller.dev")
+    run("create", "clusterrolebinding", "endpoint-attack-alerts", "--clusterrole=endpoint-attack-alerts",
+        "--serviceaccount=default:endpoint-attack-alerts")
+    token = run("create", "token", "endpoint-attack-alerts", "-n", "default", "--duration=10m")
+    return token.stdout.strip() if token.returncode == 0 else None
+
+
 def run_threads(target, count):
     threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
     for t in threads:
@@ -440,7 +534,7 @@ def run_threads(target, count):
 ATTACKS = [malformed_request_lines, malformed_headers, bodies_on_get_and_post, conflicting_length,
            long_request_line, many_headers, tls_on_plain_port, path_traversal, head_and_options,
            spinning, idle_and_slowloris, slow_readers, tls_garbage_on_secure_port,
-           unauthenticated_and_bad_tokens]
+           unauthenticated_and_bad_tokens, webhook_attacks]
 
 
 # ---------------------------------------------------------------- monitor

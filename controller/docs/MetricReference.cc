@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "controller/alerts/AlertMetrics.h"
 #include "controller/app/Controller.h"
 #include "controller/docs/MarkdownTable.h"
 #include "controller/extended/FindingReporter.h"
@@ -64,12 +65,14 @@ kube::Status RegisterRuntimeFamilies(const Registry& registry) {
 }
 
 // dra-controller's own: build info, the inventory's selector errors, device
-// health, the kubelet source and the extended-resource reconcilers.
+// health, the kubelet source, the Alertmanager webhook and the
+// extended-resource reconcilers.
 void RegisterControllerFamilies(const Registry& registry) {
   app::Controller::RegisterBuildInfo(registry);
   inventory::Inventory inventory(registry);
   health::HealthMetrics health(registry);
   kubelet::KubeletHealthMetrics kubelet(registry);
+  alerts::AlertMetrics alerts(registry);
   extended::FindingReporter findings({}, registry);
   kube::Store<api::ResourceClaim> claims;
   kube::Store<api::PodView> pods;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/health/DeviceHealthApi.h"
 #include "controller/health/DeviceScope.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/TaintRuleBuilder.h"
@@ -11,19 +12,9 @@ namespace dra::health {
 namespace {
 
 bool Served(kube::Manager& manager) {
-  auto group = manager.client()->Get("/apis/dra-controller.dev/v1alpha1");
-  if (!group.ok()) {
-    spdlog::warn(
-        "device health off: dra-controller.dev/v1alpha1 is not served ({}); install "
-        "crds/ and restart",
-        group.status().ToString());
-    return false;
-  }
-  for (const auto& resource : group->value("resources", nlohmann::json::array())) {
-    if (resource.value("name", "") == "devicehealths") return true;
-  }
-  spdlog::warn("device health off: the API server does not serve devicehealths");
-  return false;
+  kube::Status served = DeviceHealthApi::Served(*manager.client());
+  if (!served.ok()) spdlog::warn("device health off: {}", served.message());
+  return served.ok();
 }
 
 // The target as status.resolved last named it, for a target by uuid or

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "controller/extended/PodInformer.h"
+#include "controller/health/DeviceHealthApi.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/RestSourcedHealthWriter.h"
 
@@ -10,17 +11,6 @@ namespace dra::kubelet {
 namespace {
 
 constexpr const char* kFlag = "kubelet-health-reports";
-
-// Whether dra-controller.dev/v1alpha1 serves devicehealths (the CRDs are
-// installed apart from the API server, so discovery at start does not ask).
-bool ServesDeviceHealths(kube::RestClient& client) {
-  auto group = client.Get("/apis/dra-controller.dev/v1alpha1");
-  if (!group.ok()) return false;
-  for (const auto& resource : group->value("resources", nlohmann::json::array())) {
-    if (resource.value("name", "") == "devicehealths") return true;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -41,8 +31,9 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
     spdlog::info("kubelet health reports off (--{}=false)", kFlag);
     return kube::Status::Ok();
   }
-  if (!ServesDeviceHealths(*context.manager.client())) {
-    spdlog::warn("kubelet health reports off: the API server does not serve devicehealths");
+  if (kube::Status served = health::DeviceHealthApi::Served(*context.manager.client());
+      !served.ok()) {
+    spdlog::warn("kubelet health reports off: {}", served.message());
     return kube::Status::Ok();
   }
   kube::Manager& manager = context.manager;

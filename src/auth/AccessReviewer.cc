@@ -7,9 +7,9 @@ namespace {
 
 constexpr const char* kPath = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
 
-nlohmann::json ReviewFor(const UserInfo& user, const std::string& verb, const std::string& path) {
-  nlohmann::json spec = {{"user", user.username},
-                         {"nonResourceAttributes", {{"path", path}, {"verb", verb}}}};
+nlohmann::json ReviewFor(const UserInfo& user, const char* attributes_field,
+                         nlohmann::json attributes) {
+  nlohmann::json spec = {{"user", user.username}, {attributes_field, std::move(attributes)}};
   if (!user.uid.empty()) spec["uid"] = user.uid;
   if (!user.groups.empty()) spec["groups"] = user.groups;
   if (!user.extra.empty()) spec["extra"] = user.extra;
@@ -47,13 +47,34 @@ Status ReviewFailed(const Status& failure) {
 
 AccessReviewer::AccessReviewer(std::shared_ptr<RestClient> client) : client_(std::move(client)) {}
 
+std::string ResourceAttributes::Describe() const {
+  std::string text = verb + " " + resource + (group.empty() ? "" : "." + group);
+  if (!name.empty()) text += " " + name;
+  if (!namespace_.empty()) text += " in namespace " + namespace_;
+  return text;
+}
+
 Result<AccessDecision> AccessReviewer::ReviewNonResource(const UserInfo& user,
                                                          const std::string& verb,
                                                          const std::string& path) {
+  return Review(user, "nonResourceAttributes", {{"path", path}, {"verb", verb}});
+}
+
+Result<AccessDecision> AccessReviewer::ReviewResource(const UserInfo& user,
+                                                      const ResourceAttributes& attributes) {
+  nlohmann::json fields = {
+      {"verb", attributes.verb}, {"group", attributes.group}, {"resource", attributes.resource}};
+  if (!attributes.namespace_.empty()) fields["namespace"] = attributes.namespace_;
+  if (!attributes.name.empty()) fields["name"] = attributes.name;
+  return Review(user, "resourceAttributes", std::move(fields));
+}
+
+Result<AccessDecision> AccessReviewer::Review(const UserInfo& user, const char* attributes_field,
+                                              nlohmann::json attributes) {
   HttpRequest request;
   request.method = "POST";
   request.path = kPath;
-  request.body = ReviewFor(user, verb, path).dump();
+  request.body = ReviewFor(user, attributes_field, std::move(attributes)).dump();
   request.content_type = "application/json";
   auto response = client_->Do(request);
   if (!response.ok()) return ReviewFailed(response.status());

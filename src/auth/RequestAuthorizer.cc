@@ -50,8 +50,8 @@ Status TooManyReviews() {
   return Status(StatusCode::kTooManyRequests, "too many authentication reviews; retry later");
 }
 
-std::string DecisionKey(const UserInfo& user, const std::string& verb, const std::string& path) {
-  nlohmann::json key = {user.username, user.uid, user.groups, user.extra, verb, path};
+std::string DecisionKey(const UserInfo& user, const nlohmann::json& request) {
+  nlohmann::json key = {user.username, user.uid, user.groups, user.extra, request};
   return key.dump();
 }
 
@@ -80,12 +80,27 @@ bool RequestAuthorizer::TakeReviewToken(TokenBucket& budget) {
 
 Status RequestAuthorizer::Authorize(const std::string& method, const std::string& path,
                                     const std::string& authorization_header) {
-  std::string token = BearerToken(authorization_header);
-  if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
-  auto user = Authenticate(token);
+  auto user = AuthenticateHeader(authorization_header);
   if (!user.ok()) return user.status();
   std::string verb = method == "HEAD" ? "get" : AsciiText::Lower(method);
-  return CheckAccess(*user, verb, path);
+  return CheckAccess(*user, DecisionKey(*user, {verb, path}), verb + " " + path,
+                     [&] { return access_->ReviewNonResource(*user, verb, path); });
+}
+
+Status RequestAuthorizer::AuthorizeResource(const std::string& authorization_header,
+                                            const ResourceAttributes& attributes) {
+  auto user = AuthenticateHeader(authorization_header);
+  if (!user.ok()) return user.status();
+  nlohmann::json request = {"resource",          attributes.verb,       attributes.group,
+                            attributes.resource, attributes.namespace_, attributes.name};
+  return CheckAccess(*user, DecisionKey(*user, request), attributes.Describe(),
+                     [&] { return access_->ReviewResource(*user, attributes); });
+}
+
+Result<UserInfo> RequestAuthorizer::AuthenticateHeader(const std::string& authorization_header) {
+  std::string token = BearerToken(authorization_header);
+  if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
+  return Authenticate(token);
 }
 
 Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
@@ -109,13 +124,13 @@ Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
   return user;
 }
 
-Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& verb,
-                                      const std::string& path) {
-  std::string key = DecisionKey(user, verb, path);
+Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& key,
+                                      const std::string& what,
+                                      const std::function<Result<AccessDecision>()>& review) {
   auto decision = decisions_.Get(key, clock_->Now());
   if (!decision) {
     if (!TakeReviewToken(known_review_budget_)) return TooManyReviews();
-    auto reviewed = access_->ReviewNonResource(user, verb, path);
+    auto reviewed = review();
     if (!reviewed.ok()) return reviewed.status();
     auto now = clock_->Now();
     auto ttl = reviewed->allowed ? options_.allowed_ttl : options_.denied_ttl;
@@ -123,7 +138,7 @@ Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& v
     decision = *reviewed;
   }
   if (decision->allowed) return Status::Ok();
-  std::string message = "user \"" + user.username + "\" may not " + verb + " " + path;
+  std::string message = "user \"" + user.username + "\" may not " + what;
   if (!decision->reason.empty()) message += ": " + decision->reason;
   return Status(StatusCode::kForbidden, message);
 }

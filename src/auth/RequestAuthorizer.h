@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,13 +55,21 @@ class RequestAuthorizer {
   // kTooManyRequests: over the review rate. Any other code: a review failed.
   Status Authorize(const std::string& method, const std::string& path,
                    const std::string& authorization_header);
+  // The same for an API resource: may the token's user do `attributes`
+  // (e.g. create devicehealths.dra-controller.dev)? Same codes.
+  Status AuthorizeResource(const std::string& authorization_header,
+                           const ResourceAttributes& attributes);
 
   // 200, 401, 403, 429, or 500 for a failed review.
   static int HttpStatusFor(const Status& verdict);
 
  private:
   Result<UserInfo> Authenticate(const std::string& token);
-  Status CheckAccess(const UserInfo& user, const std::string& verb, const std::string& path);
+  Result<UserInfo> AuthenticateHeader(const std::string& authorization_header);
+  // The cached decision under `key`, else `review`'s (cached); kForbidden
+  // with "user U may not <what>" when denied.
+  Status CheckAccess(const UserInfo& user, const std::string& key, const std::string& what,
+                     const std::function<Result<AccessDecision>()>& review);
   bool TakeReviewToken(TokenBucket& budget);
 
   std::shared_ptr<TokenReviewer> tokens_;

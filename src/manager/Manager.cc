@@ -58,15 +58,25 @@ EndpointServer::TlsOptions MetricsTls(const ServingCertificate& cert, const std:
 // /metrics over HTTPS for callers the API server authenticates and allows to
 // "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
 // The certificate from --metrics-cert-dir is reloaded when its files change.
-Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
-    const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
-    const EndpointServer::Handler& scrape) {
+Result<EndpointServer::TlsOptions> ServingTlsFor(const ManagerOptions& options) {
   auto cert = options.metrics_cert_dir.empty()
                   ? ServingCertificate::SelfSigned({"localhost"})
                   : ServingCertificate::FromDirectory(options.metrics_cert_dir);
-  if (!cert.ok()) return cert.status().WithContext("metrics serving certificate");
-  auto authorizer = std::make_shared<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
-                                                        std::make_shared<AccessReviewer>(client));
+  if (!cert.ok()) return cert.status().WithContext("serving certificate");
+  return MetricsTls(*cert, options.metrics_cert_dir);
+}
+
+std::shared_ptr<RequestAuthorizer> AuthorizerFor(const std::shared_ptr<RestClient>& client) {
+  return std::make_shared<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
+                                             std::make_shared<AccessReviewer>(client));
+}
+
+Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
+    const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
+    const EndpointServer::Handler& scrape) {
+  auto tls = ServingTlsFor(options);
+  if (!tls.ok()) return tls.status().WithContext("metrics");
+  auto authorizer = AuthorizerFor(client);
   auto failures = std::make_shared<LogThrottle>(kReviewFailureLogInterval);
   auto guarded = [authorizer, scrape, failures](const EndpointServer::Request& request) {
     Status verdict = authorizer->Authorize(request.method, request.path, request.authorization);
@@ -80,8 +90,7 @@ Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
     }
     return EndpointServer::Reply{status, verdict.message() + "\n"};
   };
-  return EndpointServer::Start(options.metrics_bind_address, {{"/metrics", guarded}},
-                               MetricsTls(*cert, options.metrics_cert_dir));
+  return EndpointServer::Start(options.metrics_bind_address, {{"/metrics", guarded}}, *tls);
 }
 
 long long Millis(Clock::Duration d) {
@@ -222,6 +231,16 @@ Status Manager::Start() {
   }
   startup_.Start([this] { RunStartup(); });
   return Status::Ok();
+}
+
+Result<EndpointServer::TlsOptions> Manager::ServingTls() const { return ServingTlsFor(options_); }
+
+Result<std::shared_ptr<RequestAuthorizer>> Manager::NewAuthorizer() const {
+  RestConfig review_config = config_;
+  review_config.request_timeout = std::min(config_.request_timeout, kMetricsReviewTimeout);
+  auto client = NewClient(review_config, 0);
+  if (!client.ok()) return client.status().WithContext("review client");
+  return AuthorizerFor(*client);
 }
 
 EndpointServer::Reply Manager::Probe(const CheckSet& checks, bool verbose) const {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/auth/RequestAuthorizer.h"
 #include "src/base/BackgroundThread.h"
 #include "src/base/Status.h"
 #include "src/cache/InformerRegistry.h"
@@ -93,6 +94,13 @@ class Manager {
   // leader-only runnables (only the leader writes Events) and stops with them.
   // Before Start() or from the wiring callback.
   std::shared_ptr<EventRecorder> Recorder(const std::string& component);
+
+  // The certificate servers of this process present: --metrics-cert-dir's
+  // (reloaded when its files change), else a self-signed one. Any time.
+  Result<EndpointServer::TlsOptions> ServingTls() const;
+  // A TokenReview + SubjectAccessReview authorizer on a client of its own
+  // (no retries, reviews end within 4 s), for a server a feature runs.
+  Result<std::shared_ptr<RequestAuthorizer>> NewAuthorizer() const;
 
   // Fails at once on unusable options (bind errors, bad election timing);
   // everything that waits for the API server happens in the background.

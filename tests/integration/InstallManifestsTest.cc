@@ -99,7 +99,9 @@ TEST_F(InstallManifestsTest, InstallsTheProductionSet) {
   EXPECT_EQ((*policy)["spec"]["policyTypes"], json({"Ingress"}));
   ASSERT_EQ((*policy)["spec"]["ingress"].size(), 1u);
   EXPECT_EQ((*policy)["spec"]["ingress"][0]["ports"],
-            json({{{"port", 8443}, {"protocol", "TCP"}}, {{"port", 8081}, {"protocol", "TCP"}}}));
+            json({{{"port", 8443}, {"protocol", "TCP"}},
+                  {{"port", 8444}, {"protocol", "TCP"}},
+                  {{"port", 8081}, {"protocol", "TCP"}}}));
   EXPECT_FALSE((*policy)["spec"]["ingress"][0].contains("from"));  // any source, these ports only
   auto pdb = cluster_->GetJson({"get", "pdb", "dra-controller", "-n", kNamespace});
   ASSERT_TRUE(pdb.ok());
@@ -108,6 +110,8 @@ TEST_F(InstallManifestsTest, InstallsTheProductionSet) {
   ASSERT_TRUE(service.ok());
   EXPECT_EQ((*service)["spec"]["ports"][0]["port"], 8443);
   EXPECT_EQ((*service)["spec"]["ports"][0]["targetPort"], "https-metrics");
+  EXPECT_EQ((*service)["spec"]["ports"][1]["port"], 8444);
+  EXPECT_EQ((*service)["spec"]["ports"][1]["targetPort"], "alerts");
   auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", kNamespace});
   ASSERT_TRUE(deployment.ok());
   const json& spec = (*deployment)["spec"]["template"]["spec"];

@@ -142,6 +142,49 @@ TEST_F(RequestAuthorizerTest, HeadIsAuthorizedAsGet) {
   EXPECT_EQ(Calls(kAccessReviews), 1u);
 }
 
+ResourceAttributes CreateDeviceHealths() {
+  return {"create", "dra-controller.dev", "devicehealths", "", ""};
+}
+
+TEST_F(RequestAuthorizerTest, ResourceReviewNamesVerbGroupAndResource) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alertmanager")),
+        ScriptedResponse::Json(201, Access(true)));
+  Status verdict = Authorizer()->AuthorizeResource("Bearer am", CreateDeviceHealths());
+  EXPECT_TRUE(verdict.ok()) << verdict.ToString();
+  ASSERT_EQ(Calls(kAccessReviews), 1u);
+  auto review = nlohmann::json::parse(api_->Requests().at(1).body);
+  EXPECT_EQ(review["spec"]["user"], "alertmanager");
+  EXPECT_EQ(review["spec"]["resourceAttributes"], nlohmann::json({{"verb", "create"},
+                                                                  {"group", "dra-controller.dev"},
+                                                                  {"resource", "devicehealths"}}));
+  EXPECT_FALSE(review["spec"].contains("nonResourceAttributes"));
+}
+
+TEST_F(RequestAuthorizerTest, ResourceReviewDeniedIsForbiddenAndNamesTheRight) {
+  Serve(ScriptedResponse::Json(201, Authenticated("bob")),
+        ScriptedResponse::Json(201, Access(false)));
+  auto authorizer = Authorizer();
+  EXPECT_EQ(authorizer->AuthorizeResource("", CreateDeviceHealths()).code(),
+            StatusCode::kUnauthorized);
+  Status verdict = authorizer->AuthorizeResource("Bearer b", CreateDeviceHealths());
+  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 403);
+  EXPECT_NE(verdict.message().find("create devicehealths.dra-controller.dev"), std::string::npos)
+      << verdict.message();
+}
+
+// A resource decision is cached apart from a non-resource one of the same
+// verb: allowing GET /metrics must not allow creating DeviceHealths.
+TEST_F(RequestAuthorizerTest, ResourceAndNonResourceDecisionsAreCachedApart) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(true)));
+  auto authorizer = Authorizer();
+  EXPECT_TRUE(authorizer->Authorize("CREATE", "devicehealths", "Bearer t").ok());
+  EXPECT_TRUE(authorizer->AuthorizeResource("Bearer t", CreateDeviceHealths()).ok());
+  EXPECT_EQ(Calls(kAccessReviews), 2u);
+  EXPECT_TRUE(authorizer->AuthorizeResource("Bearer t", CreateDeviceHealths()).ok());
+  EXPECT_EQ(Calls(kAccessReviews), 2u);
+}
+
 // A flood of unknown tokens costs the API server at most the review rate;
 // beyond it callers get 429 at once, and the budget refills with time.
 TEST_F(RequestAuthorizerTest, ReviewsBeyondTheRateAreTooManyRequests) {

@@ -1,0 +1,139 @@
+#include "controller/alerts/AlertReceiver.h"
+
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+namespace dra::alerts {
+namespace {
+
+constexpr const char* kSource = "alertmanager";
+
+std::string TargetText(const GpuAlert& alert) {
+  if (!alert.uuid.empty()) return "UUID " + alert.uuid;
+  return "node " + alert.node + " index " + std::to_string(alert.index.value_or(-1));
+}
+
+const char* NewsOutcome(AlertLedger::News news) {
+  switch (news) {
+    case AlertLedger::News::kRecorded:
+      return "applied";
+    case AlertLedger::News::kRepeat:
+      return "unchanged";
+    case AlertLedger::News::kStale:
+      return "stale";
+  }
+  return "error";
+}
+
+}  // namespace
+
+kube::Result<std::vector<AlertOutcome>> AlertReceiver::Receive(const AlertmanagerPayload& payload) {
+  std::lock_guard lock(mu_);
+  std::vector<AlertOutcome> outcomes(payload.alerts.size());
+  std::map<std::string, Group> groups;
+  std::vector<std::string> order;
+  for (size_t i = 0; i < payload.alerts.size(); ++i) {
+    auto mapped = inputs_.mapper.Map(payload.alerts[i]);
+    if (!mapped.ok()) {
+      outcomes[i] = {"invalid", "", mapped.status().message()};
+      Count(outcomes[i]);
+      continue;
+    }
+    auto [it, added] = groups.try_emplace(mapped->health_name);
+    if (added) order.push_back(mapped->health_name);
+    it->second.positions.push_back(i);
+    it->second.alerts.push_back(std::move(*mapped));
+  }
+  for (const auto& name : order) {
+    kube::Status applied = ApplyGroup(groups[name], outcomes);
+    if (!applied.ok()) return applied;
+  }
+  return outcomes;
+}
+
+kube::Status AlertReceiver::ApplyGroup(const Group& group, std::vector<AlertOutcome>& outcomes) {
+  const std::string& name = group.alerts.front().health_name;
+  auto stored = inputs_.store->Read(name);
+  if (!stored.ok()) return stored.status();
+  auto outcome_of = [&](size_t k) -> AlertOutcome& { return outcomes[group.positions[k]]; };
+  if (stored->exists && !stored->ours) {
+    for (size_t k = 0; k < group.alerts.size(); ++k) {
+      outcome_of(k) = {"not_ours", name, "DeviceHealth " + name + " is not the alertmanager's"};
+      Count(outcome_of(k));
+    }
+    return kube::Status::Ok();
+  }
+  auto ledger = AlertLedger::FromAnnotation(stored->ledger);
+  if (!ledger.ok()) {
+    spdlog::warn("DeviceHealth {}: {}; starting its alert ledger afresh", name,
+                 ledger.status().message());
+    ledger = AlertLedger();
+  }
+  bool changed = false;
+  std::vector<size_t> recorded;
+  for (size_t k = 0; k < group.alerts.size(); ++k) {
+    const GpuAlert& alert = group.alerts[k];
+    if (!stored->exists && alert.firing && !Locate(alert, outcome_of(k))) continue;
+    auto news = ledger->Record(alert);
+    outcome_of(k) = {NewsOutcome(news), name, ""};
+    if (news == AlertLedger::News::kRecorded) recorded.push_back(k);
+    changed |= news == AlertLedger::News::kRecorded;
+  }
+  // Nothing fires for a GPU without a DeviceHealth: nothing to write.
+  bool pointless = !stored->exists && ledger->Current().state == api::HealthState::kHealthy;
+  if (changed && !pointless) {
+    auto written = Write(group.alerts.front(), *ledger);
+    if (!written.ok()) return written.status();
+    if (*written == health::SourcedWrite::kNotOurs) {
+      for (size_t k : recorded) outcome_of(k) = {"not_ours", name, "written meanwhile by another"};
+    }
+  } else if (pointless) {
+    for (size_t k : recorded) outcome_of(k) = {"unchanged", "", "resolved; nothing to lift"};
+  }
+  for (size_t k = 0; k < group.alerts.size(); ++k) {
+    if (!outcome_of(k).outcome.empty()) Count(outcome_of(k));
+  }
+  return kube::Status::Ok();
+}
+
+bool AlertReceiver::Locate(const GpuAlert& alert, AlertOutcome& outcome) {
+  size_t devices = inputs_.count_devices(alert);
+  if (devices == 1) return true;
+  bool unknown = devices == 0;
+  outcome.outcome = unknown ? "unknown_device" : "ambiguous_device";
+  outcome.detail = unknown
+                       ? "no published device has " + TargetText(alert)
+                       : std::to_string(devices) + " published devices have " + TargetText(alert);
+  std::string message = "alert " + alert.reason + ": " + outcome.detail + "; nothing written";
+  spdlog::warn("{}", message);
+  if (inputs_.warn) inputs_.warn(unknown ? "UnknownDevice" : "AmbiguousDevice", message);
+  return false;
+}
+
+kube::Result<health::SourcedWrite> AlertReceiver::Write(const GpuAlert& target,
+                                                        const AlertLedger& ledger) {
+  AlertLedger::Verdict verdict = ledger.Current();
+  health::SourcedHealth health;
+  health.name = target.health_name;
+  health.source = kSource;
+  health.uuid = target.uuid;
+  health.node = target.node;
+  health.index = target.index;
+  health.state = verdict.state;
+  health.reason = verdict.reason;
+  health.message = verdict.message;
+  health.annotations[AlertLedger::kAnnotation] = ledger.ToAnnotation();
+  auto written = inputs_.store->Write(health);
+  if (written.ok() && *written != health::SourcedWrite::kUnchanged) {
+    spdlog::info("DeviceHealth {} ({}): {} from Alertmanager ({})", health.name, TargetText(target),
+                 api::HealthStateName(verdict.state), verdict.reason);
+  }
+  return written;
+}
+
+void AlertReceiver::Count(const AlertOutcome& outcome) {
+  if (inputs_.metrics) inputs_.metrics->Alert(outcome.outcome);
+}
+
+}  // namespace dra::alerts

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "controller/alerts/AlertHealthStore.h"
+#include "controller/alerts/AlertLedger.h"
+#include "controller/alerts/AlertMapper.h"
+#include "controller/alerts/AlertMetrics.h"
+#include "controller/alerts/AlertmanagerPayload.h"
+
+namespace dra::alerts {
+
+// What became of one alert of a notification.
+struct AlertOutcome {
+  std::string outcome;  // an AlertMetrics outcome
+  std::string health;   // the DeviceHealth it concerns, "" when none
+  std::string detail;   // why, for the reply and the log
+};
+
+// Turns Alertmanager notifications into DeviceHealths labelled
+// dra-controller.dev/source=alertmanager, one per GPU the alerts name (by
+// UUID, or by node and index): the firing alerts of a GPU set its state
+// (AlertLedger::Current), every alert resolved sets it back to Healthy, and
+// the health reconciler does the rest (preview, hold-off, storm guard).
+// Repeated and out-of-order notifications change nothing (AlertLedger). A
+// firing alert for a GPU the inventory does not hold (or holds more than
+// once) is written nowhere: it gets a Warning Event and a counter. A
+// DeviceHealth of that name without the label (a person's) is left alone.
+// Notifications are handled one at a time. Thread-safe.
+class AlertReceiver {
+ public:
+  struct Inputs {
+    AlertMapper mapper;
+    // How many published devices the alert's target matches.
+    std::function<size_t(const GpuAlert&)> count_devices;
+    std::shared_ptr<AlertHealthStore> store;
+    // A Warning Event (reason, message) about an alert that was not applied.
+    std::function<void(const std::string&, const std::string&)> warn;
+    std::shared_ptr<AlertMetrics> metrics;
+  };
+
+  explicit AlertReceiver(Inputs inputs) : inputs_(std::move(inputs)) {}
+
+  // One outcome per alert, in order; an error when the API server did not
+  // take a write (Alertmanager then retries the whole notification, which
+  // is harmless).
+  kube::Result<std::vector<AlertOutcome>> Receive(const AlertmanagerPayload& payload);
+
+ private:
+  struct Group {
+    std::vector<size_t> positions;  // of the alerts in the notification
+    std::vector<GpuAlert> alerts;
+  };
+
+  kube::Status ApplyGroup(const Group& group, std::vector<AlertOutcome>& outcomes);
+  // Whether the firing alert names exactly one published device; when not,
+  // records the outcome, the Warning Event and the counter.
+  bool Locate(const GpuAlert& alert, AlertOutcome& outcome);
+  kube::Result<health::SourcedWrite> Write(const GpuAlert& target, const AlertLedger& ledger);
+  void Count(const AlertOutcome& outcome);
+
+  Inputs inputs_;
+  std::mutex mu_;
+};
+
+}  // namespace dra::alerts

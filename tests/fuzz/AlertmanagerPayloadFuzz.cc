@@ -1,0 +1,100 @@
+// Fuzz target: the Alertmanager webhook's body as any caller with the right
+// token may send it. Any bytes are parsed (AlertmanagerPayload::Parse);
+// a payload is received by the real AlertReceiver against an in-memory
+// store, twice (the second time must write nothing). Every DeviceHealth
+// written must be one the API server's schema admits: a DNS-1123 name of
+// at most 63 characters, a CamelCase reason of at most 128, a message of at
+// most 1024, exactly one target form, and a ledger annotation that reads
+// back. The same bytes also go to AlertTime and AlertLedger's readers.
+// Nothing may crash; a broken promise traps.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "controller/alerts/AlertLedger.h"
+#include "controller/alerts/AlertReceiver.h"
+#include "controller/alerts/AlertTime.h"
+
+namespace {
+
+using namespace dra::alerts;
+
+void Check(bool invariant) {
+  if (!invariant) __builtin_trap();
+}
+
+bool IsDnsLabel(const std::string& name) {
+  if (name.empty() || name.size() > 63 || name.front() == '-' || name.back() == '-') return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return true;
+}
+
+bool IsReason(const std::string& reason) {
+  if (reason.empty() || reason.size() > 128) return false;
+  if (!((reason[0] >= 'a' && reason[0] <= 'z') || (reason[0] >= 'A' && reason[0] <= 'Z'))) {
+    return false;
+  }
+  for (char c : reason) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
+class Store : public AlertHealthStore {
+ public:
+  kube::Result<StoredAlerts> Read(const std::string& name) override {
+    auto it = ledgers.find(name);
+    if (it == ledgers.end()) return StoredAlerts{};
+    return StoredAlerts{true, true, it->second};
+  }
+  kube::Result<dra::health::SourcedWrite> Write(const dra::health::SourcedHealth& h) override {
+    ++writes;
+    Check(IsDnsLabel(h.name));
+    Check(IsReason(h.reason));
+    Check(h.message.size() <= 1024);
+    Check(h.source == "alertmanager");
+    bool by_uuid = !h.uuid.empty();
+    bool by_node = !h.node.empty() && h.index.has_value() && *h.index >= 0;
+    Check(by_uuid != by_node && h.pool.empty() && h.driver.empty());
+    const std::string& ledger = h.annotations.at(AlertLedger::kAnnotation);
+    auto read = AlertLedger::FromAnnotation(ledger);
+    Check(read.ok() && read->ToAnnotation() == ledger);
+    ledgers[h.name] = ledger;
+    return dra::health::SourcedWrite::kCreated;
+  }
+  std::map<std::string, std::string> ledgers;
+  int writes = 0;
+};
+
+void CheckReceiver(const AlertmanagerPayload& payload) {
+  auto store = std::make_shared<Store>();
+  AlertReceiver::Inputs inputs;
+  // One device for most targets, none or two for some: every outcome is reached.
+  inputs.count_devices = [](const GpuAlert& alert) {
+    return (alert.uuid.size() + alert.node.size()) % 4 == 3 ? size_t{2}
+                                                            : (alert.uuid.size() % 5 == 4 ? 0 : 1);
+  };
+  inputs.store = store;
+  AlertReceiver receiver(std::move(inputs));
+  auto first = receiver.Receive(payload);
+  Check(first.ok() && first->size() == payload.alerts.size());
+  for (const auto& outcome : *first) Check(!outcome.outcome.empty());
+  int writes = store->writes;
+  auto again = receiver.Receive(payload);
+  Check(again.ok() && store->writes == writes);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)AlertTime::ToMillis(text);
+  auto ledger = AlertLedger::FromAnnotation(std::string(text));
+  if (ledger.ok()) Check(AlertLedger::FromAnnotation(ledger->ToAnnotation()).ok());
+  auto payload = AlertmanagerPayload::Parse(text);
+  if (payload.ok()) CheckReceiver(*payload);
+  return 0;
+}
