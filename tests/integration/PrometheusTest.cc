@@ -98,6 +98,7 @@ void ExpectScrapeInReference(const std::string& scrape) {
   const std::regex type_line(R"(^# TYPE (\S+) (\S+)$)");
   const std::regex label(R"re(([A-Za-z_][A-Za-z0-9_]*)="(?:[^"\\]|\\.)*")re");
   std::string family;
+  std::set<std::string> reported;  // family/label, once each
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_match(line, m, type_line)) {
@@ -116,7 +117,7 @@ void ExpectScrapeInReference(const std::string& scrape) {
     std::string labels = line.substr(brace, line.find("} ") - brace);
     for (std::sregex_iterator it(labels.begin(), labels.end(), label), end; it != end; ++it) {
       std::string name = (*it)[1];
-      if (name == "le") continue;
+      if (name == "le" || !reported.insert(family + "/" + name).second) continue;
       EXPECT_TRUE(reference[family].labels.contains(name))
           << family << " has a series labelled " << name
           << " that docs/reference/metrics.md does not list";
