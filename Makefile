@@ -13,7 +13,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: all deps k8s-binaries configure build test unit-test integration-test demo \
+.PHONY: all deps k8s-binaries helm-binary configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
         agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
 
@@ -44,6 +44,10 @@ deps:
 k8s-binaries: deps
 	@hack/control-plane/build.sh
 
+# helm for the chart's tests (manifests/helm/dra-controller), cached like the above.
+helm-binary: deps
+	@hack/helm/build.sh
+
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
@@ -61,7 +65,7 @@ test:
 unit-test: build
 	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
-integration-test: build k8s-binaries
+integration-test: build k8s-binaries helm-binary
 	@hack/test.sh $(BUILD_DIR) integration
 
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test`: installs and builds what is missing (deps, the project, the
-# control-plane binaries), then unit tests, the runtime's tests again under
+# control-plane binaries, helm), then unit tests, the runtime's tests again under
 # ASan+UBSan, then integration tests against a real control plane started in
 # a temporary directory (so a running `make demo` cluster is left alone) and
 # stopped again, by PID, whatever the outcome. Each phase is timed; the table
@@ -40,6 +40,7 @@ run_setup() {
   timed "build (C++)" make "${make_args[@]}" build || die "build failed"
   timed "control-plane binaries" make "${make_args[@]}" k8s-binaries \
     || die "building the control-plane binaries failed"
+  timed "helm" make "${make_args[@]}" helm-binary || die "building helm failed"
 }
 
 # Every step checks its own exit code: `set -e` does not apply inside a

@@ -150,6 +150,7 @@ write_env() {
 export KUBECONFIG="${CLUSTER_DIR}/kubeconfig"
 export DRA_KUBECTL="${K8S_BIN_DIR}/kubectl"
 export DRA_K8S_BIN_DIR="${K8S_BIN_DIR}"
+export DRA_HELM="${HELM_BIN}"
 export DRA_APISERVER_URL="https://127.0.0.1:${APISERVER_PORT}"
 export DRA_CLUSTER_DIR="${CLUSTER_DIR}"
 export DRA_ETCD_PORT="${ETCD_PORT}"

@@ -5,6 +5,9 @@ K8S_VERSION="v1.37.2"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DRA_CACHE_DIR="${DRA_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dra-controller}"
 K8S_BIN_DIR="${DRA_CACHE_DIR}/k8s-${K8S_VERSION}/bin"
+# helm, built from hack/helm/go.mod by hack/helm/build.sh.
+HELM_BIN_DIR="${DRA_CACHE_DIR}/helm/bin"
+HELM_BIN="${HELM_BIN_DIR}/helm"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

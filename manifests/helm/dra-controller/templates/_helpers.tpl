@@ -1,0 +1,67 @@
+{{/* The selector label, the one the kustomize base puts on the Pods. */}}
+{{- define "dra-controller.selectorLabels" -}}
+app.kubernetes.io/name: dra-controller
+{{- end }}
+
+{{/* Labels of every object: the kustomize base's, then Helm's. */}}
+{{- define "dra-controller.labels" -}}
+{{ include "dra-controller.selectorLabels" . }}
+app.kubernetes.io/part-of: dra-controller
+{{ include "dra-controller.helmLabels" . }}
+{{- end }}
+
+{{/* The labels Helm adds on top of the kustomize install. */}}
+{{- define "dra-controller.helmLabels" -}}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end }}
+
+{{/* repository:tag, or repository@digest when a digest is given. */}}
+{{- define "dra-controller.image" -}}
+{{- $image := .Values.image -}}
+{{- if $image.digest -}}
+{{- if not (regexMatch "^sha256:[0-9a-f]{64}$" $image.digest) -}}
+{{- fail (printf "image.digest %q is not sha256:<64 hex digits>" $image.digest) -}}
+{{- end -}}
+{{ $image.repository }}@{{ $image.digest }}
+{{- else -}}
+{{ $image.repository }}:{{ $image.tag | default .Chart.AppVersion }}
+{{- end -}}
+{{- end }}
+
+{{/* The container's arguments: `run` and its flags. */}}
+{{- define "dra-controller.args" -}}
+- run
+{{- if .Values.leaderElection.enabled }}
+- --leader-elect
+{{- end }}
+{{- if .Values.metrics.secure }}
+- --metrics-secure
+{{- end }}
+- --metrics-bind-address=:{{ .Values.metrics.port }}
+- --health-probe-bind-address=:{{ .Values.probes.port }}
+- --graceful-shutdown-timeout={{ .Values.gracefulShutdownTimeout }}
+{{- if .Values.alertmanagerReceiver.enabled }}
+- --alertmanager-webhook-bind-address=:{{ .Values.alertmanagerReceiver.port }}
+{{- end }}
+{{- if not .Values.features.kubeletHealthReports }}
+- --kubelet-health-reports=false
+{{- end }}
+{{- if .Values.features.healthDryRun }}
+- --health-dry-run
+{{- end }}
+{{- if .Values.features.repairExtendedResourceMapping }}
+- --repair-extended-resource-mapping
+{{- end }}
+{{- if .Values.features.deleteLeakedClaims }}
+- --delete-leaked-claims
+{{- end }}
+{{- range $name, $value := .Values.flags }}
+- {{ printf "--%s=%v" $name $value | quote }}
+{{- end }}
+{{- range .Values.extraArgs }}
+- {{ . | quote }}
+{{- end }}
+{{- end }}

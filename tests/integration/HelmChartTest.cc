@@ -1,0 +1,387 @@
+// The Helm chart (manifests/helm/dra-controller) and the kustomize install are
+// one install: `helm template` with default values renders the objects of
+// `kubectl kustomize manifests/` (with monitoring on, those of
+// manifests/monitoring as well), compared object by object after parsing,
+// Helm's own labels aside. `helm lint --strict` passes; values change what
+// they name and nothing else; and a real `helm install` into the test control
+// plane creates the objects, `helm upgrade` changes them and `helm uninstall`
+// removes them (all but the CRD and the Namespace, kept on purpose). helm is built from its Go
+// module by hack/helm/build.sh (DRA_HELM, exported by the cluster's env file).
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "controller/translate/YamlJson.h"
+#include "tests/support/ClusterTest.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/TempDir.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kRelease = "dra-controller";
+constexpr const char* kNamespace = "dra-system";
+// The install test's own namespace, so it never meets the kustomize tests' objects.
+constexpr const char* kInstallNamespace = "dra-helm-test";
+constexpr const char* kDigest =
+    "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+// kind + " " + namespace/name -> the object, normalized.
+using Objects = std::map<std::string, json>;
+
+std::string Repo(const std::string& path) { return std::string(DRA_REPO_ROOT) + "/" + path; }
+std::string Chart() { return Repo("manifests/helm/dra-controller"); }
+
+bool ClusterScoped(const std::string& kind) {
+  static const std::set<std::string> kinds{"Namespace", "CustomResourceDefinition", "ClusterRole",
+                                           "ClusterRoleBinding"};
+  return kinds.count(kind) > 0;
+}
+
+// What the two renderings may differ in without installing anything different:
+// Helm's labels and its resource-policy annotation (on the Namespace); the
+// CRD's labels (kustomize's `labels:` adds them, Helm installs crds/
+// verbatim); and the namespace of the monitoring component's objects, which
+// kustomize leaves unset and Helm sets to the release's.
+void Normalize(json& object) {
+  json& meta = object["metadata"];
+  if (meta.contains("annotations")) {
+    meta["annotations"].erase("helm.sh/resource-policy");
+    if (meta["annotations"].empty()) meta.erase("annotations");
+  }
+  if (meta.contains("labels")) {
+    for (const char* label : {"app.kubernetes.io/instance", "app.kubernetes.io/managed-by",
+                              "app.kubernetes.io/version", "helm.sh/chart"}) {
+      meta["labels"].erase(label);
+    }
+    if (meta["labels"].empty() || object.value("kind", "") == "CustomResourceDefinition") {
+      meta.erase("labels");
+    }
+  }
+  if (!ClusterScoped(object.value("kind", "")) && !meta.contains("namespace")) {
+    meta["namespace"] = kNamespace;
+  }
+}
+
+std::string Key(const json& object) {
+  const json& meta = object["metadata"];
+  return object.value("kind", "") + " " + meta.value("namespace", "") + "/" +
+         meta.value("name", "");
+}
+
+// Parses a multi-document YAML stream the way the API server reads it.
+kube::Result<Objects> Parse(const std::string& stream) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(stream);
+  } catch (const YAML::Exception& e) {
+    return kube::Status(kube::StatusCode::kParseError, std::string("invalid YAML: ") + e.what());
+  }
+  Objects objects;
+  for (const YAML::Node& doc : docs) {
+    if (!doc.IsMap()) continue;
+    json object = translate::YamlJson::ToJson(doc);
+    Normalize(object);
+    std::string key = Key(object);
+    if (!objects.emplace(key, object).second) {
+      return kube::Status(kube::StatusCode::kParseError, "rendered twice: " + key);
+    }
+  }
+  return objects;
+}
+
+// One line per object only one side has, and a JSON patch (kustomize ->
+// chart) per object both have but differently; empty when they agree.
+std::string Diff(const Objects& kustomize, const Objects& chart) {
+  std::string out;
+  for (const auto& [key, object] : kustomize) {
+    auto it = chart.find(key);
+    if (it == chart.end()) {
+      out += "only in kustomize: " + key + "\n";
+    } else if (it->second != object) {
+      out += "differs: " + key + " (JSON patch kustomize -> chart):\n" +
+             json::diff(object, it->second).dump(2) + "\n";
+    }
+  }
+  for (const auto& [key, object] : chart) {
+    if (!kustomize.count(key)) out += "only in the chart: " + key + "\n";
+  }
+  return out;
+}
+
+class HelmChartTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    const char* helm = std::getenv("DRA_HELM");
+    if (helm == nullptr || !std::filesystem::exists(helm)) {
+      std::string why =
+          "DRA_HELM names no helm binary: hack/helm/build.sh builds it and the cluster's env "
+          "file exports it";
+      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << why;
+      GTEST_SKIP() << why;
+    }
+    helm_ = helm;
+  }
+
+  void TearDown() override {
+    if (!cluster_ || !touched_) return;
+    if (installed_) {
+      (void)Helm({"uninstall", kRelease, "-n", kInstallNamespace, "--wait", "--timeout=90s"});
+    }
+    (void)cluster_->Kubectl({"delete", "namespace", kInstallNamespace, "--ignore-not-found",
+                             "--wait=true", "--timeout=90s"});
+    // The rest of the suite applies the CRD with kubectl; one Helm created
+    // lacks kubectl's last-applied annotation, and their apply would warn.
+    if (helm_made_crd_) {
+      (void)cluster_->Kubectl({"apply", "-f", Repo("crds/devicehealths.dra-controller.dev.yaml")});
+    }
+  }
+
+  bool CrdExists() {
+    auto got = cluster_->Kubectl(
+        {"get", "crd", "devicehealths.dra-controller.dev", "--ignore-not-found", "-o", "name"});
+    return got.ok() && !got->out.empty();
+  }
+
+  // helm ARGS with its caches and configuration in a temporary directory; a
+  // non-zero exit becomes an error carrying its stderr.
+  kube::Result<ProcessOutput> Helm(const std::vector<std::string>& args) {
+    std::string home = home_.path().string();
+    std::vector<std::string> argv{"env", "HELM_CACHE_HOME=" + home + "/cache",
+                                  "HELM_CONFIG_HOME=" + home + "/config",
+                                  "HELM_DATA_HOME=" + home + "/data", helm_};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto result = Subprocess::Run(argv, "", 180s);
+    if (!result.ok()) return result.status();
+    if (result->exit_code != 0) {
+      std::string cmd = "helm";
+      for (const auto& a : args) cmd += " " + a;
+      return kube::Status(
+          kube::StatusCode::kInternal,
+          cmd + " exited " + std::to_string(result->exit_code) + ": " + result->err + result->out);
+    }
+    return result;
+  }
+
+  // `helm template` of the chart as release dra-controller in dra-system.
+  kube::Result<Objects> Template(const std::vector<std::string>& sets = {}) {
+    std::vector<std::string> args{"template",    kRelease,   Chart(),
+                                  "--namespace", kNamespace, "--include-crds"};
+    for (const auto& set : sets) args.insert(args.end(), {"--set", set});
+    auto rendered = Helm(args);
+    if (!rendered.ok()) return rendered.status();
+    return Parse(rendered->out);
+  }
+
+  kube::Result<Objects> Kustomize(const std::string& dir) {
+    auto rendered = cluster_->Kubectl({"kustomize", Repo(dir)});
+    if (!rendered.ok()) return rendered.status();
+    return Parse(rendered->out);
+  }
+
+  // The chart's Deployment container, rendered with `sets`.
+  json Container(const std::vector<std::string>& sets) {
+    auto objects = Template(sets);
+    EXPECT_TRUE(objects.ok()) << objects.status().ToString();
+    if (!objects.ok()) return json::object();
+    return (*objects)[std::string("Deployment ") + kNamespace + "/dra-controller"]["spec"]
+                     ["template"]["spec"]["containers"][0];
+  }
+
+  std::string helm_;
+  TempDir home_;
+  bool touched_ = false;    // the install namespace may exist
+  bool installed_ = false;  // the release may exist
+  bool helm_made_crd_ = false;
+};
+
+TEST_F(HelmChartTest, LintsCleanWithEveryOptionalPart) {
+  for (const std::vector<std::string>& sets :
+       {std::vector<std::string>{},
+        {"--set", "monitoring.enabled=true", "--set", "alertmanagerReceiver.enabled=false"},
+        {"--set", std::string("image.digest=") + kDigest, "--set", "namespace.create=false"}}) {
+    std::vector<std::string> args{"lint", "--strict", Chart()};
+    args.insert(args.end(), sets.begin(), sets.end());
+    auto lint = Helm(args);
+    ASSERT_TRUE(lint.ok()) << lint.status().ToString();
+    EXPECT_NE(lint->out.find("0 chart(s) failed"), std::string::npos) << lint->out;
+  }
+}
+
+TEST_F(HelmChartTest, DefaultValuesRenderTheKustomizeInstall) {
+  auto kustomize = Kustomize("manifests");
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto chart = Template();
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(Diff(*kustomize, *chart), "");
+  EXPECT_GE(kustomize->size(), 11u);  // the install is there to compare, not an empty stream
+}
+
+TEST_F(HelmChartTest, MonitoringRendersTheMonitoringComponent) {
+  auto kustomize = Kustomize("manifests");
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto component = Kustomize("manifests/monitoring");
+  ASSERT_TRUE(component.ok()) << component.status().ToString();
+  ASSERT_EQ(component->size(), 3u);  // ServiceMonitor, PrometheusRule, dashboard
+  kustomize->insert(component->begin(), component->end());
+  auto chart = Template({"monitoring.enabled=true"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(Diff(*kustomize, *chart), "");
+}
+
+TEST_F(HelmChartTest, TheComparisonSeesAChangedValue) {
+  auto kustomize = Kustomize("manifests");
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto chart = Template({"replicas=3", "podDisruptionBudget.enabled=false"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  std::string diff = Diff(*kustomize, *chart);
+  EXPECT_NE(diff.find("differs: Deployment dra-system/dra-controller"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("\"/spec/replicas\""), std::string::npos) << diff;
+  EXPECT_NE(diff.find("only in kustomize: PodDisruptionBudget dra-system/dra-controller"),
+            std::string::npos)
+      << diff;
+}
+
+TEST_F(HelmChartTest, ImageIsPinnedByDigestOrTag) {
+  json byTag =
+      Container({"image.repository=registry.example.com/gpu/dra-controller", "image.tag=v0.1.0"});
+  EXPECT_EQ(byTag["image"], "registry.example.com/gpu/dra-controller:v0.1.0");
+  json byDigest = Container({"image.repository=registry.example.com/gpu/dra-controller",
+                             "image.tag=v0.1.0", std::string("image.digest=") + kDigest});
+  EXPECT_EQ(byDigest["image"], std::string("registry.example.com/gpu/dra-controller@") + kDigest);
+  auto refused = Template({"image.digest=latest"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("image.digest \"latest\" is not sha256:"),
+            std::string::npos)
+      << refused.status().message();
+}
+
+TEST_F(HelmChartTest, FeatureValuesBecomeRunFlags) {
+  json container =
+      Container({"features.kubeletHealthReports=false", "features.deleteLeakedClaims=true",
+                 "features.healthDryRun=true", "features.repairExtendedResourceMapping=true",
+                 "metrics.secure=false", "leaderElection.enabled=false", "flags.health-preview=1m",
+                 "extraArgs[0]=--log-level=debug"});
+  json args = container["args"];
+  for (const char* flag :
+       {"--kubelet-health-reports=false", "--delete-leaked-claims", "--health-dry-run",
+        "--repair-extended-resource-mapping", "--health-preview=1m", "--log-level=debug"}) {
+    EXPECT_NE(std::find(args.begin(), args.end(), flag), args.end()) << flag << " in " << args;
+  }
+  for (const char* flag : {"--metrics-secure", "--leader-elect"}) {
+    EXPECT_EQ(std::find(args.begin(), args.end(), flag), args.end()) << flag << " in " << args;
+  }
+  EXPECT_EQ(args.back(), "--log-level=debug");
+}
+
+TEST_F(HelmChartTest, AlertmanagerReceiverOpensItsPortEverywhere) {
+  const std::string on = "alertmanagerReceiver.enabled=true";
+  const std::string off = "alertmanagerReceiver.enabled=false";
+  for (const std::string& set : {on, off}) {
+    auto objects = Template({set, "alertmanagerReceiver.port=8444"});
+    ASSERT_TRUE(objects.ok()) << objects.status().ToString();
+    const std::string ns = std::string(" ") + kNamespace + "/dra-controller";
+    json container = (*objects)["Deployment" + ns]["spec"]["template"]["spec"]["containers"][0];
+    json args = container["args"];
+    bool has_arg = std::find(args.begin(), args.end(),
+                             "--alertmanager-webhook-bind-address=:8444") != args.end();
+    bool has_container_port = container["ports"].dump().find("\"alerts\"") != std::string::npos;
+    bool has_service_port =
+        (*objects)["Service" + ns]["spec"]["ports"].dump().find("\"alerts\"") != std::string::npos;
+    bool has_policy_port =
+        (*objects)["NetworkPolicy" + ns]["spec"].dump().find("8444") != std::string::npos;
+    bool has_pod_name = container["env"].dump().find("\"POD_NAME\"") != std::string::npos;
+    bool want = set == on;
+    EXPECT_EQ(has_pod_name, want) << set;
+    EXPECT_EQ(has_arg, want) << set;
+    EXPECT_EQ(has_container_port, want) << set;
+    EXPECT_EQ(has_service_port, want) << set;
+    EXPECT_EQ(has_policy_port, want) << set;
+  }
+}
+
+TEST_F(HelmChartTest, InstallsUpgradesAndUninstallsInTheControlPlane) {
+  touched_ = installed_ = true;
+  helm_made_crd_ = !CrdExists();
+  auto install = Helm({"install", kRelease, Chart(), "-n", kInstallNamespace, "--create-namespace",
+                       "--set", "image.repository=registry.example.com/gpu/dra-controller", "--set",
+                       std::string("image.digest=") + kDigest, "--timeout=90s"});
+  ASSERT_TRUE(install.ok()) << install.status().ToString();
+
+  auto ns = cluster_->GetJson({"get", "namespace", kInstallNamespace});
+  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+  EXPECT_EQ((*ns)["metadata"]["labels"].value("pod-security.kubernetes.io/enforce", ""),
+            "restricted");
+  auto deployment =
+      cluster_->GetJson({"get", "deployment", "dra-controller", "-n", kInstallNamespace});
+  ASSERT_TRUE(deployment.ok()) << deployment.status().ToString();
+  EXPECT_EQ((*deployment)["spec"]["replicas"], 2);
+  EXPECT_EQ((*deployment)["spec"]["template"]["spec"]["containers"][0]["image"],
+            std::string("registry.example.com/gpu/dra-controller@") + kDigest);
+  EXPECT_EQ((*deployment)["metadata"]["labels"].value("app.kubernetes.io/managed-by", ""), "Helm");
+
+  // The ClusterRole grants what manifests/base/rbac.yaml grants, to the
+  // service account in the release namespace.
+  auto kustomize = Kustomize("manifests");
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto role = cluster_->GetJson({"get", "clusterrole", "dra-controller"});
+  ASSERT_TRUE(role.ok()) << role.status().ToString();
+  EXPECT_EQ((*role)["rules"], (*kustomize)["ClusterRole /dra-controller"]["rules"]);
+  auto binding = cluster_->GetJson({"get", "clusterrolebinding", "dra-controller"});
+  ASSERT_TRUE(binding.ok()) << binding.status().ToString();
+  EXPECT_EQ((*binding)["subjects"][0]["namespace"], kInstallNamespace);
+  for (const char* object :
+       {"serviceaccount/dra-controller", "service/dra-controller", "networkpolicy/dra-controller",
+        "poddisruptionbudget/dra-controller", "role/dra-controller-leader-election",
+        "rolebinding/dra-controller-leader-election"}) {
+    EXPECT_TRUE(cluster_->Kubectl({"get", object, "-n", kInstallNamespace}).ok()) << object;
+  }
+  EXPECT_TRUE(CrdExists());  // from crds/, or skipped by Helm when already there
+
+  auto upgrade = Helm({"upgrade", kRelease, Chart(), "-n", kInstallNamespace, "--reuse-values",
+                       "--set", "replicas=3", "--timeout=90s"});
+  ASSERT_TRUE(upgrade.ok()) << upgrade.status().ToString();
+  deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", kInstallNamespace});
+  ASSERT_TRUE(deployment.ok()) << deployment.status().ToString();
+  EXPECT_EQ((*deployment)["spec"]["replicas"], 3);
+  auto status = Helm({"status", kRelease, "-n", kInstallNamespace, "-o", "json"});
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  json release = json::parse(status->out, nullptr, false);
+  EXPECT_EQ(release.value("version", 0), 2) << status->out;
+
+  auto uninstall =
+      Helm({"uninstall", kRelease, "-n", kInstallNamespace, "--wait", "--timeout=90s"});
+  ASSERT_TRUE(uninstall.ok()) << uninstall.status().ToString();
+  installed_ = false;
+  for (const std::vector<std::string>& gone :
+       {std::vector<std::string>{"clusterrole", "dra-controller"},
+        {"clusterrolebinding", "dra-controller"},
+        {"clusterrole", "dra-controller-metrics-reader"}}) {
+    auto got = cluster_->Kubectl({"get", gone[0], gone[1], "--ignore-not-found", "-o", "name"});
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_EQ(got->out, "") << gone[0] << "/" << gone[1] << " left by helm uninstall";
+  }
+  auto left = cluster_->Kubectl({"get", "deployment,serviceaccount,role,rolebinding", "-n",
+                                 kInstallNamespace, "-l", "app.kubernetes.io/name=dra-controller",
+                                 "-o", "name"});
+  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  EXPECT_EQ(left->out, "") << "left by helm uninstall";
+  // Kept on purpose: the CRD (Helm never deletes crds/, so DeviceHealths
+  // survive) and the Namespace (resource-policy keep; deleting it under Helm
+  // would delete the release records Helm purges last, failing the uninstall).
+  EXPECT_TRUE(CrdExists());
+  EXPECT_TRUE(cluster_->Kubectl({"get", "namespace", kInstallNamespace}).ok());
+}
+
+}  // namespace
+}  // namespace dra::testing
