@@ -35,6 +35,7 @@ help:
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
 	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
 	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
+	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) from the code"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -126,6 +127,18 @@ cluster-status:
 # The local control plane's fleet: its kubeconfig, whatever KUBECONFIG says.
 fleet:
 	@KUBECONFIG="$(CLUSTER_DIR)/kubeconfig" hack/fake-gpu-fleet.sh apply
+
+# docs/reference/ as `dra-controller docs PAGE` prints it; ReferencePagesTest
+# (make test) fails while a checked-in page differs.
+REFERENCE_PAGES := flags:flags metrics:metrics crd:devicehealth
+.PHONY: docs
+docs: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller
+	@for page in $(REFERENCE_PAGES); do \
+	  out="docs/reference/$${page#*:}.md"; \
+	  $(BUILD_DIR)/dra-controller docs "$${page%%:*}" >"$$out.tmp" && mv "$$out.tmp" "$$out" \
+	    && echo "wrote $$out" || { rm -f "$$out.tmp"; exit 1; }; \
+	done
 
 fmt:
 	@hack/lint.sh fix

@@ -9,6 +9,7 @@
 #include "controller/cli/CheckCommand.h"
 #include "controller/cli/CommandLine.h"
 #include "controller/cli/DevicesCommand.h"
+#include "controller/cli/DocsCommand.h"
 #include "controller/cli/ExplainCommand.h"
 #include "controller/cli/MappingCommand.h"
 #include "controller/cli/MigrationReportCommand.h"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   cli.Register(std::make_unique<dra::cli::DevicesCommand>());
   cli.Register(std::make_unique<dra::cli::ExplainCommand>());
   cli.Register(std::make_unique<dra::cli::CheckCommand>());
+  cli.Register(std::make_unique<dra::cli::DocsCommand>());
   // Installed or linked as kubectl-dra, the binary is a kubectl plugin:
   // `kubectl dra check ...` runs `kubectl-dra check ...`, the same commands.
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -11,11 +11,11 @@ AlertMetrics::AlertMetrics(std::shared_ptr<prometheus::Registry> registry)
   if (!registry_) return;
   auto requests = kube::MetricFamilyCache::Counter(
       registry_, "dra_controller_alertmanager_requests_total",
-      "Alertmanager webhook requests, by the HTTP status answered");
+      "Alertmanager webhook requests, by the HTTP status answered", {"code"});
   if (requests.ok()) requests_ = *requests;
   auto alerts = kube::MetricFamilyCache::Counter(
       registry_, "dra_controller_alerts_total",
-      "Alerts received by the Alertmanager webhook, by what became of them");
+      "Alerts received by the Alertmanager webhook, by what became of them", {"outcome"});
   if (alerts.ok()) alerts_ = *alerts;
 }
 

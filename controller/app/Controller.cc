@@ -38,15 +38,16 @@ Controller::Controller(kube::RestConfig config, kube::ManagerOptions options, Fe
 Controller::~Controller() { (void)Stop(); }
 
 kube::Status Controller::Start() {
-  RegisterBuildInfo();
+  RegisterBuildInfo(manager_.registry());
   return manager_.Start();
 }
 
 kube::Status Controller::Stop() { return manager_.Stop(); }
 
-void Controller::RegisterBuildInfo() {
-  auto family = kube::MetricFamilyCache::Gauge(manager_.registry(), "dra_controller_build_info",
-                                               "Always 1; labels carry the dra-controller version");
+void Controller::RegisterBuildInfo(const std::shared_ptr<prometheus::Registry>& registry) {
+  auto family = kube::MetricFamilyCache::Gauge(registry, "dra_controller_build_info",
+                                               "Always 1; labels carry the dra-controller version",
+                                               {"version"});
   if (family.ok()) (*family)->Add({{"version", build::kVersion}}).Set(1);
 }
 

@@ -33,10 +33,11 @@ class Controller {
 
   // The options `run` starts from: discovery of resource.k8s.io/v1.
   static kube::ManagerOptions DefaultOptions();
+  // dra_controller_build_info{version} on `registry`.
+  static void RegisterBuildInfo(const std::shared_ptr<prometheus::Registry>& registry);
 
  private:
   kube::Status Wire(kube::Manager& manager, const kube::ApiDiscovery& discovery);
-  void RegisterBuildInfo();
   kube::Status WireFeatures(kube::Manager& manager, const kube::ApiDiscovery& discovery);
   void AddInventoryChecks(kube::Manager& manager);
 

@@ -27,6 +27,8 @@ class Command {
   virtual ~Command() = default;
   virtual std::string_view Name() const = 0;
   virtual std::string_view Summary() const = 0;
+  // Left out of `dra-controller --help`; still runs and has its own --help.
+  virtual bool Hidden() const { return false; }
   // Full help text printed for `dra-controller NAME --help`.
   virtual std::string Help() const = 0;
   virtual int Run(std::span<const std::string> args, CommandIo io) = 0;

@@ -26,6 +26,7 @@ void CommandLine::PrintUsage(std::ostream& out) const {
   std::size_t width = 0;
   for (const auto& c : commands_) width = std::max(width, c->Name().size());
   for (const auto& c : commands_) {
+    if (c->Hidden()) continue;
     // Two spaces after the longest name, as kubectl's command lists.
     out << "  " << std::left << std::setw(static_cast<int>(width + 2)) << c->Name() << c->Summary()
         << "\n";

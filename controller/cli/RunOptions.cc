@@ -68,6 +68,11 @@ kube::Status ValidateBindAddress(const std::string& flag, const std::string& add
 }
 
 void RunOptions::Declare(kube::FlagSet& flags, const app::FeatureList& features) {
+  DeclareOwn(flags);
+  for (const auto& feature : features) feature->DeclareFlags(flags);
+}
+
+void RunOptions::DeclareOwn(kube::FlagSet& flags) {
   flags.String("kubeconfig", "",
                "Path to a kubeconfig; without it and without $KUBECONFIG the in-cluster "
                "service account is used");
@@ -98,7 +103,6 @@ void RunOptions::Declare(kube::FlagSet& flags, const app::FeatureList& features)
   flags.String("watch-list", "auto",
                "How informers fill their caches: auto (a streamed watch-list where the API "
                "server serves it, else paged LIST), on (watch-list only) or off (paged LIST)");
-  for (const auto& feature : features) feature->DeclareFlags(flags);
 }
 
 kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,

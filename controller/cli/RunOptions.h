@@ -23,6 +23,8 @@ struct RunOptions {
 
   // Declares run's own flags and each feature's on `flags`.
   static void Declare(kube::FlagSet& flags, const app::FeatureList& features);
+  // run's own flags only (client, servers, logging, leader election).
+  static void DeclareOwn(kube::FlagSet& flags);
   // Reads parsed flags, run's own and, into each feature, the feature's; an
   // error is a usage error (exit 2).
   static kube::Result<RunOptions> FromFlags(const kube::FlagSet& flags, app::FeatureList& features);

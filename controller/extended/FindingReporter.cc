@@ -21,7 +21,7 @@ FindingReporter::FindingReporter(EventFn event,
   if (!registry) return;
   auto family = kube::MetricFamilyCache::Gauge(
       registry, "dra_controller_extended_resource_findings",
-      "Open findings about the extended-resource to DeviceClass mapping, by kind");
+      "Open findings about the extended-resource to DeviceClass mapping, by kind", {"kind"});
   if (family.ok()) gauge_ = *family;
   UpdateGauge({});
 }

@@ -26,12 +26,13 @@ LeakReconciler::LeakReconciler(const kube::StoreReader<api::ResourceClaim>& clai
   auto family = kube::MetricFamilyCache::Gauge(
       registry, "dra_controller_extended_resource_leaked_claims",
       "Allocated implicit extended-resource claims whose Pod is gone, replaced or finished for "
-      "longer than the grace period");
+      "longer than the grace period",
+      {});
   if (family.ok()) gauge_ = *family;
   UpdateGauge();
   auto counter = kube::MetricFamilyCache::Counter(
       registry, "dra_controller_extended_resource_leaked_claims_deleted_total",
-      "Leaked implicit extended-resource claims deleted by --delete-leaked-claims");
+      "Leaked implicit extended-resource claims deleted by --delete-leaked-claims", {});
   if (counter.ok()) {
     deleted_counter_ = *counter;
     deleted_counter_->Add({});

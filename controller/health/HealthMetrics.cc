@@ -16,22 +16,23 @@ HealthMetrics::HealthMetrics(std::shared_ptr<prometheus::Registry> registry)
     : registry_(std::move(registry)) {
   if (!registry_) return;
   using kube::MetricFamilyCache;
-  applied_ =
-      Or(MetricFamilyCache::Counter(registry_, "dra_controller_health_taints_applied_total",
-                                    "DeviceTaintRules written with a new effect, by effect"));
-  removed_ = Or(MetricFamilyCache::Counter(registry_, "dra_controller_health_taints_removed_total",
-                                           "DeviceTaintRules removed, by their last effect"));
-  tainted_ =
-      Or(MetricFamilyCache::Gauge(registry_, "dra_controller_health_tainted_devices",
-                                  "Devices under a device-health taint, by effect and reason"));
+  applied_ = Or(MetricFamilyCache::Counter(registry_, "dra_controller_health_taints_applied_total",
+                                           "DeviceTaintRules written with a new effect, by effect",
+                                           {"effect"}));
+  removed_ =
+      Or(MetricFamilyCache::Counter(registry_, "dra_controller_health_taints_removed_total",
+                                    "DeviceTaintRules removed, by their last effect", {"effect"}));
+  tainted_ = Or(MetricFamilyCache::Gauge(
+      registry_, "dra_controller_health_tainted_devices",
+      "Devices under a device-health taint, by effect and reason", {"effect", "reason"}));
   objects_ = Or(MetricFamilyCache::Gauge(registry_, "dra_controller_health_objects",
-                                         "DeviceHealth objects, by spec.state"));
+                                         "DeviceHealth objects, by spec.state", {"state"}));
   auto held = MetricFamilyCache::Gauge(registry_, "dra_controller_health_storm_guard_held_devices",
-                                       "Devices kept at NoSchedule by the storm guard");
+                                       "Devices kept at NoSchedule by the storm guard", {});
   if (held.ok()) held_ = &(*held)->Add({});
   auto latency = MetricFamilyCache::Histogram(
       registry_, "dra_controller_health_rule_write_seconds",
-      "Seconds from a DeviceHealth change seen by the watch to its DeviceTaintRule written");
+      "Seconds from a DeviceHealth change seen by the watch to its DeviceTaintRule written", {});
   if (latency.ok()) {
     latency_ = &(*latency)->Add(
         {}, prometheus::Histogram::BucketBoundaries{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});

@@ -14,7 +14,8 @@ SelectorErrorLog::SelectorErrorLog(std::shared_ptr<prometheus::Registry> metrics
   auto family = kube::MetricFamilyCache::Counter(
       metrics_, "dra_controller_selector_errors_total",
       "Device selector evaluations that failed to compile or evaluate (the device then does "
-      "not match), by DeviceClass");
+      "not match), by DeviceClass",
+      {"device_class"});
   if (family.ok()) metric_ = *family;
 }
 

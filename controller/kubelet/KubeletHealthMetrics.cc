@@ -28,11 +28,11 @@ KubeletHealthMetrics::KubeletHealthMetrics(std::shared_ptr<prometheus::Registry>
   if (!registry_) return;
   auto reports = kube::MetricFamilyCache::Counter(
       registry_, "dra_controller_kubelet_health_reports_total",
-      "Kubelet device health reports read when their device is reconciled, by health");
+      "Kubelet device health reports read when their device is reconciled, by health", {"health"});
   if (reports.ok()) reports_ = *reports;
-  auto writes =
-      kube::MetricFamilyCache::Counter(registry_, "dra_controller_kubelet_health_writes_total",
-                                       "DeviceHealth writes of the kubelet source, by outcome");
+  auto writes = kube::MetricFamilyCache::Counter(
+      registry_, "dra_controller_kubelet_health_writes_total",
+      "DeviceHealth writes of the kubelet source, by outcome", {"outcome"});
   if (writes.ok()) writes_ = *writes;
 }
 

@@ -4,9 +4,23 @@
 #include <cmath>
 
 namespace dra::metrics {
+namespace {
+
+thread_local std::vector<TextExposition::FamilyHeader>* recording = nullptr;
+
+}  // namespace
+
+TextExposition::Recorder::Recorder(std::vector<FamilyHeader>& families) : previous_(recording) {
+  recording = &families;
+}
+
+TextExposition::Recorder::~Recorder() { recording = previous_; }
 
 void TextExposition::Family(std::string_view name, std::string_view help,
                             const std::vector<std::string>& label_names) {
+  if (recording != nullptr) {
+    recording->push_back({std::string(name), std::string(help), label_names});
+  }
   name_ = name;
   label_names_ = label_names;
   out_.append("# HELP ").append(name).push_back(' ');

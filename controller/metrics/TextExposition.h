@@ -14,6 +14,27 @@ namespace dra::metrics {
 // gives the samples in the order they are to appear.
 class TextExposition {
  public:
+  // A family as Family() declared it.
+  struct FamilyHeader {
+    std::string name;
+    std::string help;
+    std::vector<std::string> label_names;
+  };
+
+  // While one lives, every Family() started on its thread is also appended
+  // to `families`: how the generated metrics reference learns the label
+  // names of families rendered without a sample.
+  class Recorder {
+   public:
+    explicit Recorder(std::vector<FamilyHeader>& families);
+    ~Recorder();
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
+
+   private:
+    std::vector<FamilyHeader>* previous_;
+  };
+
   explicit TextExposition(std::string& out) : out_(out) {}
 
   // Starts a gauge family; the samples that follow use `label_names`.

@@ -11,10 +11,10 @@ HandlerMetrics::HandlerMetrics(const std::shared_ptr<prometheus::Registry>& regi
   if (!registry) return;
   auto errors = MetricFamilyCache::Counter(
       registry, "informer_handler_errors_total",
-      "Informer event handler callbacks that threw; the event is passed over.");
+      "Informer event handler callbacks that threw; the event is passed over.", {"resource"});
   auto depth = MetricFamilyCache::Gauge(
       registry, "informer_handler_queue_depth",
-      "Informer notifications queued for event handlers and not yet delivered.");
+      "Informer notifications queued for event handlers and not yet delivered.", {"resource"});
   if (!errors.ok() || !depth.ok()) {
     spdlog::warn("{}: no handler metrics: {}", resource,
                  (errors.ok() ? depth.status() : errors.status()).ToString());

@@ -44,7 +44,8 @@ prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
   if (!options.metrics) return nullptr;
   auto family = MetricFamilyCache::Counter(
       options.metrics, "reflector_decode_errors_total",
-      "Objects and watch events skipped by reflectors because they could not be decoded.");
+      "Objects and watch events skipped by reflectors because they could not be decoded.",
+      {"resource"});
   if (!family.ok()) {
     spdlog::warn("{}: no decode error metric: {}", resource, family.status().ToString());
     return nullptr;
@@ -58,7 +59,8 @@ prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::str
   auto family = MetricFamilyCache::Counter(
       options.metrics, "reflector_syncs_total",
       "Full syncs of reflector caches, by how the collection was read: a paged LIST or a "
-      "streamed watch-list.");
+      "streamed watch-list.",
+      {"resource", "method"});
   if (!family.ok()) return nullptr;
   return &(*family)->Add({{"resource", resource}, {"method", method}});
 }

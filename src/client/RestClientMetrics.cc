@@ -15,10 +15,11 @@ RestClientMetrics::RestClientMetrics(std::shared_ptr<prometheus::Registry> regis
   if (!registry_) return;
   auto requests = MetricFamilyCache::Counter(
       registry_, "rest_client_requests_total",
-      "Number of HTTP requests, partitioned by status code, method, and host.");
-  auto duration =
-      MetricFamilyCache::Histogram(registry_, "rest_client_request_duration_seconds",
-                                   "Request latency in seconds. Broken down by verb, and host.");
+      "Number of HTTP requests, partitioned by status code, method, and host.",
+      {"code", "method", "host"});
+  auto duration = MetricFamilyCache::Histogram(
+      registry_, "rest_client_request_duration_seconds",
+      "Request latency in seconds. Broken down by verb, and host.", {"verb", "host"});
   if (!requests.ok() || !duration.ok()) {
     spdlog::error("not exporting rest_client_* metrics: {}",
                   (requests.ok() ? duration.status() : requests.status()).ToString());

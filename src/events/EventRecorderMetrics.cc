@@ -34,7 +34,7 @@ EventRecorderMetrics::EventRecorderMetrics(std::shared_ptr<prometheus::Registry>
   if (!registry_) return;
   auto family = MetricFamilyCache::Counter(
       registry_, "event_recorder_events_total",
-      "Kubernetes Events recorded, by event type and what became of them.");
+      "Kubernetes Events recorded, by event type and what became of them.", {"type", "result"});
   if (family.ok()) {
     family_ = *family;
   } else {

@@ -96,4 +96,18 @@ std::string FlagSet::Usage() const {
   return out.str();
 }
 
+std::vector<FlagSet::Description> FlagSet::Describe() const {
+  std::vector<Description> described;
+  described.reserve(flags_.size());
+  for (const auto& [name, flag] : flags_) {
+    std::string short_name;
+    for (const auto& [letter, long_name] : shorts_) {
+      if (long_name == name) short_name = std::string(1, letter);
+    }
+    described.push_back(
+        {name, flag.is_bool ? "bool" : "string", flag.default_value, flag.help, short_name});
+  }
+  return described;
+}
+
 }  // namespace kube

@@ -14,6 +14,15 @@ namespace kube {
 // argument.
 class FlagSet {
  public:
+  // One declared flag, as `--help` and the generated reference show it.
+  struct Description {
+    std::string name;
+    std::string type;  // "string" or "bool"
+    std::string default_value;
+    std::string help;
+    std::string short_name;  // "n" for -n, or empty
+  };
+
   void String(const std::string& name, const std::string& default_value, std::string help);
   void Bool(const std::string& name, bool default_value, std::string help);
   // A one-letter spelling of a declared flag: `-n value`, `-n=value`, `-nvalue`.
@@ -28,6 +37,8 @@ class FlagSet {
 
   // "Flags:" section for a command's --help.
   std::string Usage() const;
+  // Every declared flag, sorted by name.
+  std::vector<Description> Describe() const;
 
  private:
   struct Flag {

@@ -84,7 +84,8 @@ LeaderElector::LeaderElector(std::shared_ptr<ResourceLock> lock, LeaderElectionC
   auto family = MetricFamilyCache::Gauge(
       config_.metrics, "leader_election_master_status",
       "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 "
-      "indicates master. 'name' is the string used to identify the lease.");
+      "indicates master. 'name' is the string used to identify the lease.",
+      {"name"});
   if (family.ok()) {
     master_status_ = &(*family)->Add({{"name", config_.name}});
   } else {

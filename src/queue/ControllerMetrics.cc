@@ -33,21 +33,26 @@ Result<ControllerMetrics::Series> ControllerMetrics::AddSeries(
   prometheus::Family<prometheus::Gauge>* active = nullptr;
   prometheus::Family<prometheus::Gauge>* max_concurrent = nullptr;
   KUBE_ASSIGN_OR_RETURN(total, Cache::Counter(registry, "controller_runtime_reconcile_total",
-                                              "Total number of reconciliations per controller"));
-  KUBE_ASSIGN_OR_RETURN(errors,
-                        Cache::Counter(registry, "controller_runtime_reconcile_errors_total",
-                                       "Total number of reconciliation errors per controller"));
-  KUBE_ASSIGN_OR_RETURN(panics,
-                        Cache::Counter(registry, "controller_runtime_reconcile_panics_total",
-                                       "Total number of reconciliation panics per controller"));
-  KUBE_ASSIGN_OR_RETURN(time,
-                        Cache::Histogram(registry, "controller_runtime_reconcile_time_seconds",
-                                         "Length of time per reconciliation per controller"));
-  KUBE_ASSIGN_OR_RETURN(active, Cache::Gauge(registry, "controller_runtime_active_workers",
-                                             "Number of currently used workers per controller"));
-  KUBE_ASSIGN_OR_RETURN(max_concurrent,
-                        Cache::Gauge(registry, "controller_runtime_max_concurrent_reconciles",
-                                     "Maximum number of concurrent reconciles per controller"));
+                                              "Total number of reconciliations per controller",
+                                              {"controller", "result"}));
+  KUBE_ASSIGN_OR_RETURN(
+      errors,
+      Cache::Counter(registry, "controller_runtime_reconcile_errors_total",
+                     "Total number of reconciliation errors per controller", {"controller"}));
+  KUBE_ASSIGN_OR_RETURN(
+      panics,
+      Cache::Counter(registry, "controller_runtime_reconcile_panics_total",
+                     "Total number of reconciliation panics per controller", {"controller"}));
+  KUBE_ASSIGN_OR_RETURN(
+      time, Cache::Histogram(registry, "controller_runtime_reconcile_time_seconds",
+                             "Length of time per reconciliation per controller", {"controller"}));
+  KUBE_ASSIGN_OR_RETURN(
+      active, Cache::Gauge(registry, "controller_runtime_active_workers",
+                           "Number of currently used workers per controller", {"controller"}));
+  KUBE_ASSIGN_OR_RETURN(
+      max_concurrent,
+      Cache::Gauge(registry, "controller_runtime_max_concurrent_reconciles",
+                   "Maximum number of concurrent reconciles per controller", {"controller"}));
   const prometheus::Labels labels{{"controller", controller_name}};
   auto with_result = [&](const char* result) {
     prometheus::Labels l = labels;

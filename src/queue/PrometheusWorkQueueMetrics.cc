@@ -39,32 +39,37 @@ Result<PrometheusWorkQueueMetrics::Series> PrometheusWorkQueueMetrics::AddSeries
   prometheus::Family<prometheus::Gauge>* unfinished_work = nullptr;
   prometheus::Family<prometheus::Gauge>* longest_running = nullptr;
   prometheus::Family<prometheus::Counter>* retries = nullptr;
-  KUBE_ASSIGN_OR_RETURN(depth,
-                        Cache::Gauge(registry, "workqueue_depth", "Current depth of workqueue"));
-  KUBE_ASSIGN_OR_RETURN(adds, Cache::Counter(registry, "workqueue_adds_total",
-                                             "Total number of adds handled by workqueue"));
+  KUBE_ASSIGN_OR_RETURN(
+      depth, Cache::Gauge(registry, "workqueue_depth", "Current depth of workqueue", {"name"}));
+  KUBE_ASSIGN_OR_RETURN(adds,
+                        Cache::Counter(registry, "workqueue_adds_total",
+                                       "Total number of adds handled by workqueue", {"name"}));
   KUBE_ASSIGN_OR_RETURN(
       queue_duration,
       Cache::Histogram(registry, "workqueue_queue_duration_seconds",
-                       "How long in seconds an item stays in workqueue before being requested."));
+                       "How long in seconds an item stays in workqueue before being requested.",
+                       {"name"}));
   KUBE_ASSIGN_OR_RETURN(
       work_duration,
       Cache::Histogram(registry, "workqueue_work_duration_seconds",
-                       "How long in seconds processing an item from workqueue takes."));
+                       "How long in seconds processing an item from workqueue takes.", {"name"}));
   KUBE_ASSIGN_OR_RETURN(
       unfinished_work,
       Cache::Gauge(registry, "workqueue_unfinished_work_seconds",
                    "How many seconds of work has been done that is in progress and hasn't been "
                    "observed by work_duration. Large values indicate stuck threads. One can "
                    "deduce the number of stuck threads by observing the rate at which this "
-                   "increases."));
+                   "increases.",
+                   {"name"}));
   KUBE_ASSIGN_OR_RETURN(
       longest_running,
       Cache::Gauge(registry, "workqueue_longest_running_processor_seconds",
                    "How many seconds has the longest running processor for workqueue been "
-                   "running."));
-  KUBE_ASSIGN_OR_RETURN(retries, Cache::Counter(registry, "workqueue_retries_total",
-                                                "Total number of retries handled by workqueue"));
+                   "running.",
+                   {"name"}));
+  KUBE_ASSIGN_OR_RETURN(retries,
+                        Cache::Counter(registry, "workqueue_retries_total",
+                                       "Total number of retries handled by workqueue", {"name"}));
   const prometheus::Labels labels{{"name", queue_name}};
   try {
     return Series{&depth->Add(labels),

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -60,6 +61,68 @@ std::string RuleFile() {
   std::string line, out;
   while (std::getline(in, line)) out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
   return out;
+}
+
+struct ReferencedFamily {
+  std::string type;
+  std::set<std::string> labels;
+};
+
+// The families docs/reference/metrics.md lists: "| `name` | type | `a`, `b` | help |".
+std::map<std::string, ReferencedFamily> ReferenceFamilies() {
+  std::map<std::string, ReferencedFamily> families;
+  std::istringstream page(RepoFile("docs/reference/metrics.md"));
+  const std::regex row(R"(^\| `([a-z_:0-9]+)` \| (\w+) \| ([^|]*) \|)");
+  const std::regex label("`([^`]+)`");
+  for (std::string line; std::getline(page, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    ReferencedFamily& family = families[m[1]];
+    family.type = m[2];
+    std::string cell = m[3];
+    for (std::sregex_iterator it(cell.begin(), cell.end(), label), end; it != end; ++it) {
+      family.labels.insert((*it)[1]);
+    }
+  }
+  return families;
+}
+
+// Every family of a live scrape is in the generated metrics reference with
+// its type, and its series carry only the labels listed there (plus `le` on
+// histogram buckets and, on device_info, the --metrics-device-attributes
+// labels), so the reference cannot leave out what `run` serves.
+void ExpectScrapeInReference(const std::string& scrape) {
+  auto reference = ReferenceFamilies();
+  ASSERT_FALSE(reference.empty()) << "docs/reference/metrics.md lists no family";
+  std::istringstream lines(scrape);
+  const std::regex type_line(R"(^# TYPE (\S+) (\S+)$)");
+  const std::regex label(R"re(([A-Za-z_][A-Za-z0-9_]*)="(?:[^"\\]|\\.)*")re");
+  std::string family;
+  std::set<std::string> reported;  // family/label, once each
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, type_line)) {
+      family = m[1];
+      auto it = reference.find(family);
+      EXPECT_TRUE(it != reference.end() && it->second.type == m[2].str())
+          << family << " (" << m[2] << ") is not in docs/reference/metrics.md with that type; "
+          << "a metric object the controller constructs is missing from "
+             "controller/docs/MetricReference.cc (then run make docs)";
+      continue;
+    }
+    if (line.empty() || line[0] == '#' || !reference.contains(family)) continue;
+    if (family == "dra_controller_device_info") continue;
+    auto brace = line.find('{');
+    if (brace == std::string::npos) continue;
+    std::string labels = line.substr(brace, line.find("} ") - brace);
+    for (std::sregex_iterator it(labels.begin(), labels.end(), label), end; it != end; ++it) {
+      std::string name = (*it)[1];
+      if (name == "le" || !reported.insert(family + "/" + name).second) continue;
+      EXPECT_TRUE(reference[family].labels.contains(name))
+          << family << " has a series labelled " << name
+          << " that docs/reference/metrics.md does not list";
+    }
+  }
 }
 
 int FreeLoopbackPort() {
@@ -400,6 +463,7 @@ TEST_F(PrometheusTest, PromtoolAcceptsALiveScrape) {
   }
   EXPECT_TRUE(types.contains("# TYPE dra_controller_allocated_device_info gauge"));
   EXPECT_TRUE(types.contains("# TYPE dra_controller_build_info gauge"));
+  ExpectScrapeInReference(scrape->out);
   auto check = Subprocess::Run({"promtool", "check", "metrics"}, scrape->out);
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   EXPECT_EQ(check->exit_code, 0) << check->out << check->err;

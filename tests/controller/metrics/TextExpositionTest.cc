@@ -79,5 +79,19 @@ TEST(TextExpositionTest, ExtraValuesAreIgnoredAndMissingLabelsLeftOut) {
   EXPECT_EQ(out, "# HELP x h\n# TYPE x gauge\nx{a=\"1\"} 1\nx 2\n");
 }
 
+TEST(TextExpositionTest, ARecorderSeesEveryFamilyStartedWhileItLives) {
+  std::vector<TextExposition::FamilyHeader> families;
+  std::string out;
+  {
+    TextExposition::Recorder recorder(families);
+    TextExposition(out).Family("x", "h", {"a", "b"});
+  }
+  TextExposition(out).Family("y", "h", {});
+  ASSERT_EQ(families.size(), 1u);
+  EXPECT_EQ(families[0].name, "x");
+  EXPECT_EQ(families[0].help, "h");
+  EXPECT_EQ(families[0].label_names, (std::vector<std::string>{"a", "b"}));
+}
+
 }  // namespace
 }  // namespace dra::metrics

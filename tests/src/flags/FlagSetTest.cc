@@ -87,5 +87,23 @@ TEST(FlagSetTest, ShortSpellingsExpandToTheirLongFlag) {
   EXPECT_NE(flags.Usage().find("-n, --namespace"), std::string::npos);
 }
 
+TEST(FlagSetTest, DescribeListsEveryFlagWithTypeDefaultAndShortSpelling) {
+  FlagSet flags;
+  flags.String("namespace", "default", "Namespace");
+  flags.Bool("all", false, "Everything");
+  flags.Short('n', "namespace");
+  auto described = flags.Describe();
+  ASSERT_EQ(described.size(), 2u);
+  EXPECT_EQ(described[0].name, "all");
+  EXPECT_EQ(described[0].type, "bool");
+  EXPECT_EQ(described[0].default_value, "false");
+  EXPECT_EQ(described[0].short_name, "");
+  EXPECT_EQ(described[1].name, "namespace");
+  EXPECT_EQ(described[1].type, "string");
+  EXPECT_EQ(described[1].default_value, "default");
+  EXPECT_EQ(described[1].help, "Namespace");
+  EXPECT_EQ(described[1].short_name, "n");
+}
+
 }  // namespace
 }  // namespace kube
