@@ -65,10 +65,17 @@ nlohmann::json RestSourcedHealthWriter::SpecOf(const SourcedHealth& health) {
 }
 
 kube::Result<SourcedWrite> RestSourcedHealthWriter::Apply(const SourcedHealth& health) {
-  auto first = ApplyOnce(health);
-  bool raced = !first.ok() && (first.status().code() == kube::StatusCode::kConflict ||
-                               first.status().code() == kube::StatusCode::kAlreadyExists);
-  return raced ? ApplyOnce(health) : first;
+  // The health reconciler patches the status of the same object, each time
+  // a new resourceVersion: a busy object may need a few rounds.
+  constexpr int kAttempts = 4;
+  auto written = ApplyOnce(health);
+  for (int attempt = 1; attempt < kAttempts; ++attempt) {
+    bool raced = !written.ok() && (written.status().code() == kube::StatusCode::kConflict ||
+                                   written.status().code() == kube::StatusCode::kAlreadyExists);
+    if (!raced) break;
+    written = ApplyOnce(health);
+  }
+  return written;
 }
 
 kube::Result<SourcedWrite> RestSourcedHealthWriter::ApplyOnce(const SourcedHealth& health) {

@@ -8,8 +8,9 @@
 namespace dra::health {
 
 // SourcedHealthWriter on the REST API: create, or a merge patch guarded by
-// the resourceVersion just read (one retry on a conflict), so a person's
-// edit between the read and the write is never overwritten.
+// the resourceVersion just read (on a conflict read again and retried, four
+// attempts in all), so a person's edit between the read and the write is
+// never overwritten.
 class RestSourcedHealthWriter : public SourcedHealthWriter {
  public:
   explicit RestSourcedHealthWriter(std::shared_ptr<kube::RestClient> client)
