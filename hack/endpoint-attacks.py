@@ -8,8 +8,9 @@
 Starts the binary twice against the cluster of KUBECONFIG, one after the
 other, with its probe and metrics servers on free ports of 127.0.0.1: plain
 /metrics first, then --metrics-secure (HTTPS, TokenReview and
-SubjectAccessReview, and the Alertmanager webhook on a third port, with the
-DeviceHealth CRDs applied first when $DRA_KUBECTL is set). Each attack runs for a bounded number of connections
+SubjectAccessReview), and, when $DRA_KUBECTL is set, a third time with the
+Alertmanager webhook (HTTPS, TokenReview and SubjectAccessReview; the
+DeviceHealth CRDs applied first) for the webhook's own attacks. Each attack runs for a bounded number of connections
 and seconds while a monitor asks /healthz (must answer 200 within 1 s) and
 /metrics (must answer within 2 s); afterwards the process must be alive and
 its CPU back to idle. Only 127.0.0.1 is targeted; the processes started are
@@ -150,15 +151,16 @@ class Attached:
 
 
 class Controller:
-    def __init__(self, binary, kubeconfig, secure, workdir):
-        self.log_path = os.path.join(workdir, "controller-secure.log" if secure else "controller.log")
+    def __init__(self, binary, kubeconfig, secure, workdir, webhook=False):
+        name = "controller-webhook" if webhook else ("controller-secure" if secure else "controller")
+        self.log_path = os.path.join(workdir, name + ".log")
         args = [binary, "run", "--kubeconfig", kubeconfig,
                 "--health-probe-bind-address", f"{HOST}:0", "--metrics-bind-address", f"{HOST}:0"]
         if secure:
             args.append("--metrics-secure")
-            if os.environ.get("DRA_KUBECTL"):
-                apply_crds()
-                args += ["--alertmanager-webhook-bind-address", f"{HOST}:0"]
+        if webhook:
+            apply_crds()
+            args += ["--alertmanager-webhook-bind-address", f"{HOST}:0"]
         self.secure = secure
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
@@ -534,7 +536,8 @@ def run_threads(target, count):
 ATTACKS = [malformed_request_lines, malformed_headers, bodies_on_get_and_post, conflicting_length,
            long_request_line, many_headers, tls_on_plain_port, path_traversal, head_and_options,
            spinning, idle_and_slowloris, slow_readers, tls_garbage_on_secure_port,
-           unauthenticated_and_bad_tokens, webhook_attacks]
+           unauthenticated_and_bad_tokens]
+WEBHOOK_ATTACKS = [webhook_attacks]
 
 
 # ---------------------------------------------------------------- monitor
@@ -651,10 +654,13 @@ def main():
         else:
             targets = [lambda secure=secure: Controller(args.binary, args.kubeconfig, secure, workdir)
                        for secure in (False, True)]
+            if os.environ.get("DRA_KUBECTL"):
+                targets.append(lambda: Controller(args.binary, args.kubeconfig, False, workdir,
+                                                  webhook=True))
         for make_target in targets:
             c = make_target()
             token = scraper_token() if c.secure and not args.attach else None
-            for attack in ATTACKS:
+            for attack in WEBHOOK_ATTACKS if getattr(c, "webhook_port", None) else ATTACKS:
                 if time.monotonic() > deadline:
                     results.append({"attack": attack.__name__, "problems": ["out of time budget"]})
                     failed = True
