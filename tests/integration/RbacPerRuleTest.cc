@@ -207,17 +207,24 @@ class RbacPerRuleTest : public ClusterTest {
     return std::string(DRA_REPO_ROOT) + "/" + path;
   }
 
-  // The ClusterRole and Role of rbac.yaml, as kubectl parses the file (one
-  // JSON object per document, each ending with a "}" line).
-  void ReadRoles() {
-    auto parsed = cluster_->Kubectl(
-        {"create", "--dry-run=client", "-f", Repo("manifests/base/rbac.yaml"), "-o", "json"});
+  // The objects of a manifest file as kubectl parses it (one JSON object
+  // per document, each ending with a "}" line).
+  void ReadManifest(const std::string& path, std::vector<json>& items) {
+    auto parsed = cluster_->Kubectl({"create", "--dry-run=client", "-f", Repo(path), "-o", "json"});
     ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
     const std::string& out = parsed->out;
     for (size_t start = 0, end; (end = out.find("\n}\n", start)) != std::string::npos;
          start = end + 3) {
-      json item = json::parse(out.substr(start, end + 2 - start), nullptr, false);
-      ASSERT_FALSE(item.is_discarded()) << out;
+      items.push_back(json::parse(out.substr(start, end + 2 - start), nullptr, false));
+      ASSERT_FALSE(items.back().is_discarded()) << out;
+    }
+  }
+
+  // The ClusterRole and Role of rbac.yaml.
+  void ReadRoles() {
+    std::vector<json> items;
+    ASSERT_NO_FATAL_FAILURE(ReadManifest("manifests/base/rbac.yaml", items));
+    for (const json& item : items) {
       std::string name = item["metadata"].value("name", "");
       if (item.value("kind", "") == "ClusterRole" && name == "dra-controller") cluster_role_ = item;
       if (item.value("kind", "") == "Role") role_ = item;
@@ -257,9 +264,13 @@ class RbacPerRuleTest : public ClusterTest {
                                "dra-controller-metrics-reader", "--serviceaccount",
                                "dra-system:metrics-scraper"})
                     .ok());
-    auto token = cluster_->Kubectl({"create", "token", "metrics-scraper", "-n", kNamespace});
-    ASSERT_TRUE(token.ok());
-    scraper_token_ = token->out.substr(0, token->out.find_last_not_of('\n') + 1);
+    scraper_token_ = Token("metrics-scraper");
+  }
+
+  std::string Token(const std::string& account) {
+    auto token = cluster_->Kubectl({"create", "token", account, "-n", kNamespace});
+    EXPECT_TRUE(token.ok()) << token.status().ToString();
+    return token.ok() ? token->out.substr(0, token->out.find_last_not_of('\n') + 1) : "";
   }
 
   // cluster.sh stop|start kube-controller-manager.
@@ -483,33 +494,53 @@ class RbacPerRuleTest : public ClusterTest {
     return controller_->Output().find(text) != std::string::npos;
   }
 
-  // HTTP status of GET /metrics with the scraper's token; 0 on failure.
-  int Scrape() {
+  // The port= of the first log line naming `serving`; 0 before it is logged.
+  int LoggedPort(const std::string& serving) const {
     std::string out = controller_->Output();
-    auto line = out.find("serving metrics on");
+    auto line = out.find(serving);
     auto at = line == std::string::npos ? line : out.find("port=", line);
-    if (at == std::string::npos) return 0;
+    return at == std::string::npos ? 0 : std::atoi(out.c_str() + at + 5);
+  }
+
+  // `request` to the controller's HTTPS `port` (a self-signed certificate);
+  // status 0 and the error as body when no answer came.
+  static kube::HttpResponse Send(int port, const kube::HttpRequest& request) {
+    kube::HttpResponse failed;
+    if (port == 0) return failed;
     kube::RestConfig config;
-    config.server = "https://127.0.0.1:" + std::to_string(std::atoi(out.c_str() + at + 5));
+    config.server = "https://127.0.0.1:" + std::to_string(port);
     config.insecure_skip_tls_verify = true;
     config.request_timeout = 10s;
     auto transport = kube::HttpTransport::Create(config);
-    if (!transport.ok()) return 0;
+    if (!transport.ok()) return failed;
+    auto reply = (*transport)->Send(request);
+    if (!reply.ok()) failed.body = reply.status().ToString();
+    return reply.ok() ? *reply : failed;
+  }
+
+  // HTTP status of GET /metrics with the scraper's token; 0 on failure.
+  int Scrape() {
     kube::HttpRequest request;
     request.path = "/metrics";
     request.headers.emplace_back("Authorization", "Bearer " + scraper_token_);
-    auto reply = (*transport)->Send(request);
-    return reply.ok() ? reply->status : 0;
+    return Send(LoggedPort("serving metrics on"), request).status;
+  }
+
+  std::vector<std::string> LogLines() const {
+    std::vector<std::string> lines;
+    std::string out = controller_->Output();
+    for (size_t start = 0, end; start < out.size(); start = end + 1) {
+      end = out.find('\n', start);
+      if (end == std::string::npos) end = out.size();
+      lines.push_back(out.substr(start, end - start));
+    }
+    return lines;
   }
 
   // Lines of the controller's log that mention "forbidden" and none of `expected`.
   std::vector<std::string> UnexpectedDenials(const std::vector<std::string>& expected) const {
     std::vector<std::string> unexpected;
-    std::string out = controller_->Output();
-    for (size_t start = 0, end; start < out.size(); start = end + 1) {
-      end = out.find('\n', start);
-      if (end == std::string::npos) end = out.size();
-      std::string line = out.substr(start, end - start);
+    for (const std::string& line : LogLines()) {
       if (line.find("orbidden") == std::string::npos) continue;
       bool known = std::any_of(expected.begin(), expected.end(), [&](const std::string& denial) {
         return line.find(denial) != std::string::npos;
