@@ -462,18 +462,25 @@ class RbacPerRuleTest : public ClusterTest {
 
   // The kubelet source acted: a DeviceHealth labelled with it names `pool`.
   void ExpectKubeletSourceWorked(const std::string& pool) {
-    auto dump = [&] { return controller_->Output(); };
+    ExpectSourcedHealth(kKubeletSource, "/spec/pool"_json_pointer, pool,
+                        "a kubelet DeviceHealth for pool " + pool, 30s);
+  }
+
+  // Within `timeout`, a DeviceHealth with `label` whose `field` is `value`.
+  void ExpectSourcedHealth(const char* label, const json::json_pointer& field,
+                           const std::string& value, const std::string& what,
+                           std::chrono::seconds timeout) {
     auto written = WaitFor(
-        "a kubelet DeviceHealth for pool " + pool, 30s,
+        what, timeout,
         [&] {
-          auto got = cluster_->GetJson({"get", "devicehealths", "-l", kKubeletSource});
+          auto got = cluster_->GetJson({"get", "devicehealths", "-l", label});
           if (!got.ok()) return false;
           for (const auto& item : got->value("items", json::array())) {
-            if (item.value("/spec/pool"_json_pointer, std::string()) == pool) return true;
+            if (item.value(field, std::string()) == value) return true;
           }
           return false;
         },
-        dump);
+        [&] { return controller_->Output(); });
     EXPECT_TRUE(written.ok()) << written.ToString();
   }
 
@@ -766,18 +773,8 @@ class RbacPerRuleTest : public ClusterTest {
 
   // A DeviceHealth labelled with the webhook's source targets the GPU's UUID.
   void ExpectAlertHealthWritten() {
-    auto written = WaitFor(
-        "an alertmanager DeviceHealth for " + alert_uuid_, 10s,
-        [&] {
-          auto got = cluster_->GetJson({"get", "devicehealths", "-l", kAlertSource});
-          if (!got.ok()) return false;
-          for (const auto& item : got->value("items", json::array())) {
-            if (item.value("/spec/uuid"_json_pointer, std::string()) == alert_uuid_) return true;
-          }
-          return false;
-        },
-        [&] { return controller_->Output(); });
-    EXPECT_TRUE(written.ok()) << written.ToString();
+    ExpectSourcedHealth(kAlertSource, "/spec/uuid"_json_pointer, alert_uuid_,
+                        "an alertmanager DeviceHealth for " + alert_uuid_, 10s);
   }
 
   // The webhook's own log line carries the apiserver's denial.
