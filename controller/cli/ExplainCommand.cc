@@ -2,10 +2,10 @@
 
 #include <simdjson.h>
 
+#include "controller/api/PodView.h"
 #include "controller/cli/ClusterConnection.h"
 #include "controller/extended/ClusterSnapshot.h"
 #include "controller/extended/ExplanationPrinter.h"
-#include "controller/extended/ExtendedResourceTypes.h"
 #include "controller/extended/MappingAudit.h"
 #include "controller/extended/PodExplainer.h"
 #include "controller/extended/PodTermination.h"
@@ -20,7 +20,7 @@ struct FetchedPod {
 
 kube::Result<FetchedPod> GetPod(kube::RestClient& client, const std::string& ns,
                                 const std::string& name) {
-  auto json = client.Get(extended::ExtendedResourceTypes::kPods.ItemPath(ns, name));
+  auto json = client.Get(api::PodView::kResource.ItemPath(ns, name));
   if (!json.ok()) return json.status();
   simdjson::dom::parser parser;
   simdjson::dom::element root;

@@ -2,52 +2,40 @@
 
 #include <simdjson.h>
 
-#include <functional>
-
-#include "controller/extended/ExtendedResourceTypes.h"
-#include "controller/inventory/InventoryInformers.h"
-#include "src/client/ApiError.h"
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/NodeView.h"
+#include "controller/api/PodView.h"
+#include "controller/api/ResourceClaim.h"
+#include "controller/api/ResourceSlice.h"
+#include "src/client/ListPager.h"
 
 namespace dra::extended {
 namespace {
 
-using ItemFn = std::function<bool(simdjson::dom::element)>;  // false: skipped
-
-// Lists every page of `type`, handing each item to `each`.
-kube::Status ListAll(kube::RestClient& client, const kube::ResourceType& type, const ItemFn& each,
-                     int& errors) {
-  kube::ListOptions options;
-  options.limit = 500;
-  simdjson::dom::parser parser;
-  do {
-    auto page = client.List(type, "", options);
-    if (!page.ok()) return page.status();
-    std::string text = page->dump();
-    simdjson::dom::element root;
-    if (parser.parse(text).get(root) != simdjson::SUCCESS) {
-      return kube::Status(kube::StatusCode::kInternal, "cannot parse list of " + type.plural);
-    }
-    simdjson::dom::array items;
-    if (root["items"].get_array().get(items) == simdjson::SUCCESS) {
-      for (auto item : items) errors += each(item) ? 0 : 1;
-    }
-    std::string_view next;
-    options.continue_token.clear();
-    if (root["metadata"]["continue"].get_string().get(next) == simdjson::SUCCESS) {
-      options.continue_token = std::string(next);
-    }
-  } while (!options.continue_token.empty());
-  return kube::Status::Ok();
-}
-
-template <typename T, typename Sink>
-ItemFn Decode(Sink sink) {
-  return [sink](simdjson::dom::element item) {
-    auto object = T::FromJson(item);
-    if (!object.ok()) return false;
-    sink(std::make_shared<const T>(std::move(*object)));
-    return true;
-  };
+// Every object of T's resource that projects, in the server's order; adds
+// those that do not to `errors`.
+template <typename T>
+kube::Result<std::vector<std::shared_ptr<const T>>> ListAll(kube::RestClient& client, int& errors) {
+  std::vector<std::shared_ptr<const T>> objects;
+  int skipped = 0;
+  kube::Status status = kube::ListPager::Of(client, T::kResource)
+                            .EachElement(
+                                [&](simdjson::dom::element item) {
+                                  auto object = T::FromJson(item);
+                                  if (!object.ok()) {
+                                    ++skipped;
+                                    return;
+                                  }
+                                  objects.push_back(std::make_shared<const T>(std::move(*object)));
+                                },
+                                [&] {
+                                  objects.clear();
+                                  skipped = 0;
+                                });
+  if (!status.ok()) return status;
+  errors += skipped;
+  return objects;
 }
 
 }  // namespace
@@ -63,42 +51,24 @@ std::shared_ptr<const api::ResourceClaim> ClusterSnapshot::Claim(const std::stri
 kube::Result<std::unique_ptr<ClusterSnapshot>> ClusterSnapshot::List(kube::RestClient& client,
                                                                      Options options) {
   auto snapshot = std::make_unique<ClusterSnapshot>();
-  ClusterSnapshot* s = snapshot.get();
-  inventory::Inventory* inv = s->inventory.get();
-  using Types = inventory::DraResourceTypes;
-  kube::Status status =
-      ListAll(client, Types::kDeviceClasses, Decode<api::DeviceClass>([s, inv](auto c) {
-                s->classes.push_back(c);
-                inv->ApplyClass(c);
-              }),
-              s->decode_errors);
-  if (!status.ok()) return status;
-  status = ListAll(client, Types::kResourceSlices,
-                   Decode<api::ResourceSlice>([inv](auto x) { inv->ApplySlice(std::move(x)); }),
-                   s->decode_errors);
-  if (!status.ok()) return status;
-  status = ListAll(client, Types::kResourceClaims, Decode<api::ResourceClaim>([s, inv](auto x) {
-                     s->claims.push_back(x);
-                     inv->ApplyClaim(std::move(x));
-                   }),
-                   s->decode_errors);
-  if (!status.ok()) return status;
-  status =
-      ListAll(client, Types::kDeviceTaintRules,
-              Decode<api::DeviceTaintRule>([inv](auto x) { inv->ApplyTaintRule(std::move(x)); }),
-              s->decode_errors);
-  if (!status.ok() && status.code() != kube::StatusCode::kNotFound) return status;
-  status = ListAll(client, ExtendedResourceTypes::kNodes, Decode<api::NodeView>([s, inv](auto n) {
-                     inv->ApplyNode(n);
-                     s->nodes.push_back(std::move(n));
-                   }),
-                   s->decode_errors);
-  if (!status.ok()) return status;
+  ClusterSnapshot& s = *snapshot;
+  inventory::Inventory& inv = *s.inventory;
+  KUBE_ASSIGN_OR_RETURN(s.classes, ListAll<api::DeviceClass>(client, s.decode_errors));
+  for (const auto& c : s.classes) inv.ApplyClass(c);
+  auto slices = ListAll<api::ResourceSlice>(client, s.decode_errors);
+  if (!slices.ok()) return slices.status();
+  for (auto& x : *slices) inv.ApplySlice(std::move(x));
+  KUBE_ASSIGN_OR_RETURN(s.claims, ListAll<api::ResourceClaim>(client, s.decode_errors));
+  for (const auto& c : s.claims) inv.ApplyClaim(c);
+  auto rules = ListAll<api::DeviceTaintRule>(client, s.decode_errors);
+  if (!rules.ok() && rules.status().code() != kube::StatusCode::kNotFound) return rules.status();
+  if (rules.ok()) {
+    for (auto& r : *rules) inv.ApplyTaintRule(std::move(r));
+  }
+  KUBE_ASSIGN_OR_RETURN(s.nodes, ListAll<api::NodeView>(client, s.decode_errors));
+  for (const auto& n : s.nodes) inv.ApplyNode(n);
   if (options.with_pods) {
-    status = ListAll(client, ExtendedResourceTypes::kPods,
-                     Decode<api::PodView>([s](auto p) { s->pods.push_back(std::move(p)); }),
-                     s->decode_errors);
-    if (!status.ok()) return status;
+    KUBE_ASSIGN_OR_RETURN(s.pods, ListAll<api::PodView>(client, s.decode_errors));
   }
   return snapshot;
 }
