@@ -225,7 +225,7 @@ CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& opt
   in.lease_name = options.lease_name;
   in.now = static_cast<int64_t>(std::time(nullptr));
   ReadApi(client, in);
-  auto snapshot = extended::ClusterSnapshot::List(client, {.with_pods = true});
+  auto snapshot = report::ClusterSnapshot::List(client, {.with_pods = true});
   if (snapshot.ok()) {
     in.snapshot = std::move(*snapshot);
   } else {

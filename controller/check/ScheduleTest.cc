@@ -188,7 +188,7 @@ void ScheduleTest::Delete(const std::vector<Probe>& probes) {
   }
 }
 
-std::vector<CheckResult> ScheduleTest::Run(const extended::ClusterSnapshot& snapshot) {
+std::vector<CheckResult> ScheduleTest::Run(const report::ClusterSnapshot& snapshot) {
   const std::string row = "schedule-test";
   if (kube::Status leftovers = DeleteLabelled(); !leftovers.ok()) {
     return {CheckResult::Fail(

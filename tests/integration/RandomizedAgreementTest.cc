@@ -30,12 +30,12 @@
 #include "controller/api/PodView.h"
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
-#include "controller/extended/DeviceTable.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/PodExplainer.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/AllocationMetrics.h"
+#include "controller/report/DeviceListing.h"
 #include "src/cache/InformerRegistry.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetGenerator.h"
@@ -436,7 +436,7 @@ class RandomizedAgreementTest : public ClusterTest {
     for (const auto& c : fleet.classes) {
       Expected want = Model(fleet, allocated, c, "");
       if (inventory_.Count(c.name).selector_error) continue;  // free is 0 wherever it fails
-      auto free_rows = extended::DeviceTable::Build(inventory_, {"", c.name, "", "free"}).size();
+      auto free_rows = report::DeviceListing::Build(inventory_, {"", c.name, "", "free"}).size();
       auto show = [&](const char* what, double got, double expected) {
         if (got == expected) return;
         diff += "  class " + c.name + ": " + what + " " + std::to_string(got) + ", expected " +

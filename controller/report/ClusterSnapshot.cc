@@ -1,4 +1,4 @@
-#include "controller/extended/ClusterSnapshot.h"
+#include "controller/report/ClusterSnapshot.h"
 
 #include <simdjson.h>
 
@@ -10,7 +10,7 @@
 #include "controller/api/ResourceSlice.h"
 #include "src/client/ListPager.h"
 
-namespace dra::extended {
+namespace dra::report {
 namespace {
 
 // Every object of T's resource that projects, in the server's order; adds
@@ -73,4 +73,4 @@ kube::Result<std::unique_ptr<ClusterSnapshot>> ClusterSnapshot::List(kube::RestC
   return snapshot;
 }
 
-}  // namespace dra::extended
+}  // namespace dra::report
