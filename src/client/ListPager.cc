@@ -10,7 +10,7 @@ namespace {
 
 // As deep as the reflector's decoder reads (deeper than kube-apiserver accepts).
 constexpr size_t kMaxDepth = 10'000 + 64;
-constexpr size_t kInitialCapacity = 16 * 1024;
+constexpr size_t kInitialCapacity = size_t{16} * 1024;
 
 Status NotJson(const std::string& why) {
   return Status(StatusCode::kParseError, "LIST page is not JSON: " + why);
