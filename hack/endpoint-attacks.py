@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import select
 import signal
 import socket
 import ssl
@@ -79,6 +80,8 @@ def exchange(port, data, tls=False, timeout=5.0):
         sock = connect(port, tls, timeout)
     except OSError:
         return b""
+    if tls:
+        return tls_exchange(sock, data, time.monotonic() + timeout)
     received = bytearray()
 
     def send_all():
@@ -104,6 +107,39 @@ def exchange(port, data, tls=False, timeout=5.0):
         pass
     sock.close()
     sender.join(timeout)
+    return bytes(received)
+
+
+def tls_exchange(sock, data, deadline):
+    """exchange() on a TLS socket, in this thread only: an SSL object must
+    not be written by one thread while another reads it (OpenSSL is not
+    thread-safe per connection), so writes and reads interleave here."""
+    received = bytearray()
+    pending = memoryview(data)
+    sock.setblocking(False)
+    try:
+        while time.monotonic() < deadline:
+            if pending:
+                try:
+                    pending = pending[sock.send(pending[:65536]):]
+                except (ssl.SSLWantWriteError, ssl.SSLWantReadError):
+                    pass
+                except OSError:
+                    pending = memoryview(b"")
+            try:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+                continue
+            except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                pass
+            except OSError:
+                break
+            wait = max(0.0, min(0.05, deadline - time.monotonic()))
+            select.select([sock], [sock] if pending else [], [], wait)
+    finally:
+        sock.close()
     return bytes(received)
 
 
@@ -408,11 +444,8 @@ def unauthenticated_and_bad_tokens(c, stop):
     if not c.secure:
         return []
     problems = []
-    # A review that goes unanswered within the connection's 5 s deadline
-    # (None) is reported, not failed: docs/runtime.md, "Served surface",
-    # names it as a known gap. A bad token must never get in.
     for method, token, want in [("GET", None, {401}), ("HEAD", None, {401}),
-                                ("GET", "not-a-token", {401, 429, None})]:
+                                ("GET", "not-a-token", {401})]:
         got, _ = timed_get(c.metrics_port, "/metrics", tls=True, token=token, method=method,
                            limit=5)
         if got not in want:
@@ -420,23 +453,17 @@ def unauthenticated_and_bad_tokens(c, stop):
     expect(problems, c.metrics_port, b"POST /metrics HTTP/1.1\r\nContent-Length: 1\r\n\r\nx",
            {405}, "POST with a body after the handshake", tls=True)
 
-    # A flood of bad tokens: none may get in, the reviews must refuse (401) and
-    # then be limited (429). Under the flood the server may also drop a
-    # connection unanswered (None); the monitor checks that probes and scrapes
-    # with a valid token still get through.
-    seen = set()
-
+    # A flood of bad tokens: none may get in; each is refused (401) or,
+    # beyond the review budget, limited (429), and answered. The monitor
+    # checks that probes and scrapes with a valid token still get through.
     def flood(i):
         for n in range(50):
             if stop.is_set():
                 return
             got, _ = timed_get(c.metrics_port, "/metrics", tls=True, token=f"bad-{i}-{n}", limit=5)
-            seen.add(got)
-            if got not in (401, 429, None):
+            if got not in (401, 429):
                 problems.append(f"bad token: {got}")
     run_threads(flood, 8)
-    if seen and seen <= {None}:
-        print("note: no bad-token review was answered within 5 s (known gap)", flush=True)
     return problems
 
 
@@ -458,7 +485,7 @@ def webhook_attacks(c, stop):
          "startsAt": "2026-12-05T07:31:10Z", "fingerprint": "attack"}]}).encode()
     cases = [
         ("no token", lambda: post(port, "/alertmanager", payload), {401}),
-        ("bad token", lambda: post(port, "/alertmanager", payload, token="forged"), {401, 429, None}),
+        ("bad token", lambda: post(port, "/alertmanager", payload, token="forged"), {401}),
         ("GET", lambda: timed_get(port, "/alertmanager", tls=True)[0], {405}),
         ("unknown path", lambda: post(port, "/alertmanager/x/../y", payload), {404}),
         ("body over 4 MiB", lambda: post(port, "/alertmanager", b"x" * (4 * 1024 * 1024 + 1)),
@@ -501,11 +528,15 @@ def webhook_attacks(c, stop):
 
 
 def apply_crds():
+    """The DeviceHealth CRDs, with kubectl on $KUBECONFIG; exits when they do not apply."""
     kubectl = os.environ["DRA_KUBECTL"]
     crds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crds")
-    subprocess.run([kubectl, "apply", "-k", crds], capture_output=True, text=True, timeout=60)
-    subprocess.run([kubectl, "wait", "--for=condition=Established", "crd", "--all", "--timeout=30s"],
-                   capture_output=True, text=True, timeout=60)
+    for args in (["apply", "-k", crds],
+                 ["wait", "--for=condition=Established", "crd", "--all", "--timeout=30s"]):
+        done = subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise SystemExit(f"kubectl {' '.join(args)} failed (is KUBECONFIG set?): "
+                             f"{done.stderr.strip()}")
 
 
 def webhook_token():
@@ -563,13 +594,15 @@ class Monitor(threading.Thread):
             self.stop.wait(0.2)
 
     def check(self, name, port, path, tls, token, limit, want):
-        # Answered within `limit`, allowing one reconnect inside it: in a burst
-        # of hundreds of new sockets a just-accepted probe connection can be
-        # dropped before its request is read (docs/runtime.md, "Served surface").
+        # Answered within `limit`, reconnecting inside it when a connection
+        # ends unanswered: in a burst of hundreds of new sockets a
+        # just-accepted probe connection can be evicted before its request
+        # is read (docs/runtime.md, "Served surface").
         start = time.monotonic()
         got, _ = timed_get(port, path, tls=tls, token=token, limit=limit + 0.5)
-        if got is None and time.monotonic() - start < limit:
+        while got is None and time.monotonic() - start < limit - 0.05:
             self.reconnects[name] += 1
+            time.sleep(0.05)
             got, _ = timed_get(port, path, tls=tls, token=token,
                                limit=limit + 0.5 - (time.monotonic() - start))
         took = time.monotonic() - start

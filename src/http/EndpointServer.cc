@@ -220,6 +220,10 @@ void EndpointServer::Impl::OnAccept(const boost::system::error_code& error, tcp:
     });
     return;
   }
+  // A reply is written as a head and a body: without this, Nagle holds the
+  // body until the client's delayed ACK of the head (about 40 ms a reply).
+  boost::system::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
   // Refused: every slot serves a request; the socket closes with the session.
   if (auto ctx = CurrentTls()) {
     using TlsStream = asio::ssl::stream<tcp::socket>;

@@ -3,28 +3,36 @@
 // and the namespace mounted at the in-cluster path in a private mount
 // namespace, KUBERNETES_SERVICE_HOST/PORT set) with every feature on: leader
 // election, secure metrics, device health, the kubelet's device health
-// reports (a Pod whose status reports an Unhealthy device), extended-resource
-// findings and repair, and the leak audit with deletion (kube-controller-manager is stopped
-// so that a hand-made leaked implicit claim stays leaked). First with manifests/base/rbac.yaml
-// as shipped (no "forbidden" at all), then once per rule of its ClusterRole
-// and Role with that rule alone removed: the feature needing the rule logs
-// the apiserver's denial naming verb, resource and API group, every
+// reports (a Pod whose status reports an Unhealthy device), the Alertmanager
+// webhook (a firing alert naming a fake GPU by its UUID, posted with the token
+// of a ServiceAccount that manifests/monitoring/alertmanager-rbac.yaml's
+// ClusterRole is bound to), extended-resource findings and repair, and the
+// leak audit with deletion (kube-controller-manager is stopped so that a
+// hand-made leaked implicit claim stays leaked). First with
+// manifests/base/rbac.yaml as shipped (no "forbidden" but the webhook's 403
+// to a token without the sender's binding; the webhook answers the sender's
+// alert 200 and writes its DeviceHealth), then once per rule of its
+// ClusterRole and Role with that rule alone removed: the feature needing the
+// rule logs the apiserver's denial naming verb, resource and API group, every
 // "forbidden" line in the log is one of those, and the rest keeps working
 // (the leader is elected, the inventory syncs, /metrics answers 200; without
 // the DeviceHealth read rule the repair and the leak audit still act, without
 // the Pod/Node read rule device health still applies its DeviceTaintRule; the
-// feature held back is named in the log with the informer it waits for). It also
-// asserts that rbac.yaml has no wildcard and no Secrets, and that every rule
-// has an expectation here.
+// feature held back is named in the log with the informer it waits for;
+// without the DeviceHealth write rule the webhook answers the sender's alert
+// 503 and logs the denial). It also asserts that rbac.yaml has no wildcard and
+// no Secrets, and that every rule has an expectation here.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/FleetManifests.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -42,12 +50,25 @@ constexpr const char* kSurvivorClass = "rbac-z-survivor.example.com";
 constexpr const char* kKcm = "kube-controller-manager";
 constexpr const char* kLeakPod = "rbac-leak-owner";  // in "default", phase Succeeded
 constexpr const char* kKubeletSource = "dra-controller.dev/source=kubelet";
+constexpr const char* kAlertSource = "dra-controller.dev/source=alertmanager";
+constexpr const char* kRuleOwner = "dra-controller.dev/device-health";  // a DeviceTaintRule's label
+// The webhook's callers: "alert-sender" is bound to the shipped sender role
+// (under a binding name of the test's own), "alert-stranger" to nothing.
+constexpr const char* kSender = "alert-sender";
+constexpr const char* kStranger = "alert-stranger";
+constexpr const char* kSenderRole = "dra-controller-alert-sender";
+constexpr const char* kSenderBinding = "dra-controller-alert-sender-rbac-test";
+// One fake GPU for the webhook's alert to name: the inventory must know it.
+constexpr const char* kAlertNode = "rbac-alert-node";
+const std::vector<std::string> kAlertFleet{std::string(kAlertNode) + ":1:80Gi:gpu-rbac"};
+constexpr const char* kWebhookServing = "serving the Alertmanager webhook on";
 
 // What removing one rule must break: each line is the apiserver's denial as
 // the controller logs it; `leads`, `syncs`, `metrics`, `health_works` (the
 // DeviceHealth gets its DeviceTaintRule and status) and `extended_works` (the
 // mapping repair and the leak audit act) say what keeps working; `waiting`
-// is the start of the line naming a feature held back by an unsynced informer.
+// is the start of the line naming a feature held back by an unsynced informer;
+// `webhook` is the webhook's answer to the sender's alert (0: none is posted).
 struct Expectation {
   std::string rule;  // "group/resource,resource:verb,verb" (RuleKey)
   std::string feature;
@@ -58,6 +79,7 @@ struct Expectation {
   bool health_works = false;  // asserted when true; the full run asserts everything
   bool extended_works = false;
   std::string waiting = "";
+  int webhook = 0;
 };
 
 // Reads are denied on the initial watch: informers sync by watch-list
@@ -91,9 +113,10 @@ const std::vector<Expectation>& Expectations() {
       {"dra-controller.dev/devicehealths/status:patch",
        "device health (DeviceHealth status)",
        {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
-      {"dra-controller.dev/devicehealths:create,patch,delete",
-       "kubelet health reports (DeviceHealth writes)",
-       {Denial("create", "devicehealths", "dra-controller.dev")}},
+      {.rule = "dra-controller.dev/devicehealths:create,patch,delete",
+       .feature = "kubelet health reports and the Alertmanager webhook (DeviceHealth writes)",
+       .denials = {Denial("create", "devicehealths", "dra-controller.dev")},
+       .webhook = 503},
       {"resource.k8s.io/devicetaintrules:create,patch,delete",
        "device health (DeviceTaintRule writes)",
        {Denial("patch", "devicetaintrules", "resource.k8s.io")}},
@@ -140,6 +163,33 @@ const std::vector<Expectation>& Expectations() {
   return kAll;
 }
 
+std::string ServiceAccountUser(const std::string& account) {
+  return std::string("system:serviceaccount:") + kNamespace + ":" + account;
+}
+
+// The webhook's log line for the stranger's request holds this.
+std::string StrangerRefused() {
+  return "user \"" + ServiceAccountUser(kStranger) +
+         "\" may not create devicehealths.dra-controller.dev";
+}
+
+// An Alertmanager notification (payload version 4) of one firing alert
+// naming its GPU by the DCGM exporter's UUID label.
+std::string FiringAlert(const std::string& uuid) {
+  json alert = {{"status", "firing"},
+                {"labels", {{"alertname", "GPUFellOffTheBus"}, {"UUID", uuid}}},
+                {"annotations", {{"summary", "RbacPerRuleTest"}}},
+                {"startsAt", "2026-12-05T08:00:00Z"},
+                {"endsAt", "0001-01-01T00:00:00Z"},
+                {"fingerprint", "0a1b2c3d4e5f6a7b"}};
+  return json({{"version", "4"},
+               {"status", "firing"},
+               {"receiver", "dra-controller"},
+               {"groupKey", "{}:{UUID=\"" + uuid + "\"}"},
+               {"alerts", json::array({alert})}})
+      .dump();
+}
+
 std::string Join(const json& strings) {
   std::string out;
   for (const auto& s : strings) out += (out.empty() ? "" : ",") + s.get<std::string>();
@@ -175,6 +225,8 @@ class RbacPerRuleTest : public ClusterTest {
     ASSERT_NO_FATAL_FAILURE(ReadRoles());
     ASSERT_NO_FATAL_FAILURE(MountableServiceAccount());
     ASSERT_NO_FATAL_FAILURE(CreateScraper());
+    ASSERT_NO_FATAL_FAILURE(PublishAlertGpu());
+    ASSERT_NO_FATAL_FAILURE(CreateAlertSenders());
     ASSERT_TRUE(cluster_->Apply(ClassManifest(kSurvivorClass)).ok());
   }
 
@@ -197,6 +249,13 @@ class RbacPerRuleTest : public ClusterTest {
     (void)cluster_->Kubectl({"delete", "pod", "-n", "default", "-l", "rbac-test=true", "--force",
                              "--grace-period=0", "--ignore-not-found"});
     (void)cluster_->Kubectl({"delete", "devicehealth", "-l", kKubeletSource, "--ignore-not-found"});
+    ForgetAlertHealths();
+    if (senders_bound_) {
+      (void)cluster_->Kubectl(
+          {"delete", "clusterrolebinding", kSenderBinding, "--ignore-not-found"});
+      (void)cluster_->Kubectl({"delete", "clusterrole", kSenderRole, "--ignore-not-found"});
+    }
+    if (fleet_applied_) RemoveFakeFleet(*cluster_, kAlertFleet);
     if (applied_) {
       (void)cluster_->Kubectl({"delete", "-k", Repo("manifests"), "--ignore-not-found",
                                "--wait=true", "--timeout=90s"});
@@ -207,17 +266,24 @@ class RbacPerRuleTest : public ClusterTest {
     return std::string(DRA_REPO_ROOT) + "/" + path;
   }
 
-  // The ClusterRole and Role of rbac.yaml, as kubectl parses the file (one
-  // JSON object per document, each ending with a "}" line).
-  void ReadRoles() {
-    auto parsed = cluster_->Kubectl(
-        {"create", "--dry-run=client", "-f", Repo("manifests/base/rbac.yaml"), "-o", "json"});
+  // The objects of a manifest file as kubectl parses it (one JSON object
+  // per document, each ending with a "}" line).
+  void ReadManifest(const std::string& path, std::vector<json>& items) {
+    auto parsed = cluster_->Kubectl({"create", "--dry-run=client", "-f", Repo(path), "-o", "json"});
     ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
     const std::string& out = parsed->out;
     for (size_t start = 0, end; (end = out.find("\n}\n", start)) != std::string::npos;
          start = end + 3) {
-      json item = json::parse(out.substr(start, end + 2 - start), nullptr, false);
-      ASSERT_FALSE(item.is_discarded()) << out;
+      items.push_back(json::parse(out.substr(start, end + 2 - start), nullptr, false));
+      ASSERT_FALSE(items.back().is_discarded()) << out;
+    }
+  }
+
+  // The ClusterRole and Role of rbac.yaml.
+  void ReadRoles() {
+    std::vector<json> items;
+    ASSERT_NO_FATAL_FAILURE(ReadManifest("manifests/base/rbac.yaml", items));
+    for (const json& item : items) {
       std::string name = item["metadata"].value("name", "");
       if (item.value("kind", "") == "ClusterRole" && name == "dra-controller") cluster_role_ = item;
       if (item.value("kind", "") == "Role") role_ = item;
@@ -257,9 +323,52 @@ class RbacPerRuleTest : public ClusterTest {
                                "dra-controller-metrics-reader", "--serviceaccount",
                                "dra-system:metrics-scraper"})
                     .ok());
-    auto token = cluster_->Kubectl({"create", "token", "metrics-scraper", "-n", kNamespace});
-    ASSERT_TRUE(token.ok());
-    scraper_token_ = token->out.substr(0, token->out.find_last_not_of('\n') + 1);
+    scraper_token_ = Token("metrics-scraper");
+  }
+
+  std::string Token(const std::string& account) {
+    auto token = cluster_->Kubectl({"create", "token", account, "-n", kNamespace});
+    EXPECT_TRUE(token.ok()) << token.status().ToString();
+    return token.ok() ? token->out.substr(0, token->out.find_last_not_of('\n') + 1) : "";
+  }
+
+  // The fake GPU the webhook's alert names, by the UUID its slice publishes.
+  void PublishAlertGpu() {
+    fleet_applied_ = true;
+    auto published = ApplyFakeFleet(*cluster_, kAlertFleet);
+    ASSERT_TRUE(published.ok()) << published.ToString();
+    auto uuid =
+        cluster_->Kubectl({"get", "resourceslice", std::string(kAlertNode) + "-gpu.example.com",
+                           "-o", "jsonpath={.spec.devices[0].attributes.uuid.string}"});
+    ASSERT_TRUE(uuid.ok()) << uuid.status().ToString();
+    alert_uuid_ = uuid->out;
+    ASSERT_TRUE(alert_uuid_.starts_with("GPU-")) << alert_uuid_;
+  }
+
+  // The webhook's callers: the shipped sender ClusterRole, bound by a copy of
+  // the shipped binding whose subject is the test's sender; a stranger.
+  void CreateAlertSenders() {
+    for (const char* account : {kSender, kStranger}) {
+      ASSERT_TRUE(cluster_->Kubectl({"create", "serviceaccount", account, "-n", kNamespace}).ok());
+    }
+    std::vector<json> items;
+    ASSERT_NO_FATAL_FAILURE(ReadManifest("manifests/monitoring/alertmanager-rbac.yaml", items));
+    senders_bound_ = true;
+    for (json& item : items) {
+      if (item.value("kind", "") == "ClusterRoleBinding") {
+        item["metadata"]["name"] = kSenderBinding;
+        item["subjects"] = json::array(
+            {{{"kind", "ServiceAccount"}, {"name", kSender}, {"namespace", kNamespace}}});
+      }
+      auto applied = cluster_->Apply(item.dump());
+      ASSERT_TRUE(applied.ok()) << applied.ToString();
+    }
+    auto bound = WaitFor("RBAC to let " + std::string(kSender) + " send alerts", 30s, [&] {
+      return CanI("create", "devicehealths.dra-controller.dev", "", ServiceAccountUser(kSender));
+    });
+    ASSERT_TRUE(bound.ok()) << bound.ToString();
+    sender_token_ = Token(kSender);
+    stranger_token_ = Token(kStranger);
   }
 
   // cluster.sh stop|start kube-controller-manager.
@@ -353,18 +462,25 @@ class RbacPerRuleTest : public ClusterTest {
 
   // The kubelet source acted: a DeviceHealth labelled with it names `pool`.
   void ExpectKubeletSourceWorked(const std::string& pool) {
-    auto dump = [&] { return controller_->Output(); };
+    ExpectSourcedHealth(kKubeletSource, "/spec/pool"_json_pointer, pool,
+                        "a kubelet DeviceHealth for pool " + pool, 30s);
+  }
+
+  // Within `timeout`, a DeviceHealth with `label` whose `field` is `value`.
+  void ExpectSourcedHealth(const char* label, const json::json_pointer& field,
+                           const std::string& value, const std::string& what,
+                           std::chrono::seconds timeout) {
     auto written = WaitFor(
-        "a kubelet DeviceHealth for pool " + pool, 30s,
+        what, timeout,
         [&] {
-          auto got = cluster_->GetJson({"get", "devicehealths", "-l", kKubeletSource});
+          auto got = cluster_->GetJson({"get", "devicehealths", "-l", label});
           if (!got.ok()) return false;
           for (const auto& item : got->value("items", json::array())) {
-            if (item.value("/spec/pool"_json_pointer, std::string()) == pool) return true;
+            if (item.value(field, std::string()) == value) return true;
           }
           return false;
         },
-        dump);
+        [&] { return controller_->Output(); });
     EXPECT_TRUE(written.ok()) << written.ToString();
   }
 
@@ -433,9 +549,10 @@ class RbacPerRuleTest : public ClusterTest {
     last_removed_ = removed;
   }
 
-  bool CanI(const std::string& verb, const std::string& what, const std::string& subresource) {
+  bool CanI(const std::string& verb, const std::string& what, const std::string& subresource,
+            const std::string& user = kUser) {
     auto out = cluster_->Kubectl({"auth", "can-i", verb, what, "--subresource=" + subresource,
-                                  "--as", kUser, "-n", kNamespace});
+                                  "--as", user, "-n", kNamespace});
     return out.ok() && out->out.rfind("yes", 0) == 0;
   }
 
@@ -471,6 +588,8 @@ class RbacPerRuleTest : public ClusterTest {
                                   "127.0.0.1:0",
                                   "--health-probe-bind-address",
                                   "127.0.0.1:0",
+                                  "--alertmanager-webhook-bind-address",
+                                  "127.0.0.1:0",
                                   "--repair-extended-resource-mapping",
                                   "--delete-leaked-claims",
                                   "--extended-resource-leak-grace-period=1s"};
@@ -483,33 +602,64 @@ class RbacPerRuleTest : public ClusterTest {
     return controller_->Output().find(text) != std::string::npos;
   }
 
-  // HTTP status of GET /metrics with the scraper's token; 0 on failure.
-  int Scrape() {
+  // The port= of the first log line naming `serving`; 0 before it is logged.
+  int LoggedPort(const std::string& serving) const {
     std::string out = controller_->Output();
-    auto line = out.find("serving metrics on");
+    auto line = out.find(serving);
     auto at = line == std::string::npos ? line : out.find("port=", line);
-    if (at == std::string::npos) return 0;
+    return at == std::string::npos ? 0 : std::atoi(out.c_str() + at + 5);
+  }
+
+  // `request` to the controller's HTTPS `port` (a self-signed certificate);
+  // status 0 and the error as body when no answer came.
+  static kube::HttpResponse Send(int port, const kube::HttpRequest& request) {
+    kube::HttpResponse failed;
+    if (port == 0) return failed;
     kube::RestConfig config;
-    config.server = "https://127.0.0.1:" + std::to_string(std::atoi(out.c_str() + at + 5));
+    config.server = "https://127.0.0.1:" + std::to_string(port);
     config.insecure_skip_tls_verify = true;
     config.request_timeout = 10s;
     auto transport = kube::HttpTransport::Create(config);
-    if (!transport.ok()) return 0;
+    if (!transport.ok()) return failed;
+    auto reply = (*transport)->Send(request);
+    if (!reply.ok()) failed.body = reply.status().ToString();
+    return reply.ok() ? *reply : failed;
+  }
+
+  // HTTP status of GET /metrics with the scraper's token; 0 on failure.
+  int Scrape() {
     kube::HttpRequest request;
     request.path = "/metrics";
     request.headers.emplace_back("Authorization", "Bearer " + scraper_token_);
-    auto reply = (*transport)->Send(request);
-    return reply.ok() ? reply->status : 0;
+    return Send(LoggedPort("serving metrics on"), request).status;
+  }
+
+  // The sender's firing alert for the fake GPU, with `token`.
+  kube::HttpResponse PostAlert(int port, const std::string& token) {
+    kube::HttpRequest request;
+    request.method = "POST";
+    request.path = "/alertmanager";
+    request.content_type = "application/json";
+    request.body = FiringAlert(alert_uuid_);
+    request.headers.emplace_back("Authorization", "Bearer " + token);
+    return Send(port, request);
+  }
+
+  std::vector<std::string> LogLines() const {
+    std::vector<std::string> lines;
+    std::string out = controller_->Output();
+    for (size_t start = 0, end; start < out.size(); start = end + 1) {
+      end = out.find('\n', start);
+      if (end == std::string::npos) end = out.size();
+      lines.push_back(out.substr(start, end - start));
+    }
+    return lines;
   }
 
   // Lines of the controller's log that mention "forbidden" and none of `expected`.
   std::vector<std::string> UnexpectedDenials(const std::vector<std::string>& expected) const {
     std::vector<std::string> unexpected;
-    std::string out = controller_->Output();
-    for (size_t start = 0, end; start < out.size(); start = end + 1) {
-      end = out.find('\n', start);
-      if (end == std::string::npos) end = out.size();
-      std::string line = out.substr(start, end - start);
+    for (const std::string& line : LogLines()) {
       if (line.find("orbidden") == std::string::npos) continue;
       bool known = std::any_of(expected.begin(), expected.end(), [&](const std::string& denial) {
         return line.find(denial) != std::string::npos;
@@ -571,12 +721,15 @@ class RbacPerRuleTest : public ClusterTest {
     if (e.rule.empty()) ExpectKubeletSourceWorked(reporter);
     if (e.health_works) ExpectHealthWorked(health);
     if (e.extended_works) ExpectExtendedWorked(claim);
+    if (e.webhook != 0) ExpectWebhookAnswer(e);
     if (!e.waiting.empty()) {
       auto named = WaitFor(
           "a log line: " + e.waiting, 30s, [&] { return Logged(e.waiting); }, dump);
       EXPECT_TRUE(named.ok()) << named.ToString();
     }
-    EXPECT_EQ(UnexpectedDenials(e.denials), std::vector<std::string>()) << e.feature;
+    std::vector<std::string> denials = e.denials;
+    if (e.rule.empty()) denials.push_back(StrangerRefused());
+    EXPECT_EQ(UnexpectedDenials(denials), std::vector<std::string>()) << e.feature;
     if (e.leads) {
       EXPECT_FALSE(Logged("lost lease")) << dump();
     }
@@ -591,6 +744,66 @@ class RbacPerRuleTest : public ClusterTest {
     (void)cluster_->Kubectl({"delete", "pod", reporter, "-n", "default", "--force",
                              "--grace-period=0", "--ignore-not-found"});
     (void)cluster_->Kubectl({"delete", "devicehealth", "-l", kKubeletSource, "--ignore-not-found"});
+    ForgetAlertHealths();
+  }
+
+  // The webhook, served once its informers sync, answers the sender's alert
+  // with `e.webhook`: 200 having written the GPU's DeviceHealth, or 503 having
+  // logged the apiserver's denial. The full run also proves the sender's
+  // RBAC: the same alert with a token outside the binding gets 403.
+  void ExpectWebhookAnswer(const Expectation& e) {
+    auto dump = [&] { return controller_->Output(); };
+    int port = 0;
+    auto served = WaitFor(
+        "the Alertmanager webhook's port", 30s,
+        [&] { return (port = LoggedPort(kWebhookServing)) != 0; }, dump);
+    ASSERT_TRUE(served.ok()) << served.ToString();
+    if (e.rule.empty()) {
+      auto refused = PostAlert(port, stranger_token_);
+      EXPECT_EQ(refused.status, 403) << refused.body;
+    }
+    auto answer = PostAlert(port, sender_token_);
+    EXPECT_EQ(answer.status, e.webhook) << answer.body;
+    if (e.webhook == 200) {
+      ExpectAlertHealthWritten();
+    } else {
+      ExpectWebhookDenialLogged(e);
+    }
+  }
+
+  // A DeviceHealth labelled with the webhook's source targets the GPU's UUID.
+  void ExpectAlertHealthWritten() {
+    ExpectSourcedHealth(kAlertSource, "/spec/uuid"_json_pointer, alert_uuid_,
+                        "an alertmanager DeviceHealth for " + alert_uuid_, 10s);
+  }
+
+  // The webhook's own log line carries the apiserver's denial.
+  void ExpectWebhookDenialLogged(const Expectation& e) {
+    auto by_webhook = [&] {
+      for (const std::string& line : LogLines()) {
+        if (line.find("Alertmanager webhook: ") == std::string::npos) continue;
+        for (const auto& denial : e.denials) {
+          if (line.find(denial) != std::string::npos) return true;
+        }
+      }
+      return false;
+    };
+    auto logged = WaitFor("the webhook's log line with the denial", 10s, by_webhook,
+                          [&] { return controller_->Output(); });
+    EXPECT_TRUE(logged.ok()) << logged.ToString();
+  }
+
+  // The webhook's DeviceHealths and the DeviceTaintRules made for them
+  // (labelled with their owner), so no later run sees a rule without owner.
+  void ForgetAlertHealths() {
+    auto names = cluster_->Kubectl(
+        {"get", "devicehealths", "-l", kAlertSource, "-o", "jsonpath={.items[*].metadata.name}"});
+    std::istringstream words(names.ok() ? names->out : "");
+    for (std::string name; words >> name;) {
+      (void)cluster_->Kubectl({"delete", "devicetaintrules", "-l",
+                               std::string(kRuleOwner) + "=" + name, "--ignore-not-found"});
+    }
+    (void)cluster_->Kubectl({"delete", "devicehealth", "-l", kAlertSource, "--ignore-not-found"});
   }
 
   // With every rule: what ExpectHealthWorked and ExpectExtendedWorked check,
@@ -642,7 +855,8 @@ class RbacPerRuleTest : public ClusterTest {
     EXPECT_TRUE(removed.ok()) << removed.ToString();
   }
 
-  // The evidence for README "Deploying": the first denial logged, shortened.
+  // The evidence for docs/deploy.md's RBAC table: the first denial logged, shortened,
+  // and the webhook's lines.
   void PrintFirstDenial(const Expectation& e) const {
     std::string out = controller_->Output();
     std::string first = "(none)";
@@ -665,6 +879,13 @@ class RbacPerRuleTest : public ClusterTest {
         std::cout << "  held back: " << out.substr(start, out.find('\n', at) - start) << "\n";
       }
     }
+    if (e.webhook == 0) return;
+    for (const std::string& line : LogLines()) {
+      if (line.find("Alertmanager webhook: ") != std::string::npos ||
+          line.find("from Alertmanager") != std::string::npos) {
+        std::cout << "  webhook: " << line << "\n";
+      }
+    }
   }
 
   json cluster_role_;
@@ -674,6 +895,11 @@ class RbacPerRuleTest : public ClusterTest {
   std::string host_;
   std::string port_;
   std::string scraper_token_;
+  std::string sender_token_;
+  std::string stranger_token_;
+  std::string alert_uuid_;
+  bool fleet_applied_ = false;
+  bool senders_bound_ = false;
   std::unique_ptr<BackgroundProcess> controller_;
   bool applied_ = false;
   std::string cluster_dir_;
@@ -713,7 +939,8 @@ TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
     EXPECT_TRUE(known) << "rule without an expectation: " << key;
   }
   ASSERT_NO_FATAL_FAILURE(StopKcmAndCreateLeakOwner());
-  ASSERT_NO_FATAL_FAILURE(RunAndJudge({"", "all features", {}}, "all"));
+  ASSERT_NO_FATAL_FAILURE(
+      RunAndJudge({.rule = "", .feature = "all features", .denials = {}, .webhook = 200}, "all"));
   int run = 0;
   for (const auto& e : Expectations()) {
     SCOPED_TRACE(e.rule);
