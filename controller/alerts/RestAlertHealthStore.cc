@@ -1,6 +1,7 @@
 #include "controller/alerts/RestAlertHealthStore.h"
 
 #include "controller/alerts/AlertLedger.h"
+#include "controller/api/DeviceHealth.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/SourcedHealth.h"
 #include "src/base/NlohmannFields.h"
@@ -10,7 +11,7 @@ namespace dra::alerts {
 using kube::NlohmannFields;
 
 kube::Result<StoredAlerts> RestAlertHealthStore::Read(const std::string& name) {
-  auto current = client_->Get(health::RestHealthWriter::kDeviceHealths.ItemPath("", name));
+  auto current = client_->Get(api::DeviceHealth::kResource.ItemPath("", name));
   if (!current.ok() && current.status().code() == kube::StatusCode::kNotFound) {
     return StoredAlerts{};
   }

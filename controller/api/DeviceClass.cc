@@ -5,6 +5,9 @@
 
 namespace dra::api {
 
+const kube::ResourceType DeviceClass::kResource{"resource.k8s.io", "v1", "deviceclasses", false,
+                                                "DeviceClass"};
+
 kube::Result<DeviceClass> DeviceClass::FromJson(simdjson::dom::element object) {
   DeviceClass device_class;
   KUBE_ASSIGN_OR_RETURN(device_class.meta, kube::ObjectMeta::FromObject(object));

@@ -8,12 +8,16 @@
 
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
 // resource.k8s.io/v1 DeviceClass: its CEL selectors and the extended resource
 // name it serves (spec.config is for drivers and not kept).
 struct DeviceClass {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   kube::ObjectMeta meta;
   int64_t creation_timestamp = 0;      // seconds since the epoch: the oldest class wins a name
   std::vector<std::string> selectors;  // CEL expressions, in order

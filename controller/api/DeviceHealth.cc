@@ -4,6 +4,9 @@
 #include "src/cache/JsonFields.h"
 
 namespace dra::api {
+
+const kube::ResourceType DeviceHealth::kResource{"dra-controller.dev", "v1alpha1", "devicehealths",
+                                                 false, "DeviceHealth"};
 namespace {
 
 using kube::json::Field;

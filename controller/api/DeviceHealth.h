@@ -11,6 +11,7 @@
 #include "controller/api/DeviceTaint.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
@@ -26,6 +27,9 @@ std::string_view HealthStateName(HealthState state);
 // writes back (kept so it can write only what changed and resume after a
 // restart from what it wrote).
 struct DeviceHealth {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   struct Condition {
     std::string type;
     std::string status;

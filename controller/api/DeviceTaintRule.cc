@@ -5,6 +5,9 @@
 
 namespace dra::api {
 
+const kube::ResourceType DeviceTaintRule::kResource{"resource.k8s.io", "v1", "devicetaintrules",
+                                                    false, "DeviceTaintRule"};
+
 bool DeviceTaintRule::Matches(std::string_view driver, std::string_view pool,
                               std::string_view device) const {
   if (!selector.has_value()) return false;

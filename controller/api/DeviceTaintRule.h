@@ -10,12 +10,16 @@
 #include "controller/api/DeviceTaint.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
 // resource.k8s.io/v1 DeviceTaintRule: which devices (driver/pool/device) get
 // which taint, and the eviction controller's status conditions.
 struct DeviceTaintRule {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   struct Selector {
     std::string driver;  // empty: any
     std::string pool;    // empty: any

@@ -7,6 +7,8 @@
 
 namespace dra::api {
 
+const kube::ResourceType NodeView::kResource{"", "v1", "nodes", false, "Node"};
+
 kube::Quantity NodeView::Allocatable(std::string_view name) const {
   for (const auto& [n, q] : allocatable_extended)
     if (n == name) return q;

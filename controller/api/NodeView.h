@@ -12,6 +12,7 @@
 #include "src/base/Result.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
@@ -19,6 +20,9 @@ namespace dra::api {
 // status.allocatable (> 0 there means a device plugin serves the name on this
 // node), readiness and cordoning.
 struct NodeView {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   enum class Readiness : uint8_t { kUnknown, kReady, kNotReady };
 
   kube::ObjectMeta meta;

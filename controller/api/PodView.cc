@@ -7,6 +7,8 @@
 #include "src/cache/JsonFields.h"
 
 namespace dra::api {
+
+const kube::ResourceType PodView::kResource{"", "v1", "pods", true, "Pod"};
 namespace {
 
 using kube::json::Field;

@@ -16,11 +16,15 @@
 #include "src/base/Result.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
 // core/v1 Pod as the extended-resource/DRA controller needs it.
 struct PodView {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   // One requested extended resource (a name containing '/') of a container.
   struct ExtendedResource {
     std::string name;

@@ -6,6 +6,9 @@
 #include "src/cache/JsonFields.h"
 
 namespace dra::api {
+
+const kube::ResourceType ResourceClaim::kResource{"resource.k8s.io", "v1", "resourceclaims", true,
+                                                  "ResourceClaim"};
 namespace {
 
 using kube::json::Field;

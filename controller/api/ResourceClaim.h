@@ -17,6 +17,7 @@
 #include "src/base/Uid.h"
 #include "src/cache/ObjectDecoder.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
@@ -26,6 +27,9 @@ namespace dra::api {
 // claim: it makes that request unusable (`invalid_reason`) or is skipped and
 // named in `warnings`, and the allocation results are always kept.
 struct ResourceClaim {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   // "Clients must refuse to handle requests with unknown modes": such a
   // request is kUnknown and has an `invalid_reason`.
   enum class AllocationMode : uint8_t { kExactCount, kAll, kUnknown };

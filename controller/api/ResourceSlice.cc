@@ -5,6 +5,9 @@
 
 namespace dra::api {
 
+const kube::ResourceType ResourceSlice::kResource{"resource.k8s.io", "v1", "resourceslices", false,
+                                                  "ResourceSlice"};
+
 std::pair<std::string_view, std::string_view> ResourceSlice::SplitAttributeKey(
     std::string_view key, std::string_view driver) {
   size_t slash = key.find('/');

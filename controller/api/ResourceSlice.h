@@ -14,12 +14,16 @@
 #include "controller/api/NodeSelector.h"
 #include "src/base/Result.h"
 #include "src/cache/ObjectMeta.h"
+#include "src/client/ResourceType.h"
 
 namespace dra::api {
 
 // resource.k8s.io/v1 ResourceSlice: pool, node selection, devices and shared
 // counters. Binding conditions are not kept.
 struct ResourceSlice {
+  // The REST resource this projection is read from.
+  static const kube::ResourceType kResource;
+
   // Exactly one is set by the API server; kUnspecified if none (or unknown).
   enum class NodeSelection : uint8_t {
     kUnspecified,

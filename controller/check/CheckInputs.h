@@ -7,7 +7,7 @@
 
 #include "controller/api/DeviceHealth.h"
 #include "controller/check/MetricsProbe.h"
-#include "controller/extended/ClusterSnapshot.h"
+#include "controller/report/ClusterSnapshot.h"
 
 namespace dra::check {
 
@@ -62,9 +62,9 @@ struct AccessCheck {
 // Everything the checks judge, read once from the cluster (CheckInputsReader)
 // or built by hand in unit tests. The checks themselves never talk to the API.
 struct CheckInputs {
-  Fetched<std::string> version;                               // /version gitVersion
-  Fetched<std::vector<std::string>> served;                   // resources of resource.k8s.io/v1
-  std::shared_ptr<const extended::ClusterSnapshot> snapshot;  // null: see snapshot_error
+  Fetched<std::string> version;                             // /version gitVersion
+  Fetched<std::vector<std::string>> served;                 // resources of resource.k8s.io/v1
+  std::shared_ptr<const report::ClusterSnapshot> snapshot;  // null: see snapshot_error
   std::string snapshot_error;
   Fetched<std::vector<api::DeviceHealth>> health;  // not_found: CRD not installed
   Fetched<std::vector<ClaimDeviceCondition>> claim_conditions;

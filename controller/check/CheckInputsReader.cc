@@ -4,11 +4,14 @@
 
 #include <ctime>
 
+#include "controller/api/DeviceHealth.h"
+#include "controller/api/ResourceClaim.h"
 #include "controller/check/MetricsReachability.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/base/NlohmannFields.h"
 #include "src/cache/JsonFields.h"
+#include "src/client/ListPager.h"
 
 namespace dra::check {
 namespace {
@@ -59,36 +62,11 @@ void Record(Fetched<T>& fetched, const kube::Status& status) {
   }
 }
 
-std::string StringAt(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-int64_t IntAt(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return 0;
-  auto it = object.find(key);
-  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
-}
-
 constexpr auto* At = &kube::NlohmannFields::At;
+constexpr auto* IntAt = &kube::NlohmannFields::IntAt;
+constexpr auto* StringAt = &kube::NlohmannFields::StringAt;
 
 }  // namespace
-
-kube::Status CheckInputsReader::ListItems(kube::RestClient& client, const kube::ResourceType& type,
-                                          const ItemFn& each) {
-  kube::ListOptions options;
-  options.limit = 500;
-  do {
-    auto page = client.List(type, "", options);
-    if (!page.ok()) return page.status();
-    for (const auto& item : At(*page, "items")) {
-      if (item.is_object()) each(item);
-    }
-    options.continue_token = StringAt(At(*page, "metadata"), "continue");
-  } while (!options.continue_token.empty());
-  return kube::Status::Ok();
-}
 
 void CheckInputsReader::ReadApi(kube::RestClient& client, CheckInputs& in) {
   auto version = client.Get("/version");
@@ -108,39 +86,39 @@ void CheckInputsReader::ReadApi(kube::RestClient& client, CheckInputs& in) {
 
 void CheckInputsReader::ReadHealth(kube::RestClient& client, CheckInputs& in) {
   std::vector<api::DeviceHealth> objects;
-  simdjson::dom::parser parser;
-  kube::Status status =
-      ListItems(client, health::RestHealthWriter::kDeviceHealths, [&](const nlohmann::json& item) {
-        std::string text;
-        try {
-          text = item.dump();
-        } catch (const nlohmann::json::exception&) {
-          return;  // not valid UTF-8: skip the object, as a failed projection would
-        }
-        simdjson::dom::element root;
-        if (parser.parse(text).get(root) != simdjson::SUCCESS) return;
-        auto object = api::DeviceHealth::FromJson(root);
-        if (object.ok()) objects.push_back(std::move(*object));
-      });
+  kube::Status status = kube::ListPager::Of(client, api::DeviceHealth::kResource)
+                            .EachElement(
+                                [&](simdjson::dom::element item) {
+                                  auto object = api::DeviceHealth::FromJson(item);
+                                  if (object.ok()) objects.push_back(std::move(*object));
+                                },
+                                [&] { objects.clear(); });
   if (!status.ok()) return Record(in.health, status);
   in.health.Set(std::move(objects));
 }
 
+// The claim's devices' conditions: claim key, device id, type, status, reason.
+void CheckInputsReader::AddClaimConditions(const nlohmann::json& claim,
+                                           std::vector<ClaimDeviceCondition>& found) {
+  const auto& meta = At(claim, "metadata");
+  std::string key = StringAt(meta, "namespace") + "/" + StringAt(meta, "name");
+  for (const auto& device : At(At(claim, "status"), "devices")) {
+    std::string id = StringAt(device, "driver") + "/" + StringAt(device, "pool") + "/" +
+                     StringAt(device, "device");
+    for (const auto& c : At(device, "conditions")) {
+      found.push_back({key, id, StringAt(c, "type"), StringAt(c, "status"), StringAt(c, "reason")});
+    }
+  }
+}
+
 void CheckInputsReader::ReadClaimConditions(kube::RestClient& client, CheckInputs& in) {
   std::vector<ClaimDeviceCondition> found;
-  kube::Status status = ListItems(
-      client, inventory::DraResourceTypes::kResourceClaims, [&](const nlohmann::json& claim) {
-        const auto& meta = At(claim, "metadata");
-        std::string key = StringAt(meta, "namespace") + "/" + StringAt(meta, "name");
-        for (const auto& device : At(At(claim, "status"), "devices")) {
-          std::string id = StringAt(device, "driver") + "/" + StringAt(device, "pool") + "/" +
-                           StringAt(device, "device");
-          for (const auto& c : At(device, "conditions")) {
-            found.push_back(
-                {key, id, StringAt(c, "type"), StringAt(c, "status"), StringAt(c, "reason")});
-          }
-        }
-      });
+  kube::Status status = kube::ListPager::Of(client, api::ResourceClaim::kResource)
+                            .EachItem(
+                                [&](nlohmann::json&& claim) {
+                                  if (claim.is_object()) AddClaimConditions(claim, found);
+                                },
+                                [&] { found.clear(); });
   if (!status.ok()) return Record(in.claim_conditions, status);
   in.claim_conditions.Set(std::move(found));
 }
@@ -247,7 +225,7 @@ CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& opt
   in.lease_name = options.lease_name;
   in.now = static_cast<int64_t>(std::time(nullptr));
   ReadApi(client, in);
-  auto snapshot = extended::ClusterSnapshot::List(client, {.with_pods = true});
+  auto snapshot = report::ClusterSnapshot::List(client, {.with_pods = true});
   if (snapshot.ok()) {
     in.snapshot = std::move(*snapshot);
   } else {

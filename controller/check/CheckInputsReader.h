@@ -1,8 +1,8 @@
 #pragma once
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "controller/check/CheckInputs.h"
 #include "src/client/RestClient.h"
@@ -22,14 +22,11 @@ class CheckInputsReader {
   static CheckInputs Read(kube::RestClient& client, const Options& options);
 
  private:
-  using ItemFn = std::function<void(const nlohmann::json&)>;
-
-  // Every page of `type` across namespaces; items that are not objects are skipped.
-  static kube::Status ListItems(kube::RestClient& client, const kube::ResourceType& type,
-                                const ItemFn& each);
   static void ReadApi(kube::RestClient& client, CheckInputs& in);
   static void ReadHealth(kube::RestClient& client, CheckInputs& in);
   static void ReadClaimConditions(kube::RestClient& client, CheckInputs& in);
+  static void AddClaimConditions(const nlohmann::json& claim,
+                                 std::vector<ClaimDeviceCondition>& found);
   static void ReadController(kube::RestClient& client, CheckInputs& in);
   static void ReadAccess(kube::RestClient& client, CheckInputs& in);
   static void ReadControllerAccess(kube::RestClient& client, CheckInputs& in);

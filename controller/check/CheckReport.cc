@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/TextTable.h"
+#include "controller/report/TextTable.h"
 
 namespace dra::check {
 
@@ -13,7 +13,7 @@ int CheckReport::Count(CheckResult::Outcome outcome) const {
 }
 
 std::string CheckReport::FormatTable() const {
-  extended::TextTable table({"CHECK", "RESULT", "DETAIL"});
+  report::TextTable table({"CHECK", "RESULT", "DETAIL"});
   for (const auto& r : results_) {
     table.Add({r.name, std::string(CheckResult::OutcomeName(r.outcome)), r.detail});
   }

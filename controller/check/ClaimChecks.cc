@@ -21,7 +21,7 @@ CheckResult ClaimChecks::DeviceConditions(const CheckInputs& in) {
   return CheckResult::Pass(kName, "no device reported not Ready");
 }
 
-CheckResult ClaimChecks::Reservations(const extended::ClusterSnapshot& s) {
+CheckResult ClaimChecks::Reservations(const report::ClusterSnapshot& s) {
   constexpr const char* kName = "claim-reservations";
   std::unordered_set<kube::Uid> running;
   for (const auto& pod : s.pods) {

@@ -12,7 +12,7 @@ class ClaimChecks {
   static CheckResult DeviceConditions(const CheckInputs& in);
   // Allocated claims not reserved for a Pod that is Running: warn (devices
   // held by nobody working; the consumer may still be starting).
-  static CheckResult Reservations(const extended::ClusterSnapshot& s);
+  static CheckResult Reservations(const report::ClusterSnapshot& s);
 };
 
 }  // namespace dra::check

@@ -23,7 +23,7 @@ std::vector<std::string> DeviceChecks::Describe(const Findings& findings, Kind k
   return out;
 }
 
-CheckResult DeviceChecks::DriversAndPools(const extended::ClusterSnapshot& s) {
+CheckResult DeviceChecks::DriversAndPools(const report::ClusterSnapshot& s) {
   constexpr const char* kName = "drivers-and-pools";
   std::map<std::string, int> pools_per_driver;
   std::vector<std::string> incomplete;
@@ -44,7 +44,7 @@ CheckResult DeviceChecks::DriversAndPools(const extended::ClusterSnapshot& s) {
   return CheckResult::Pass(kName, ShortList(drivers) + ", all complete");
 }
 
-CheckResult DeviceChecks::Classes(const extended::ClusterSnapshot& s) {
+CheckResult DeviceChecks::Classes(const report::ClusterSnapshot& s) {
   constexpr const char* kName = "device-classes";
   std::vector<std::string> with;
   int without = 0;
@@ -90,7 +90,7 @@ std::string DeviceChecks::RuleText(const inventory::TaintSource& source) {
   return source.Describe() + (owner.empty() ? "" : " (DeviceHealth " + owner + ")");
 }
 
-CheckResult DeviceChecks::Taints(const extended::ClusterSnapshot& s) {
+CheckResult DeviceChecks::Taints(const report::ClusterSnapshot& s) {
   constexpr const char* kName = "device-taints";
   std::vector<std::string> blocking;
   std::vector<std::string> informational;
@@ -114,7 +114,7 @@ CheckResult DeviceChecks::Taints(const extended::ClusterSnapshot& s) {
   return CheckResult::Pass(kName, "no device tainted by a DeviceTaintRule");
 }
 
-CheckResult DeviceChecks::DriverTaints(const extended::ClusterSnapshot& s) {
+CheckResult DeviceChecks::DriverTaints(const report::ClusterSnapshot& s) {
   constexpr const char* kName = "driver-taints";
   constexpr size_t kExamples = 3;
   struct PerDriver {

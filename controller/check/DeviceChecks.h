@@ -16,9 +16,9 @@ class DeviceChecks {
   using Findings = std::vector<extended::MappingFinding>;
 
   // DRA drivers seen in ResourceSlices; fail when a pool misses slices.
-  static CheckResult DriversAndPools(const extended::ClusterSnapshot& s);
+  static CheckResult DriversAndPools(const report::ClusterSnapshot& s);
   // Classes with and without spec.extendedResourceName (informational).
-  static CheckResult Classes(const extended::ClusterSnapshot& s);
+  static CheckResult Classes(const report::ClusterSnapshot& s);
   // Two classes naming the same extended resource: fail.
   static CheckResult Duplicates(const Findings& findings);
   // Classes whose selectors match no published device: warn.
@@ -28,11 +28,11 @@ class DeviceChecks {
   // Devices a DeviceTaintRule taints NoSchedule/NoExecute: fail; effect
   // None: warn. Each names the rule, and for dra-controller's own rules the
   // DeviceHealth behind it.
-  static CheckResult Taints(const extended::ClusterSnapshot& s);
+  static CheckResult Taints(const report::ClusterSnapshot& s);
   // Devices their DRA driver taints NoSchedule/NoExecute in its
   // ResourceSlices (e.g. after an XID): warn, counted per driver with a few
   // examples. The GPUs are out for the driver's reasons, not a rule's.
-  static CheckResult DriverTaints(const extended::ClusterSnapshot& s);
+  static CheckResult DriverTaints(const report::ClusterSnapshot& s);
   // DeviceHealth objects whose spec.state is not Healthy: fail; CRD absent: warn.
   static CheckResult Health(const CheckInputs& in);
 

@@ -2,8 +2,9 @@
 
 #include <thread>
 
+#include "controller/api/PodView.h"
+#include "controller/api/ResourceClaim.h"
 #include "controller/extended/ExtendedResourceMapping.h"
-#include "controller/extended/ExtendedResourceTypes.h"
 #include "controller/inventory/InventoryInformers.h"
 
 namespace dra::check {
@@ -77,8 +78,7 @@ kube::Status ScheduleTest::DeleteLabelled() {
   options.label_selector = kLabel;
   kube::DeleteOptions now;
   now.grace_period_seconds = 0;
-  for (const auto* type :
-       {&extended::ExtendedResourceTypes::kPods, &inventory::DraResourceTypes::kResourceClaims}) {
+  for (const auto* type : {&api::PodView::kResource, &api::ResourceClaim::kResource}) {
     auto list = client_.List(*type, options_.namespace_name, options);
     if (!list.ok()) return list.status();
     auto items = list->find("items");
@@ -94,7 +94,7 @@ kube::Status ScheduleTest::DeleteLabelled() {
 
 void ScheduleTest::StartExtendedResource(const std::string& resource, std::vector<Probe>& probes) {
   Probe probe{"schedule " + resource, "", "", std::nullopt};
-  auto pod = client_.Create(extended::ExtendedResourceTypes::kPods, options_.namespace_name,
+  auto pod = client_.Create(api::PodView::kResource, options_.namespace_name,
                             ExtendedResourcePod(resource));
   if (pod.ok()) {
     probe.pod = NameOf(*pod);
@@ -106,8 +106,8 @@ void ScheduleTest::StartExtendedResource(const std::string& resource, std::vecto
 
 void ScheduleTest::StartClass(const std::string& device_class, std::vector<Probe>& probes) {
   Probe probe{"schedule class " + device_class, "", "", std::nullopt};
-  auto claim = client_.Create(inventory::DraResourceTypes::kResourceClaims, options_.namespace_name,
-                              Claim(device_class));
+  auto claim =
+      client_.Create(api::ResourceClaim::kResource, options_.namespace_name, Claim(device_class));
   if (!claim.ok()) {
     probe.verdict =
         CheckResult::Fail(probe.row, "cannot create ResourceClaim: " + claim.status().message());
@@ -115,7 +115,7 @@ void ScheduleTest::StartClass(const std::string& device_class, std::vector<Probe
     return;
   }
   probe.claim = NameOf(*claim);
-  auto pod = client_.Create(extended::ExtendedResourceTypes::kPods, options_.namespace_name,
+  auto pod = client_.Create(api::PodView::kResource, options_.namespace_name,
                             ClaimPod(device_class, probe.claim));
   if (pod.ok()) {
     probe.pod = NameOf(*pod);
@@ -126,8 +126,7 @@ void ScheduleTest::StartClass(const std::string& device_class, std::vector<Probe
 }
 
 std::optional<CheckResult> ScheduleTest::Verdict(const Probe& probe) {
-  auto pod = client_.Get(
-      extended::ExtendedResourceTypes::kPods.ItemPath(options_.namespace_name, probe.pod));
+  auto pod = client_.Get(api::PodView::kResource.ItemPath(options_.namespace_name, probe.pod));
   if (!pod.ok()) return CheckResult::Fail(probe.row, "cannot read Pod: " + pod.status().message());
   try {
     return ParseVerdict(probe.row, *pod);
@@ -179,18 +178,17 @@ void ScheduleTest::Delete(const std::vector<Probe>& probes) {
   now.grace_period_seconds = 0;
   for (const auto& p : probes) {
     if (!p.pod.empty()) {
-      (void)client_.DeleteIfExists(
-          extended::ExtendedResourceTypes::kPods.ItemPath(options_.namespace_name, p.pod), now);
+      (void)client_.DeleteIfExists(api::PodView::kResource.ItemPath(options_.namespace_name, p.pod),
+                                   now);
     }
     if (!p.claim.empty()) {
       (void)client_.DeleteIfExists(
-          inventory::DraResourceTypes::kResourceClaims.ItemPath(options_.namespace_name, p.claim),
-          now);
+          api::ResourceClaim::kResource.ItemPath(options_.namespace_name, p.claim), now);
     }
   }
 }
 
-std::vector<CheckResult> ScheduleTest::Run(const extended::ClusterSnapshot& snapshot) {
+std::vector<CheckResult> ScheduleTest::Run(const report::ClusterSnapshot& snapshot) {
   const std::string row = "schedule-test";
   if (kube::Status leftovers = DeleteLabelled(); !leftovers.ok()) {
     return {CheckResult::Fail(

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "controller/check/CheckResult.h"
-#include "controller/extended/ClusterSnapshot.h"
+#include "controller/report/ClusterSnapshot.h"
 #include "src/client/RestClient.h"
 
 namespace dra::check {
@@ -34,7 +34,7 @@ class ScheduleTest {
       : client_(client), options_(std::move(options)), interrupted_(interrupted) {}
 
   // One row per probe; a fail row when the namespace cannot be used.
-  std::vector<CheckResult> Run(const extended::ClusterSnapshot& snapshot);
+  std::vector<CheckResult> Run(const report::ClusterSnapshot& snapshot);
 
   // Deletes every labelled Pod and ResourceClaim in the namespace.
   kube::Status DeleteLabelled();

@@ -1,8 +1,8 @@
 #include "controller/cli/DevicesCommand.h"
 
 #include "controller/cli/ClusterConnection.h"
-#include "controller/extended/ClusterSnapshot.h"
-#include "controller/extended/DeviceTable.h"
+#include "controller/report/ClusterSnapshot.h"
+#include "controller/report/DeviceListing.h"
 
 namespace dra::cli {
 DevicesCommand::DevicesCommand() {
@@ -31,22 +31,22 @@ std::string DevicesCommand::Help() const {
 int DevicesCommand::Run(std::span<const std::string> args, CommandIo io) {
   kube::FlagSet flags = flags_;
   if (int usage = ParseTableCommandFlags(flags, args, io); usage != kExitOk) return usage;
-  extended::DeviceTable::Filter filter{flags.Get("node"), flags.Get("class"), flags.Get("driver"),
+  report::DeviceListing::Filter filter{flags.Get("node"), flags.Get("class"), flags.Get("driver"),
                                        flags.Get("state")};
-  if (auto error = extended::DeviceTable::ValidateState(filter.state); !error.empty()) {
+  if (auto error = report::DeviceListing::ValidateState(filter.state); !error.empty()) {
     return UsageError(io, error);
   }
   const std::string& output = flags.Get("output");
   auto connection = ClusterConnection::OpenOrReport(flags, io.err);
   if (!connection) return kExitFailure;
-  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  auto snapshot = report::ClusterSnapshot::List(connection->client(), {});
   if (!snapshot.ok()) {
     io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
     return kExitFailure;
   }
-  auto rows = extended::DeviceTable::Build(*(*snapshot)->inventory, filter);
-  io.out << (output == "json" ? extended::DeviceTable::FormatJson(rows)
-                              : extended::DeviceTable::FormatTable(rows));
+  auto rows = report::DeviceListing::Build(*(*snapshot)->inventory, filter);
+  io.out << (output == "json" ? report::DeviceListing::FormatJson(rows)
+                              : report::DeviceListing::FormatTable(rows));
   return kExitOk;
 }
 

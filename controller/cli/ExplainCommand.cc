@@ -2,13 +2,13 @@
 
 #include <simdjson.h>
 
+#include "controller/api/PodView.h"
 #include "controller/cli/ClusterConnection.h"
-#include "controller/extended/ClusterSnapshot.h"
-#include "controller/extended/ExplanationPrinter.h"
-#include "controller/extended/ExtendedResourceTypes.h"
 #include "controller/extended/MappingAudit.h"
 #include "controller/extended/PodExplainer.h"
 #include "controller/extended/PodTermination.h"
+#include "controller/report/ClusterSnapshot.h"
+#include "controller/report/ExplanationPrinter.h"
 
 namespace dra::cli {
 namespace {
@@ -20,7 +20,7 @@ struct FetchedPod {
 
 kube::Result<FetchedPod> GetPod(kube::RestClient& client, const std::string& ns,
                                 const std::string& name) {
-  auto json = client.Get(extended::ExtendedResourceTypes::kPods.ItemPath(ns, name));
+  auto json = client.Get(api::PodView::kResource.ItemPath(ns, name));
   if (!json.ok()) return json.status();
   simdjson::dom::parser parser;
   simdjson::dom::element root;
@@ -78,7 +78,7 @@ int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
     io.err << "error: Pod " << ns << "/" << name << ": " << pod.status().message() << "\n";
     return kExitFailure;
   }
-  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  auto snapshot = report::ClusterSnapshot::List(connection->client(), {});
   if (!snapshot.ok()) {
     io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
     return kExitFailure;
@@ -93,8 +93,8 @@ int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
       {}};
   auto explanation = extended::PodExplainer::Explain(pod->view, in);
   explanation.termination = pod->termination.Describe();
-  io.out << (output == "json" ? extended::ExplanationPrinter::Json(explanation)
-                              : extended::ExplanationPrinter::Text(explanation));
+  io.out << (output == "json" ? report::ExplanationPrinter::Json(explanation)
+                              : report::ExplanationPrinter::Text(explanation));
   bool fine = explanation.schedulable() && explanation.problems.empty();
   return fine && !explanation.terminating() ? kExitOk : kExitFailure;
 }

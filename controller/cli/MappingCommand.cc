@@ -1,9 +1,9 @@
 #include "controller/cli/MappingCommand.h"
 
 #include "controller/cli/ClusterConnection.h"
-#include "controller/extended/ClusterSnapshot.h"
 #include "controller/extended/MappingAudit.h"
-#include "controller/extended/MappingReport.h"
+#include "controller/report/ClusterSnapshot.h"
+#include "controller/report/MappingReport.h"
 
 namespace dra::cli {
 MappingCommand::MappingCommand() {
@@ -28,14 +28,14 @@ int MappingCommand::Run(std::span<const std::string> args, CommandIo io) {
   const std::string& output = flags.Get("output");
   auto connection = ClusterConnection::OpenOrReport(flags, io.err);
   if (!connection) return kExitFailure;
-  auto snapshot = extended::ClusterSnapshot::List(connection->client(), {});
+  auto snapshot = report::ClusterSnapshot::List(connection->client(), {});
   if (!snapshot.ok()) {
     io.err << "error: cannot read the cluster: " << snapshot.status().message() << "\n";
     return kExitFailure;
   }
   const auto& s = **snapshot;
   auto mapping = extended::ExtendedResourceMapping::Build(s.classes);
-  auto report = extended::MappingReport::Build(
+  auto report = report::MappingReport::Build(
       s.classes, *s.inventory,
       extended::MappingAudit::Run(s.classes, s.nodes, mapping, *s.inventory));
   io.out << (output == "json" ? report.FormatJson() : report.FormatTable());

@@ -1,7 +1,12 @@
 #include "controller/cli/MigrationReportCommand.h"
 
+#include <iterator>
+
+#include "controller/api/NodeView.h"
+#include "controller/api/PodView.h"
 #include "controller/cli/ClusterConnection.h"
 #include "controller/translate/ClassSource.h"
+#include "src/client/ListPager.h"
 #include "src/client/ResourceType.h"
 
 namespace dra::cli {
@@ -11,16 +16,10 @@ using nlohmann::json;
 
 kube::Status ListInto(kube::RestClient& client, const kube::ResourceType& type,
                       const std::string& ns, std::vector<json>& out) {
-  kube::ListOptions options;
-  options.limit = 500;
-  do {
-    auto page = client.List(type, ns, options);
-    if (!page.ok()) return page.status().WithContext("listing " + type.Describe());
-    if ((*page)["items"].is_array()) {
-      for (auto& item : (*page)["items"]) out.push_back(std::move(item));
-    }
-    options.continue_token = page->value("/metadata/continue"_json_pointer, std::string());
-  } while (!options.continue_token.empty());
+  auto items = kube::ListPager::Of(client, type, ns).ListItems();
+  if (!items.ok()) return items.status().WithContext("listing " + type.Describe());
+  out.insert(out.end(), std::make_move_iterator(items->begin()),
+             std::make_move_iterator(items->end()));
   return kube::Status::Ok();
 }
 
@@ -59,11 +58,11 @@ kube::Result<translate::ClusterObjects> MigrationReportCommand::Read(kube::RestC
       {{"apps", "v1", "daemonsets", true, "DaemonSet"}, &objects.daemonsets},
       {{"batch", "v1", "jobs", true, "Job"}, &objects.jobs},
       {{"batch", "v1", "cronjobs", true, "CronJob"}, &objects.cronjobs},
-      {{"", "v1", "pods", true, "Pod"}, &objects.pods},
+      {api::PodView::kResource, &objects.pods},
   };
   for (const auto& [type, into] : lists) KUBE_RETURN_IF_ERROR(ListInto(client, type, ns, *into));
   std::vector<json> nodes;
-  KUBE_RETURN_IF_ERROR(ListInto(client, {"", "v1", "nodes", false, "Node"}, "", nodes));
+  KUBE_RETURN_IF_ERROR(ListInto(client, api::NodeView::kResource, "", nodes));
   for (const auto& node : nodes) objects.nodes.push_back(translate::NodeFacts::FromJson(node));
   return objects;
 }

@@ -2,8 +2,10 @@
 
 #include <chrono>
 
+#include "controller/api/DeviceClass.h"
 #include "controller/api/NodeView.h"
-#include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/api/ResourceClaim.h"
+#include "controller/api/ResourceSlice.h"
 #include "controller/extended/PodInformer.h"
 #include "controller/inventory/InventoryInformers.h"
 
@@ -37,7 +39,7 @@ kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& 
                  .count();
   nlohmann::json patch = {
       {"metadata", {{"annotations", {{kRefreshAnnotation, std::to_string(now)}}}}}};
-  auto path = inventory::DraResourceTypes::kDeviceClasses.ItemPath("", class_name);
+  auto path = api::DeviceClass::kResource.ItemPath("", class_name);
   auto result = client.Patch(path, kube::PatchType::kMerge, patch.dump());
   return result.ok() ? kube::Status::Ok() : result.status();
 }
@@ -47,14 +49,13 @@ kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
     inventory::InventoryInformers& informers, const ExtendedOptions& options) {
   std::unique_ptr<ExtendedWiring> wiring(new ExtendedWiring());
   auto& registry = manager.informers();
-  auto& classes = registry.Get<api::DeviceClass>(inventory::DraResourceTypes::kDeviceClasses,
-                                                 api::DeviceClass::FromJson);
-  auto& slices = registry.Get<api::ResourceSlice>(inventory::DraResourceTypes::kResourceSlices,
-                                                  api::ResourceSlice::FromJson);
-  auto& nodes =
-      registry.Get<api::NodeView>(ExtendedResourceTypes::kNodes, api::NodeView::Decoder());
+  auto& classes =
+      registry.Get<api::DeviceClass>(api::DeviceClass::kResource, api::DeviceClass::FromJson);
+  auto& slices =
+      registry.Get<api::ResourceSlice>(api::ResourceSlice::kResource, api::ResourceSlice::FromJson);
+  auto& nodes = registry.Get<api::NodeView>(api::NodeView::kResource, api::NodeView::Decoder());
   auto& pods = PodInformer::Get(registry);
-  auto& claims = registry.Get<api::ResourceClaim>(inventory::DraResourceTypes::kResourceClaims,
+  auto& claims = registry.Get<api::ResourceClaim>(api::ResourceClaim::kResource,
                                                   api::ResourceClaim::Decoder());
   // What the reconcilers read besides the informers they watch: the device
   // inventory, placed on nodes by their labels, and the stores below. Not

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/api/PodView.h"
+#include "controller/api/ResourceClaim.h"
 #include "controller/inventory/InventoryInformers.h"
 
 namespace dra::extended {
@@ -79,7 +80,7 @@ LeakedClaimRemover::LeakedClaimRemover(std::shared_ptr<kube::RestClient> client)
 kube::Result<bool> LeakedClaimRemover::OwnerNeedsClaim(const std::string& ns,
                                                        const std::string& pod_name,
                                                        const std::string& owner_uid) {
-  auto pod = client_->Get(ExtendedResourceTypes::kPods.ItemPath(ns, pod_name));
+  auto pod = client_->Get(api::PodView::kResource.ItemPath(ns, pod_name));
   if (!pod.ok()) {
     if (pod.status().code() == kube::StatusCode::kNotFound) return false;
     return pod.status();
@@ -95,8 +96,7 @@ kube::Result<LeakedClaimRemover::Outcome> LeakedClaimRemover::Remove(
     const api::ResourceClaim& cached) {
   const std::string ns = cached.meta.namespace_name.str();
   if (!cached.controller) return Outcome::kKept;
-  const std::string path =
-      inventory::DraResourceTypes::kResourceClaims.ItemPath(ns, cached.meta.name);
+  const std::string path = api::ResourceClaim::kResource.ItemPath(ns, cached.meta.name);
   auto claim = client_->Get(path);
   if (!claim.ok()) {
     if (claim.status().code() == kube::StatusCode::kNotFound) return Outcome::kGone;

@@ -1,6 +1,6 @@
 #include "controller/extended/PodEventReconciler.h"
 
-#include "controller/extended/ExplanationPrinter.h"
+#include "controller/extended/ExplanationEvent.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/PodExplainer.h"
 #include "src/events/EventRecorder.h"
@@ -80,8 +80,7 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
     return kube::ReconcileResult::Done();
   }
   if (pending) {
-    return Emit(*pod, "ExtendedResourceUnschedulable",
-                ExplanationPrinter::EventMessage(explanation));
+    return Emit(*pod, "ExtendedResourceUnschedulable", ExplanationEvent::Message(explanation));
   }
   if (explanation.problems.empty()) {
     Forget(key);

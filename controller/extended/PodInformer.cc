@@ -1,12 +1,12 @@
 #include "controller/extended/PodInformer.h"
 
-#include "controller/extended/ExtendedResourceTypes.h"
+#include "controller/api/PodView.h"
 
 namespace dra::extended {
 
 kube::Informer<api::PodView>& PodInformer::Get(kube::InformerRegistry& registry) {
   return registry.Get<api::PodView>(
-      ExtendedResourceTypes::kPods, api::PodView::Decoder(), {}, [](const api::PodView& pod) {
+      api::PodView::kResource, api::PodView::Decoder(), {}, [](const api::PodView& pod) {
         return pod.RequestsExtendedResources() || pod.ReportsDeviceHealth();
       });
 }

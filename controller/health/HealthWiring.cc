@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/api/DeviceHealth.h"
 #include "controller/health/DeviceHealthApi.h"
 #include "controller/health/DeviceScope.h"
 #include "controller/health/RestHealthWriter.h"
@@ -45,7 +46,7 @@ kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
   wiring->inventory_ = &inventory;
   wiring->attribute_names_ = options.attribute_names;
   wiring->healths_ = &manager.informers().Get<api::DeviceHealth>(
-      RestHealthWriter::kDeviceHealths,
+      api::DeviceHealth::kResource,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
   auto recorder = manager.Recorder("dra-controller");
   HealthSources sources{&wiring->healths_->store(), &informers.rules()->store(), &inventory};

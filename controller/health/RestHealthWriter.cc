@@ -1,24 +1,23 @@
 #include "controller/health/RestHealthWriter.h"
 
+#include "controller/api/DeviceHealth.h"
+#include "controller/api/DeviceTaintRule.h"
 #include "controller/health/TaintRuleBuilder.h"
 
 namespace dra::health {
 
-const kube::ResourceType RestHealthWriter::kDeviceHealths{"dra-controller.dev", "v1alpha1",
-                                                          "devicehealths", false, "DeviceHealth"};
-const kube::ResourceType RestHealthWriter::kDeviceTaintRules{
-    "resource.k8s.io", "v1", "devicetaintrules", false, "DeviceTaintRule"};
-
 kube::Status RestHealthWriter::ApplyRule(const nlohmann::json& rule) {
   std::string name = rule["metadata"]["name"].get<std::string>();
-  auto applied = client_->Apply(kDeviceTaintRules.ItemPath("", name), rule, kFieldManager, true);
+  auto applied =
+      client_->Apply(api::DeviceTaintRule::kResource.ItemPath("", name), rule, kFieldManager, true);
   return applied.ok() ? kube::Status::Ok() : applied.status().WithContext("applying " + name);
 }
 
 kube::Status RestHealthWriter::DeleteRule(const std::string& name, const std::string& uid) {
   kube::DeleteOptions options;
   options.precondition_uid = uid;
-  kube::Status status = client_->DeleteIfExists(kDeviceTaintRules.ItemPath("", name), options);
+  kube::Status status =
+      client_->DeleteIfExists(api::DeviceTaintRule::kResource.ItemPath("", name), options);
   // A uid precondition that fails means the rule was re-created meanwhile:
   // the next reconcile looks at the new one.
   if (status.code() == kube::StatusCode::kConflict) return kube::Status::Ok();
@@ -27,7 +26,7 @@ kube::Status RestHealthWriter::DeleteRule(const std::string& name, const std::st
 
 kube::Status RestHealthWriter::PatchStatus(const std::string& name, const nlohmann::json& status) {
   nlohmann::json body = {{"status", status}};
-  auto patched = client_->Patch(kDeviceHealths.ItemPath("", name) + "/status",
+  auto patched = client_->Patch(api::DeviceHealth::kResource.ItemPath("", name) + "/status",
                                 kube::PatchType::kMerge, body.dump());
   return patched.ok() ? kube::Status::Ok()
                       : patched.status().WithContext("updating status of DeviceHealth " + name);

@@ -13,9 +13,6 @@ namespace dra::health {
 // patch of devicehealths/status.
 class RestHealthWriter : public HealthWriter {
  public:
-  static const kube::ResourceType kDeviceHealths;
-  static const kube::ResourceType kDeviceTaintRules;
-
   explicit RestHealthWriter(std::shared_ptr<kube::RestClient> client)
       : client_(std::move(client)) {}
 

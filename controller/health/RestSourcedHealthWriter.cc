@@ -2,12 +2,13 @@
 
 #include <simdjson.h>
 
+#include "controller/api/DeviceHealth.h"
 #include "controller/health/RestHealthWriter.h"
 
 namespace dra::health {
 namespace {
 
-const kube::ResourceType& Type() { return RestHealthWriter::kDeviceHealths; }
+const kube::ResourceType& Type() { return api::DeviceHealth::kResource; }
 
 std::string FieldManager(const SourcedHealth& health) { return "dra-controller-" + health.source; }
 

@@ -1,28 +1,23 @@
 #include "controller/inventory/InventoryInformers.h"
 
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/NodeView.h"
+#include "controller/api/ResourceClaim.h"
+#include "controller/api/ResourceSlice.h"
 #include "controller/inventory/InventoryFeed.h"
 
 namespace dra::inventory {
 
-const kube::ResourceType DraResourceTypes::kDeviceClasses{"resource.k8s.io", "v1", "deviceclasses",
-                                                          false, "DeviceClass"};
-const kube::ResourceType DraResourceTypes::kResourceSlices{
-    "resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"};
-const kube::ResourceType DraResourceTypes::kResourceClaims{"resource.k8s.io", "v1",
-                                                           "resourceclaims", true, "ResourceClaim"};
-const kube::ResourceType DraResourceTypes::kDeviceTaintRules{
-    "resource.k8s.io", "v1", "devicetaintrules", false, "DeviceTaintRule"};
-const kube::ResourceType DraResourceTypes::kNodes{"", "v1", "nodes", false, "Node"};
-
 InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
                                        bool with_taint_rules)
-    : classes_(registry.Get<api::DeviceClass>(DraResourceTypes::kDeviceClasses,
-                                              api::DeviceClass::FromJson)),
-      slices_(registry.Get<api::ResourceSlice>(DraResourceTypes::kResourceSlices,
+    : classes_(
+          registry.Get<api::DeviceClass>(api::DeviceClass::kResource, api::DeviceClass::FromJson)),
+      slices_(registry.Get<api::ResourceSlice>(api::ResourceSlice::kResource,
                                                api::ResourceSlice::FromJson)),
-      claims_(registry.Get<api::ResourceClaim>(DraResourceTypes::kResourceClaims,
+      claims_(registry.Get<api::ResourceClaim>(api::ResourceClaim::kResource,
                                                api::ResourceClaim::Decoder())),
-      nodes_(registry.Get<api::NodeView>(DraResourceTypes::kNodes, api::NodeView::Decoder())) {
+      nodes_(registry.Get<api::NodeView>(api::NodeView::kResource, api::NodeView::Decoder())) {
   Inventory* inv = &inventory;
   classes_.AddHandler(std::make_shared<InventoryFeed<api::DeviceClass>>(
       [inv](auto c) { inv->ApplyClass(std::move(c)); },
@@ -37,7 +32,7 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
       [inv](auto n) { inv->ApplyNode(std::move(n)); },
       [inv](const api::NodeView& n) { inv->RemoveNode(n); }));
   if (!with_taint_rules) return;
-  rules_ = &registry.Get<api::DeviceTaintRule>(DraResourceTypes::kDeviceTaintRules,
+  rules_ = &registry.Get<api::DeviceTaintRule>(api::DeviceTaintRule::kResource,
                                                api::DeviceTaintRule::FromJson);
   rules_->AddHandler(std::make_shared<InventoryFeed<api::DeviceTaintRule>>(
       [inv](auto r) { inv->ApplyTaintRule(std::move(r)); },

@@ -14,15 +14,6 @@
 
 namespace dra::inventory {
 
-// The resource.k8s.io/v1 types the inventory is built from.
-struct DraResourceTypes {
-  static const kube::ResourceType kDeviceClasses;
-  static const kube::ResourceType kResourceSlices;
-  static const kube::ResourceType kResourceClaims;
-  static const kube::ResourceType kDeviceTaintRules;
-  static const kube::ResourceType kNodes;  // core/v1, for the labels node selectors pick by
-};
-
 // Registers (or reuses) the informers an Inventory needs and feeds their
 // events into it. The registry starts and stops them. Without
 // `with_taint_rules` (a cluster that does not serve DeviceTaintRules) only

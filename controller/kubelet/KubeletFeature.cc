@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/api/DeviceHealth.h"
 #include "controller/extended/PodInformer.h"
 #include "controller/health/DeviceHealthApi.h"
 #include "controller/health/RestHealthWriter.h"
@@ -39,7 +40,7 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
   kube::Manager& manager = context.manager;
   auto& pods = extended::PodInformer::Get(manager.informers());
   auto& healths = manager.informers().Get<api::DeviceHealth>(
-      health::RestHealthWriter::kDeviceHealths,
+      api::DeviceHealth::kResource,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
   KubeletHealthSource::Inputs inputs;
   inputs.pods = [&pods] { return pods.store().List(); };
@@ -48,8 +49,8 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
     kube::DeleteOptions options;
     options.precondition_uid = h.meta.uid.str();
     options.precondition_resource_version = h.meta.resource_version.str();
-    kube::Status deleted = client->DeleteIfExists(
-        health::RestHealthWriter::kDeviceHealths.ItemPath("", h.meta.name), options);
+    kube::Status deleted =
+        client->DeleteIfExists(api::DeviceHealth::kResource.ItemPath("", h.meta.name), options);
     // A newer version (a Pod reported again) is reconciled on its own event.
     if (deleted.code() == kube::StatusCode::kConflict) return kube::Status::Ok();
     return deleted;

@@ -14,8 +14,6 @@
 namespace dra::metrics {
 namespace {
 
-const kube::ResourceType kNodes{"", "v1", "nodes", false, "Node"};
-
 // What the metrics read of a Node (placement by labels, readiness, device
 // plugins' allocatable); a kubelet's periodic status update changes none of it.
 bool NodeMatters(const api::NodeView& a, const api::NodeView& b) {
@@ -41,8 +39,8 @@ std::unique_ptr<AllocationMetricsWiring> AllocationMetricsWiring::Register(
   auto& informers = manager.informers();
   auto waits_for = inventory_informers.DeviceDependencies();
   waits_for.push_back(kube::InformerDependency::On(extended::PodInformer::Get(informers)));
-  waits_for.push_back(
-      kube::InformerDependency::On(informers.Get<api::NodeView>(kNodes, api::NodeView::Decoder())));
+  waits_for.push_back(kube::InformerDependency::On(
+      informers.Get<api::NodeView>(api::NodeView::kResource, api::NodeView::Decoder())));
   for (const auto& d : self->options_.unhealthy_devices.waits_for) waits_for.push_back(d);
   manager.Add(std::make_unique<kube::FunctionRunnable>(
       "allocation-metrics", false,
@@ -64,7 +62,7 @@ AllocationMetricsWiring::AllocationMetricsWiring(kube::Manager& manager,
   // The inventory's own informers are covered by its change count.
   auto& informers = manager.informers();
   auto& pods = extended::PodInformer::Get(informers);
-  auto& nodes = informers.Get<api::NodeView>(kNodes, api::NodeView::Decoder());
+  auto& nodes = informers.Get<api::NodeView>(api::NodeView::kResource, api::NodeView::Decoder());
   pods.AddHandler(std::make_shared<kube::ChangeSignal<api::PodView>>(trigger_.flag()));
   nodes.AddHandler(
       std::make_shared<kube::ChangeSignal<api::NodeView>>(trigger_.flag(), NodeMatters));

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include "controller/api/DeviceClass.h"
 #include "controller/translate/DocumentReader.h"
 #include "controller/translate/YamlJson.h"
 #include "src/client/ResourceType.h"
@@ -51,8 +52,7 @@ kube::Result<ClassSource::Classes> ClassSource::FromText(std::string_view text) 
 }
 
 kube::Result<ClassSource::Classes> ClassSource::FromCluster(kube::RestClient& client) {
-  kube::ResourceType type{"resource.k8s.io", "v1", "deviceclasses", false, "DeviceClass"};
-  auto list = client.List(type, "", {});
+  auto list = client.List(api::DeviceClass::kResource, "", {});
   if (!list.ok()) return list.status().WithContext("listing DeviceClasses");
   Classes classes;
   KUBE_RETURN_IF_ERROR(AddObject(*list, classes));

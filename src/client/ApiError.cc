@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/base/NlohmannFields.h"
 #include "src/proto/ProtoEnvelope.h"
 #include "src/proto/ProtoStatus.h"
 
@@ -50,11 +51,7 @@ StatusCode FromHttp(int code) {
   }
 }
 
-std::string StringAt(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
+constexpr auto* StringAt = &NlohmannFields::StringAt;
 
 // "; field: message" for each cause whose field the message does not name yet.
 std::string CausesSuffix(const nlohmann::json& body, const std::string& message) {

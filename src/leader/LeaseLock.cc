@@ -1,32 +1,14 @@
 #include "src/leader/LeaseLock.h"
 
+#include "src/base/NlohmannFields.h"
+
 namespace kube {
 namespace {
 
 const ResourceType kLeases{"coordination.k8s.io", "v1", "leases", true, "Lease"};
 
-// Lease fields may be absent or null; nlohmann's value() throws on null.
-const nlohmann::json* Field(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string StringField(const nlohmann::json& object, const char* key) {
-  const nlohmann::json* field = Field(object, key);
-  return field != nullptr && field->is_string() ? field->get<std::string>() : "";
-}
-
-int64_t IntField(const nlohmann::json& object, const char* key) {
-  const nlohmann::json* field = Field(object, key);
-  return field != nullptr && field->is_number_integer() ? field->get<int64_t>() : 0;
-}
-
-const nlohmann::json& ObjectField(const nlohmann::json& object, const char* key) {
-  static const nlohmann::json kEmpty = nlohmann::json::object();
-  const nlohmann::json* field = Field(object, key);
-  return field != nullptr && field->is_object() ? *field : kEmpty;
-}
+// Lease fields may be absent or null (nlohmann's value() throws on null).
+using NF = NlohmannFields;
 
 }  // namespace
 
@@ -47,14 +29,14 @@ nlohmann::json LeaseLock::SpecFromRecord(const LeaderElectionRecord& record) {
 }
 
 LeaderElectionRecord LeaseLock::RecordFromLease(const nlohmann::json& lease) {
-  const nlohmann::json& spec = ObjectField(lease, "spec");
+  const nlohmann::json& spec = NF::At(lease, "spec");
   LeaderElectionRecord record;
-  record.holder_identity = StringField(spec, "holderIdentity");
-  record.lease_duration_seconds = IntField(spec, "leaseDurationSeconds");
-  record.acquire_time = StringField(spec, "acquireTime");
-  record.renew_time = StringField(spec, "renewTime");
-  record.leader_transitions = IntField(spec, "leaseTransitions");
-  record.resource_version = StringField(ObjectField(lease, "metadata"), "resourceVersion");
+  record.holder_identity = NF::StringAt(spec, "holderIdentity");
+  record.lease_duration_seconds = NF::IntAt(spec, "leaseDurationSeconds");
+  record.acquire_time = NF::StringAt(spec, "acquireTime");
+  record.renew_time = NF::StringAt(spec, "renewTime");
+  record.leader_transitions = NF::IntAt(spec, "leaseTransitions");
+  record.resource_version = NF::StringAt(NF::At(lease, "metadata"), "resourceVersion");
   return record;
 }
 

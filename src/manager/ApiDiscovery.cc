@@ -1,5 +1,7 @@
 #include "src/manager/ApiDiscovery.h"
 
+#include "src/base/NlohmannFields.h"
+
 namespace kube {
 namespace {
 
@@ -8,19 +10,13 @@ std::string PathOf(const std::string& group_version) {
                                                       : "/apis/" + group_version;
 }
 
-std::string StringOr(const nlohmann::json& object, const char* key, std::string fallback) {
-  if (!object.is_object()) return fallback;
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
 }  // namespace
 
 Status ApiDiscovery::Probe(RestClient& client, const std::vector<std::string>& group_versions,
                            const std::set<std::string>& required) {
   auto version = client.Get("/version");
   if (!version.ok()) return version.status();
-  server_version_ = StringOr(*version, "gitVersion", "(unknown version)");
+  server_version_ = NlohmannFields::StringOr(*version, "gitVersion", "(unknown version)");
   for (const auto& group_version : group_versions) {
     Status probed = ProbeGroupVersion(client, group_version);
     if (probed.ok()) continue;
@@ -40,7 +36,7 @@ Status ApiDiscovery::ProbeGroupVersion(RestClient& client, const std::string& gr
     return Status::Ok();
   }
   for (const auto& resource : *resources) {
-    std::string name = StringOr(resource, "name", "");
+    std::string name = NlohmannFields::StringAt(resource, "name");
     if (!name.empty()) served.insert(name);
   }
   return Status::Ok();

@@ -179,7 +179,7 @@ class Bench {
     if (!StartController()) return false;
 
     kube::Informer<DeviceTaintRule> rules(
-        *client, dra::health::RestHealthWriter::kDeviceTaintRules,
+        *client, dra::api::DeviceTaintRule::kResource,
         [](simdjson::dom::element e) { return DeviceTaintRule::FromJson(e); });
     auto watch = std::make_shared<RuleWatch>();
     rules.AddHandler(watch);

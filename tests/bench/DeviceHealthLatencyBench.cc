@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "controller/api/DeviceHealth.h"
 #include "controller/api/DeviceTaintRule.h"
 #include "controller/health/RestHealthWriter.h"
 #include "src/cache/Informer.h"
@@ -100,14 +101,14 @@ void BM_DeviceHealthToRule(benchmark::State& state) {
   if (!up.ok()) return state.SkipWithError(up.ToString().c_str());
 
   kube::Informer<DeviceTaintRule> rules(
-      *client, dra::health::RestHealthWriter::kDeviceTaintRules,
+      *client, dra::api::DeviceTaintRule::kResource,
       [](simdjson::dom::element e) { return DeviceTaintRule::FromJson(e); });
   auto watch = std::make_shared<RuleWatch>();
   rules.AddHandler(watch);
   rules.Start();
   rules.WaitForSync(30s);
 
-  const auto& healths = dra::health::RestHealthWriter::kDeviceHealths;
+  const auto& healths = dra::api::DeviceHealth::kResource;
   nlohmann::json object = {{"apiVersion", "dra-controller.dev/v1alpha1"},
                            {"kind", "DeviceHealth"},
                            {"metadata", {{"name", kName}}},

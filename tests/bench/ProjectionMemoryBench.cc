@@ -43,8 +43,8 @@ double BytesPer(kube::ResourceType /*type*/, int objects, int units_per_object,
 void BM_HeapPerCachedPodView(benchmark::State& state) {
   double per_pod = 0;
   for (auto _ : state) {
-    per_pod = BytesPer<dra::api::PodView>(kube::ResourceType{"", "v1", "pods", true, "Pod"}, 20000,
-                                          1, [](int i) { return dra::testing::FakePodJson(i); });
+    per_pod = BytesPer<dra::api::PodView>(dra::api::PodView::kResource, 20000, 1,
+                                          [](int i) { return dra::testing::FakePodJson(i); });
   }
   state.counters["bytes_per_pod"] = per_pod;
 }
@@ -55,8 +55,7 @@ void BM_HeapPerCachedResourceSliceDevice(benchmark::State& state) {
   double per_device = 0;
   for (auto _ : state) {
     per_device = BytesPer<dra::api::ResourceSlice>(
-        kube::ResourceType{"resource.k8s.io", "v1", "resourceslices", false, "ResourceSlice"},
-        kSlices, kDevicesPerSlice,
+        dra::api::ResourceSlice::kResource, kSlices, kDevicesPerSlice,
         [](int i) { return dra::testing::FakeSliceJson(i, kDevicesPerSlice); });
   }
   state.counters["bytes_per_device"] = per_device;

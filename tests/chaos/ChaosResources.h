@@ -3,20 +3,21 @@
 #include <string>
 #include <vector>
 
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceHealth.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/PodView.h"
+#include "controller/api/ResourceSlice.h"
 #include "src/client/ResourceType.h"
 
 namespace dra::testing::chaos {
 
 // The API resources the chaos run writes and checks.
-inline const kube::ResourceType kDeviceHealths{"dra-controller.dev", "v1alpha1", "devicehealths",
-                                               false, "DeviceHealth"};
-inline const kube::ResourceType kDeviceTaintRules{"resource.k8s.io", "v1", "devicetaintrules",
-                                                  false, "DeviceTaintRule"};
-inline const kube::ResourceType kResourceSlices{"resource.k8s.io", "v1", "resourceslices", false,
-                                                "ResourceSlice"};
-inline const kube::ResourceType kDeviceClasses{"resource.k8s.io", "v1", "deviceclasses", false,
-                                               "DeviceClass"};
-inline const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
+inline const kube::ResourceType& kDeviceHealths = api::DeviceHealth::kResource;
+inline const kube::ResourceType& kDeviceTaintRules = api::DeviceTaintRule::kResource;
+inline const kube::ResourceType& kResourceSlices = api::ResourceSlice::kResource;
+inline const kube::ResourceType& kDeviceClasses = api::DeviceClass::kResource;
+inline const kube::ResourceType& kPods = api::PodView::kResource;
 inline const kube::ResourceType kEvents{"", "v1", "events", true, "Event"};
 
 // Every object the run creates carries this label (for the clean-up).

@@ -29,7 +29,7 @@ using api::ResourceClaim;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const kube::ResourceType& kClaims = inventory::DraResourceTypes::kResourceClaims;
+const kube::ResourceType& kClaims = api::ResourceClaim::kResource;
 
 json Claim(const std::string& name, json requests, json annotations = json::object()) {
   return {{"apiVersion", "resource.k8s.io/v1"},

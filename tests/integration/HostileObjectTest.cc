@@ -16,8 +16,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const kube::ResourceType kClaims{"resource.k8s.io", "v1", "resourceclaims", true, "ResourceClaim"};
-
 // `depth` levels of {"a":...} (6 bytes each: opaque parameters are capped at 10 KiB).
 std::string NestedObjects(int depth) {
   std::string out;
@@ -60,7 +58,7 @@ class HostileObjectTest : public ClusterTest {
   kube::Status CreateClaim(const std::string& name, const std::string& parameters) {
     kube::HttpRequest request;
     request.method = "POST";
-    request.path = kClaims.CollectionPath(ns_);
+    request.path = api::ResourceClaim::kResource.CollectionPath(ns_);
     request.body = Claim(ns_, name, parameters);
     request.content_type = "application/json";
     auto response = client_->Do(request);
@@ -71,8 +69,8 @@ class HostileObjectTest : public ClusterTest {
     kube::ReflectorOptions options;
     options.field_selector = "metadata.namespace=" + ns_;
     options.initial_backoff = 200ms;
-    informer_ = std::make_unique<kube::Informer<api::ResourceClaim>>(client_, kClaims,
-                                                                     std::move(decoder), options);
+    informer_ = std::make_unique<kube::Informer<api::ResourceClaim>>(
+        client_, api::ResourceClaim::kResource, std::move(decoder), options);
     informer_->Start();
   }
 

@@ -15,10 +15,10 @@
 
 #include "controller/api/NodeView.h"
 #include "controller/api/PodView.h"
-#include "controller/extended/DeviceTable.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/PodExplainer.h"
 #include "controller/metrics/AllocationMetrics.h"
+#include "controller/report/DeviceListing.h"
 #include "tests/support/FleetManifests.h"
 #include "tests/support/InventoryClusterTest.h"
 #include "tests/support/WaitFor.h"
@@ -147,7 +147,7 @@ class PartitionableGpuViewsTest : public InventoryClusterTest {
   // The halves' STATE cells in `devices`, sorted.
   std::vector<std::string> HalfStates() const {
     std::vector<std::string> states;
-    for (const auto& row : extended::DeviceTable::Build(inventory_, {"", kHalfClass, "", ""})) {
+    for (const auto& row : report::DeviceListing::Build(inventory_, {"", kHalfClass, "", ""})) {
       states.push_back(row.state + (row.reason.empty() ? "" : " (" + row.reason + ")"));
     }
     std::sort(states.begin(), states.end());  // whichever half the scheduler takes
@@ -192,7 +192,7 @@ TEST_F(PartitionableGpuViewsTest, HalvesOfAnAllocatedGpuAreNotFreeInAnyView) {
             0);
   EXPECT_EQ(HalfStates(), (std::vector<std::string>{"unavailable (counters in use)",
                                                     "unavailable (counters in use)"}));
-  EXPECT_TRUE(extended::DeviceTable::Build(inventory_, {"", kHalfClass, "", "free"}).empty());
+  EXPECT_TRUE(report::DeviceListing::Build(inventory_, {"", kHalfClass, "", "free"}).empty());
   auto explanation = ExplainHalfPod();
   EXPECT_EQ(explanation.fitting_nodes, 0) << explanation.summary;
   EXPECT_NE(explanation.summary.find("2 with counters in use"), std::string::npos)

@@ -8,7 +8,6 @@
 #include <map>
 
 #include "controller/api/PodView.h"
-#include "controller/extended/ExtendedResourceTypes.h"
 #include "src/cache/Informer.h"
 #include "src/cache/ProtoListPage.h"
 #include "src/cache/WatchDecoder.h"
@@ -25,7 +24,7 @@ using api::PodView;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const kube::ResourceType& kPods = extended::ExtendedResourceTypes::kPods;
+const kube::ResourceType& kPods = api::PodView::kResource;
 
 json Container(const std::string& name, json requests, json limits) {
   json c = {{"name", name}, {"image", "registry.k8s.io/pause:3.10"}};

@@ -24,14 +24,18 @@
 #include <set>
 #include <sstream>
 
+#include "controller/api/DeviceClass.h"
+#include "controller/api/DeviceTaintRule.h"
+#include "controller/api/NodeView.h"
 #include "controller/api/PodView.h"
 #include "controller/api/ResourceClaim.h"
-#include "controller/extended/DeviceTable.h"
+#include "controller/api/ResourceSlice.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/PodExplainer.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "controller/metrics/AllocationMetrics.h"
+#include "controller/report/DeviceListing.h"
 #include "src/cache/InformerRegistry.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetGenerator.h"
@@ -44,10 +48,7 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-const kube::ResourceType kNodes{"", "v1", "nodes", false, "Node"};
-const kube::ResourceType kPods{"", "v1", "pods", true, "Pod"};
 const kube::ResourceType kNamespaces{"", "v1", "namespaces", false, "Namespace"};
-using inventory::DraResourceTypes;
 
 struct SeedPlan {
   uint64_t first = 1;
@@ -224,25 +225,25 @@ class RandomizedAgreementTest : public ClusterTest {
   kube::Status CreateFleet(const Fleet& fleet) {
     for (const auto& rule : fleet.rules) {
       auto created =
-          client_->Create(DraResourceTypes::kDeviceTaintRules, "", TaintRuleManifest(fleet, rule));
+          client_->Create(api::DeviceTaintRule::kResource, "", TaintRuleManifest(fleet, rule));
       if (!created.ok()) return created.status();
     }
     for (const auto& c : fleet.classes) {
-      auto created = client_->Create(DraResourceTypes::kDeviceClasses, "", ClassManifest(fleet, c));
+      auto created = client_->Create(api::DeviceClass::kResource, "", ClassManifest(fleet, c));
       if (!created.ok()) return created.status();
     }
     for (const auto& slice : fleet.slices) {
       auto created =
-          client_->Create(DraResourceTypes::kResourceSlices, "", SliceManifest(fleet, slice));
+          client_->Create(api::ResourceSlice::kResource, "", SliceManifest(fleet, slice));
       if (!created.ok()) return created.status();
     }
     for (const auto& node : fleet.nodes) {
-      auto created = client_->Create(kNodes, "", NodeManifest(fleet, node));
+      auto created = client_->Create(api::NodeView::kResource, "", NodeManifest(fleet, node));
       if (!created.ok()) return created.status();
       // The TaintNodesByCondition admission plugin marks new nodes
       // not-ready; no node lifecycle controller runs to lift it.
-      auto patched = client_->Patch(kNodes.ItemPath("", node.name), kube::PatchType::kMerge,
-                                    R"({"spec":{"taints":null}})");
+      auto patched = client_->Patch(api::NodeView::kResource.ItemPath("", node.name),
+                                    kube::PatchType::kMerge, R"({"spec":{"taints":null}})");
       if (!patched.ok()) return patched.status();
     }
     return kube::Status::Ok();
@@ -266,8 +267,8 @@ class RandomizedAgreementTest : public ClusterTest {
   }
 
   std::vector<const kube::ResourceType*> FleetTypes() const {
-    return {&DraResourceTypes::kDeviceTaintRules, &DraResourceTypes::kDeviceClasses,
-            &DraResourceTypes::kResourceSlices, &kNodes};
+    return {&api::DeviceTaintRule::kResource, &api::DeviceClass::kResource,
+            &api::ResourceSlice::kResource, &api::NodeView::kResource};
   }
 
   // Deletes every generated cluster-scoped object (this run's or one a
@@ -294,7 +295,7 @@ class RandomizedAgreementTest : public ClusterTest {
   }
 
   json GetPod(const std::string& ns, const std::string& name) {
-    auto pod = client_->Get(kPods.ItemPath(ns, name));
+    auto pod = client_->Get(api::PodView::kResource.ItemPath(ns, name));
     return pod.ok() ? *pod : json();
   }
 
@@ -329,7 +330,7 @@ class RandomizedAgreementTest : public ClusterTest {
 
   // Every device allocated to a claim in `ns`.
   kube::Result<Allocated> AllocatedDevices(const std::string& ns) {
-    auto claims = client_->List(DraResourceTypes::kResourceClaims, ns, {});
+    auto claims = client_->List(api::ResourceClaim::kResource, ns, {});
     if (!claims.ok()) return claims.status();
     Allocated out;
     for (const auto& claim : (*claims)["items"]) {
@@ -435,7 +436,7 @@ class RandomizedAgreementTest : public ClusterTest {
     for (const auto& c : fleet.classes) {
       Expected want = Model(fleet, allocated, c, "");
       if (inventory_.Count(c.name).selector_error) continue;  // free is 0 wherever it fails
-      auto free_rows = extended::DeviceTable::Build(inventory_, {"", c.name, "", "free"}).size();
+      auto free_rows = report::DeviceListing::Build(inventory_, {"", c.name, "", "free"}).size();
       auto show = [&](const char* what, double got, double expected) {
         if (got == expected) return;
         diff += "  class " + c.name + ": " + what + " " + std::to_string(got) + ", expected " +
@@ -525,11 +526,11 @@ bool RandomizedAgreementTest::RunRequest(const Fleet& fleet, const std::string& 
   std::optional<std::set<std::string>> explained;
   if (request.IsExtended()) explained = ExplainFits(fleet, request, ns);
   if (!request.IsExtended()) {
-    auto claim = client_->Create(DraResourceTypes::kResourceClaims, ns, ClaimManifest(request, ns));
+    auto claim = client_->Create(api::ResourceClaim::kResource, ns, ClaimManifest(request, ns));
     EXPECT_TRUE(claim.ok()) << claim.status().ToString();
     if (!claim.ok()) return false;
   }
-  auto pod = client_->Create(kPods, ns, PodManifest(fleet, request, ns));
+  auto pod = client_->Create(api::PodView::kResource, ns, PodManifest(fleet, request, ns));
   EXPECT_TRUE(pod.ok()) << pod.status().ToString();
   if (!pod.ok()) return false;
   auto decision = AwaitDecision(ns, request.name);

@@ -48,7 +48,7 @@ TEST(ChecklistTest, HealthyInputsHaveNoFail) {
   in.version.Set("v1.37.2");
   in.served.Set({"deviceclasses", "resourceclaims", "resourceclaimtemplates", "resourceslices",
                  "devicetaintrules"});
-  in.snapshot = std::make_shared<extended::ClusterSnapshot>();
+  in.snapshot = std::make_shared<report::ClusterSnapshot>();
   in.health.Set({});
   in.claim_conditions.Set({});
   in.deployment.not_found = true;

@@ -27,7 +27,7 @@ TEST(ClaimChecksTest, UnreadableClaimsFail) {
 }
 
 TEST(ClaimChecksTest, AllocatedClaimWithoutRunningConsumerWarns) {
-  extended::ClusterSnapshot s;
+  report::ClusterSnapshot s;
   s.claims.push_back(dra::testing::Claim("ns", "used", {{"node-a", "gpu-0"}}, {"runner"}));
   s.claims.push_back(dra::testing::Claim("ns", "pending", {{"node-a", "gpu-1"}}, {"waiter"}));
   s.claims.push_back(dra::testing::Claim("ns", "unallocated", {}));

@@ -32,7 +32,7 @@ class DeviceChecksTest : public ::testing::Test {
         s_.classes, s_.nodes, extended::ExtendedResourceMapping::Build(s_.classes), *s_.inventory);
   }
 
-  extended::ClusterSnapshot s_;
+  report::ClusterSnapshot s_;
 };
 
 TEST_F(DeviceChecksTest, CompletePoolsPassAndNameTheDriver) {

@@ -2,8 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/ExplanationPrinter.h"
+#include "controller/extended/ExplanationEvent.h"
 #include "controller/extended/PodExplainer.h"
+#include "controller/report/ExplanationPrinter.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
 namespace dra::extended {
@@ -111,7 +112,7 @@ TEST_F(PodExplainerTest, MissingClassIsNamedAndNoNodeFits) {
   EXPECT_NE(e.notes[0].find("no DeviceClass serves example.com/gpu"), std::string::npos);
   EXPECT_EQ(e.nodes[0].reason, Reason::kNoProvider);
   EXPECT_FALSE(e.schedulable());
-  EXPECT_NE(ExplanationPrinter::EventMessage(e).find("Scheduler: 0/3 nodes"), std::string::npos);
+  EXPECT_NE(ExplanationEvent::Message(e).find("Scheduler: 0/3 nodes"), std::string::npos);
 }
 
 TEST_F(PodExplainerTest, LostDuplicateIsNamed) {
@@ -156,7 +157,7 @@ TEST_F(PodExplainerTest, TaintsAreToldByTheirSource) {
             "0/1 nodes: 1 have 1 free of 4 gpu.example.com (0 allocated, 2 tainted by their "
             "driver [gpu.nvidia.com/xid], 1 tainted by DeviceTaintRule [devicehealth-n1-gpu-2]; "
             "2 needed)");
-  auto json = nlohmann::json::parse(ExplanationPrinter::Json(e));
+  auto json = nlohmann::json::parse(report::ExplanationPrinter::Json(e));
   ASSERT_EQ(json["nodes"].size(), 1u);
   EXPECT_EQ(json["nodes"][0]["driverTainted"], 2);
   EXPECT_EQ(json["nodes"][0]["ruleTainted"], 1);
@@ -291,7 +292,8 @@ TEST_F(PodExplainerTest, DevicesThatCannotBeAllocatedTogetherDoNotFit) {
                                three.nodes[0].detail),
             std::string::npos)
       << three.summary;
-  EXPECT_NE(ExplanationPrinter::Json(three).find("\"reason\": \"NotTogether\""), std::string::npos);
+  EXPECT_NE(report::ExplanationPrinter::Json(three).find("\"reason\": \"NotTogether\""),
+            std::string::npos);
 
   // Two devices: the two halves together fit.
   auto two = Explain(Pod(kGpuPod));
@@ -335,11 +337,11 @@ TEST_F(PodExplainerTest, SchedulerWithoutTheMappingLeavesNoNode) {
   EXPECT_FALSE(e.schedulable());
   bool named = false;
   for (const auto& note : e.notes) named |= note.find("kube-scheduler has no DeviceClass") == 0;
-  EXPECT_TRUE(named) << ExplanationPrinter::Text(e);
-  EXPECT_NE(ExplanationPrinter::EventMessage(e).find("kube-scheduler has no DeviceClass"),
+  EXPECT_TRUE(named) << report::ExplanationPrinter::Text(e);
+  EXPECT_NE(ExplanationEvent::Message(e).find("kube-scheduler has no DeviceClass"),
             std::string::npos)
-      << ExplanationPrinter::EventMessage(e);
-  EXPECT_NE(ExplanationPrinter::Json(e).find("\"reason\": \"SchedulerUnmapped\""),
+      << ExplanationEvent::Message(e);
+  EXPECT_NE(report::ExplanationPrinter::Json(e).find("\"reason\": \"SchedulerUnmapped\""),
             std::string::npos);
 }
 
@@ -375,12 +377,12 @@ TEST_F(PodExplainerTest, PrintersRender) {
   AddClass(GpuClass("gpu.example.com"));
   nodes_ = {Node("node-1")};
   auto e = Explain(Pod(kGpuPod));
-  auto text = ExplanationPrinter::Text(e);
+  auto text = report::ExplanationPrinter::Text(e);
   EXPECT_NE(text.find("container main: example.com/gpu -> 2 x class gpu.example.com as request "
                       "container-0-request-1"),
             std::string::npos)
       << text;
-  auto json = ExplanationPrinter::Json(e);
+  auto json = report::ExplanationPrinter::Json(e);
   EXPECT_NE(json.find("\"reason\": \"NoDevice\""), std::string::npos);
 }
 

@@ -2,9 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/ExplanationPrinter.h"
+#include "controller/report/ExplanationPrinter.h"
 
-namespace dra::extended {
+namespace dra::report {
+
+using extended::NodeVerdict;
+using extended::PodExplanation;
+
 namespace {
 
 PodExplanation Pending() {
@@ -48,16 +52,6 @@ TEST(ExplanationPrinterTest, JsonCarriesRequestsAndVerdicts) {
   EXPECT_EQ(json["scheduled"], false);
 }
 
-TEST(ExplanationPrinterTest, EventMessageJoinsWithoutDoubleStopsAndIsCapped) {
-  auto e = Pending();
-  EXPECT_EQ(ExplanationPrinter::EventMessage(e),
-            "0/3 nodes: 3 have no device of class gpu.example.com. example.com/gpu is named by "
-            "several DeviceClasses; new wins, old lose(s). Scheduler: 0/3 nodes are available: 3 "
-            "Insufficient example.com/gpu.");
-  e.scheduler_message = std::string(2000, 'x');
-  EXPECT_EQ(ExplanationPrinter::EventMessage(e).size(), 1024u);
-}
-
 TEST(ExplanationPrinterTest, ScheduledPodShowsClaimDevicesAndProblems) {
   PodExplanation e;
   e.pod = "team/p";
@@ -95,4 +89,4 @@ TEST(ExplanationPrinterTest, EvictedPodSaysItIsTerminatingAndWhy) {
 }
 
 }  // namespace
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-namespace dra::extended {
+namespace dra::report {
 
 // Left-aligned columns separated by three spaces, like kubectl's tables.
 class TextTable {
@@ -16,4 +16,4 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -1,11 +1,11 @@
-#include "controller/extended/DeviceTable.h"
+#include "controller/report/DeviceListing.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/TextTable.h"
+#include "controller/report/TextTable.h"
 
-namespace dra::extended {
+namespace dra::report {
 namespace {
 
 std::string Join(const std::vector<std::string>& items, const char* empty = "-") {
@@ -20,20 +20,20 @@ bool Contains(const std::vector<std::string>& items, const std::string& item) {
 }
 
 // The CLAIM cell: holders, then adminAccess claims marked as such.
-std::vector<std::string> ClaimCell(const DeviceTable::Row& row) {
+std::vector<std::string> ClaimCell(const DeviceListing::Row& row) {
   std::vector<std::string> out = row.claims;
   for (const auto& claim : row.admin_access_claims) out.push_back(claim + "(adminAccess)");
   return out;
 }
 
-std::vector<std::string> TaintCell(const DeviceTable::Row& row) {
+std::vector<std::string> TaintCell(const DeviceListing::Row& row) {
   std::vector<std::string> out;
   for (const auto& taint : row.taints) out.push_back(taint.Text());
   return out;
 }
 
 // {"key", "value", "effect", "source": "driver" | "rule", "rule": name (rules only)}.
-nlohmann::json TaintsJson(const DeviceTable::Row& row) {
+nlohmann::json TaintsJson(const DeviceListing::Row& row) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [taint, source] : row.taints) {
     nlohmann::json item = {
@@ -50,7 +50,7 @@ nlohmann::json TaintsJson(const DeviceTable::Row& row) {
 
 }  // namespace
 
-std::string DeviceTable::ValidateState(const std::string& state) {
+std::string DeviceListing::ValidateState(const std::string& state) {
   if (state.empty() || state == "free" || state == "allocated" || state == "unavailable" ||
       state == "tainted") {
     return "";
@@ -58,8 +58,8 @@ std::string DeviceTable::ValidateState(const std::string& state) {
   return "--state must be free, allocated, unavailable or tainted, not \"" + state + "\"";
 }
 
-DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
-                                       const inventory::DeviceInfo& info) {
+DeviceListing::Row DeviceListing::Describe(const inventory::Inventory& inventory,
+                                           const inventory::DeviceInfo& info) {
   Row row;
   row.node = !info.node_name.empty() ? info.node_name
              : info.all_nodes        ? "<all nodes>"
@@ -83,8 +83,8 @@ DeviceTable::Row DeviceTable::Describe(const inventory::Inventory& inventory,
   return row;
 }
 
-std::vector<DeviceTable::Row> DeviceTable::Build(const inventory::Inventory& inventory,
-                                                 const Filter& filter) {
+std::vector<DeviceListing::Row> DeviceListing::Build(const inventory::Inventory& inventory,
+                                                     const Filter& filter) {
   std::vector<Row> rows;
   for (const auto& info : inventory.Devices()) {
     if (!filter.driver.empty() && info.key.driver != filter.driver) continue;
@@ -100,7 +100,7 @@ std::vector<DeviceTable::Row> DeviceTable::Build(const inventory::Inventory& inv
   return rows;
 }
 
-std::string DeviceTable::FormatTable(const std::vector<Row>& rows) {
+std::string DeviceListing::FormatTable(const std::vector<Row>& rows) {
   TextTable table({"NODE", "DEVICE", "CLASSES", "STATE", "TAINTS", "POD", "CLAIM"});
   for (const auto& row : rows) {
     std::string state = row.reason.empty() ? row.state : row.state + " (" + row.reason + ")";
@@ -110,7 +110,7 @@ std::string DeviceTable::FormatTable(const std::vector<Row>& rows) {
   return table.Render();
 }
 
-std::string DeviceTable::FormatJson(const std::vector<Row>& rows) {
+std::string DeviceListing::FormatJson(const std::vector<Row>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : rows) {
     out.push_back({{"node", row.node},
@@ -128,4 +128,4 @@ std::string DeviceTable::FormatJson(const std::vector<Row>& rows) {
   return out.dump(2) + "\n";
 }
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -7,12 +7,12 @@
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/TaintSource.h"
 
-namespace dra::extended {
+namespace dra::report {
 
 // `dra-controller devices`: one row per device of the inventory, with its
 // classes, state, taints (each with its source: the driver's slice or a
 // DeviceTaintRule) and who holds it.
-class DeviceTable {
+class DeviceListing {
  public:
   struct Filter {
     std::string node;
@@ -55,4 +55,4 @@ class DeviceTable {
   static Row Describe(const inventory::Inventory& inventory, const inventory::DeviceInfo& info);
 };
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "controller/extended/ClusterSnapshot.h"
+#include "controller/report/ClusterSnapshot.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/FakeObjects.h"
 #include "tests/support/ScriptedHttpServer.h"
@@ -59,7 +59,7 @@ TEST_F(ClusterSnapshotTest, ListsEveryPageAndBuildsTheInventory) {
   server_->AddRoute(Path("/api/v1/nodes"), {ScriptedResponse::Json(200, R"({"metadata":{},"items":[
                         {"metadata":{"name":"node-0"},"status":{"allocatable":{"example.com/gpu":"2"}}},
                         {"kind":"broken"}]})")});
-  auto snapshot = extended::ClusterSnapshot::List(*client_, {});
+  auto snapshot = report::ClusterSnapshot::List(*client_, {});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
   const auto& s = **snapshot;
   ASSERT_EQ(s.classes.size(), 2u);
@@ -76,7 +76,7 @@ TEST_F(ClusterSnapshotTest, AFailedListIsAnError) {
   ServeDraObjects();
   server_->AddRoute(Path("/api/v1/nodes"),
                     {ScriptedResponse::KubeStatus(403, "Forbidden", "nodes is forbidden")});
-  auto snapshot = extended::ClusterSnapshot::List(*client_, {});
+  auto snapshot = report::ClusterSnapshot::List(*client_, {});
   ASSERT_FALSE(snapshot.ok());
   EXPECT_NE(snapshot.status().message().find("forbidden"), std::string::npos)
       << snapshot.status().ToString();

@@ -2,17 +2,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/DeviceTable.h"
+#include "controller/report/DeviceListing.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
-namespace dra::extended {
+namespace dra::report {
 namespace {
 
 using testing::Claim;
 using testing::Gpu;
 using testing::Slice;
 
-class DeviceTableTest : public ::testing::Test {
+class DeviceListingTest : public ::testing::Test {
  protected:
   void SetUp() override {
     inventory_.ApplyClass(testing::Class("gpu.example.com", {}));
@@ -29,8 +29,8 @@ class DeviceTableTest : public ::testing::Test {
   inventory::Inventory inventory_;
 };
 
-TEST_F(DeviceTableTest, OneRowPerDeviceWithStateAndHolder) {
-  auto rows = DeviceTable::Build(inventory_, {});
+TEST_F(DeviceListingTest, OneRowPerDeviceWithStateAndHolder) {
+  auto rows = DeviceListing::Build(inventory_, {});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].node, "node-1");
   EXPECT_EQ(rows[0].key.ToString(), "gpu.example.com/node-1/gpu-0");
@@ -45,18 +45,18 @@ TEST_F(DeviceTableTest, OneRowPerDeviceWithStateAndHolder) {
   EXPECT_EQ(rows[2].taints[0].Text(), "dra-controller.dev/unhealthy=xid-79:NoSchedule (rule bad)");
 }
 
-TEST_F(DeviceTableTest, FiltersCombine) {
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"node-1", "", "", ""}).size(), 2u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "a100", "", ""}).size(), 1u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "other.example.com", ""}).size(), 0u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "free"}).size(), 1u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"node-1", "", "", "tainted"}).size(), 0u);
+TEST_F(DeviceListingTest, FiltersCombine) {
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"node-1", "", "", ""}).size(), 2u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "a100", "", ""}).size(), 1u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "other.example.com", ""}).size(), 0u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "", "free"}).size(), 1u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"node-1", "", "", "tainted"}).size(), 0u);
 }
 
 // A partitionable GPU on node-3 with the whole GPU allocated: the halves'
 // counters are used up, so they are unavailable, not free. A monitoring
 // claim with adminAccess on the same GPU is shown but does not allocate it.
-TEST_F(DeviceTableTest, DevicesTheAllocatorCannotGiveAreUnavailable) {
+TEST_F(DeviceListingTest, DevicesTheAllocatorCannotGiveAreUnavailable) {
   inventory_.ApplySlice(testing::CounterSlice(
       "mig-counters", "node-3", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
   inventory_.ApplySlice(
@@ -67,7 +67,7 @@ TEST_F(DeviceTableTest, DevicesTheAllocatorCannotGiveAreUnavailable) {
   inventory_.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-3", "full")}));
   inventory_.ApplyClaim(
       testing::ClaimOf("monitor", {testing::Result("node-3", "half-0", /*admin_access=*/true)}));
-  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", ""});
+  auto rows = DeviceListing::Build(inventory_, {"node-3", "", "", ""});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].key.device, "full");
   EXPECT_EQ(rows[0].state, "allocated");
@@ -77,23 +77,23 @@ TEST_F(DeviceTableTest, DevicesTheAllocatorCannotGiveAreUnavailable) {
   EXPECT_TRUE(rows[1].claims.empty());
   EXPECT_EQ(rows[1].admin_access_claims, std::vector<std::string>{"default/monitor"});
   EXPECT_EQ(rows[2].state, "unavailable");
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "unavailable"}).size(), 2u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "", "unavailable"}).size(), 2u);
 
-  std::string table = DeviceTable::FormatTable(rows);
+  std::string table = DeviceListing::FormatTable(rows);
   EXPECT_NE(table.find("unavailable (counters in use)"), std::string::npos) << table;
   EXPECT_NE(table.find("default/monitor(adminAccess)"), std::string::npos) << table;
-  std::string json = DeviceTable::FormatJson(rows);
+  std::string json = DeviceListing::FormatJson(rows);
   EXPECT_NE(json.find("\"reason\": \"counters in use\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"adminAccessClaims\": [\n      \"default/monitor\""), std::string::npos)
       << json;
 }
 
 // adminAccess does not allocate: a device only such a claim names is free.
-TEST_F(DeviceTableTest, AdminAccessAloneLeavesADeviceFree) {
+TEST_F(DeviceListingTest, AdminAccessAloneLeavesADeviceFree) {
   inventory_.ApplySlice(Slice("s3", "node-3", {Gpu("gpu-0", 80, "h100")}));
   inventory_.ApplyClaim(
       testing::ClaimOf("monitor", {testing::Result("node-3", "gpu-0", /*admin_access=*/true)}));
-  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", ""});
+  auto rows = DeviceListing::Build(inventory_, {"node-3", "", "", ""});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].state, "free");
   EXPECT_EQ(rows[0].admin_access_claims, std::vector<std::string>{"default/monitor"});
@@ -101,23 +101,23 @@ TEST_F(DeviceTableTest, AdminAccessAloneLeavesADeviceFree) {
 
 // A tainted device a claim holds is the one an operator looks for: its state
 // names both, and either filter finds it.
-TEST_F(DeviceTableTest, AllocatedTaintedDeviceShowsBothAndEitherFilterFindsIt) {
+TEST_F(DeviceListingTest, AllocatedTaintedDeviceShowsBothAndEitherFilterFindsIt) {
   inventory_.ApplyTaintRule(
       testing::TaintRule("held", "node-1", "gpu-0", api::TaintEffect::kNoExecute));
-  auto rows = DeviceTable::Build(inventory_, {"node-1", "", "", ""});
+  auto rows = DeviceListing::Build(inventory_, {"node-1", "", "", ""});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].state, "allocated,tainted");
   EXPECT_EQ(rows[1].state, "free");
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "tainted"}).size(), 2u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "allocated"}).size(), 1u);
-  EXPECT_EQ(DeviceTable::Build(inventory_, {"", "", "", "free"}).size(), 1u);
-  std::string json = DeviceTable::FormatJson(rows);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "", "tainted"}).size(), 2u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "", "allocated"}).size(), 1u);
+  EXPECT_EQ(DeviceListing::Build(inventory_, {"", "", "", "free"}).size(), 1u);
+  std::string json = DeviceListing::FormatJson(rows);
   EXPECT_NE(json.find("\"state\": \"allocated,tainted\""), std::string::npos) << json;
 }
 
 // The halves of a partitionable GPU whose whole is allocated are
 // unavailable; with a taint they are both.
-TEST_F(DeviceTableTest, UnavailableTaintedDeviceShowsBoth) {
+TEST_F(DeviceListingTest, UnavailableTaintedDeviceShowsBoth) {
   inventory_.ApplySlice(testing::CounterSlice(
       "mig-counters", "node-3", {testing::Counters("gpu-0", {{"memory", 80LL << 30}})}));
   inventory_.ApplySlice(Slice(
@@ -126,18 +126,18 @@ TEST_F(DeviceTableTest, UnavailableTaintedDeviceShowsBoth) {
   inventory_.ApplyClaim(testing::ClaimOf("whole", {testing::Result("node-3", "full")}));
   inventory_.ApplyTaintRule(
       testing::TaintRule("half", "node-3", "half-0", api::TaintEffect::kNoSchedule));
-  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", "unavailable"});
+  auto rows = DeviceListing::Build(inventory_, {"node-3", "", "", "unavailable"});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].state, "unavailable,tainted");
   EXPECT_EQ(rows[0].reason, "counters in use");
-  EXPECT_NE(DeviceTable::FormatTable(rows).find("unavailable,tainted (counters in use)"),
+  EXPECT_NE(DeviceListing::FormatTable(rows).find("unavailable,tainted (counters in use)"),
             std::string::npos);
 }
 
 // A GPU its driver taints (e.g. an XID) is out for the driver's reason, not
 // ours: the row, the table and the JSON say which taint comes from where, and
 // --state tainted finds it like a rule-tainted one.
-TEST_F(DeviceTableTest, DriverTaintsAreToldFromRuleTaints) {
+TEST_F(DeviceListingTest, DriverTaintsAreToldFromRuleTaints) {
   inventory_.ApplySlice(
       Slice("s3", "node-3",
             {testing::DriverTainted(Gpu("gpu-0", 80, "h100"), "gpu.nvidia.com/xid", "48",
@@ -145,18 +145,18 @@ TEST_F(DeviceTableTest, DriverTaintsAreToldFromRuleTaints) {
              Gpu("gpu-1", 80, "h100")}));
   inventory_.ApplyTaintRule(
       testing::TaintRule("devicehealth-n3", "node-3", "gpu-0", api::TaintEffect::kNoSchedule));
-  auto rows = DeviceTable::Build(inventory_, {"node-3", "", "", "tainted"});
+  auto rows = DeviceListing::Build(inventory_, {"node-3", "", "", "tainted"});
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_EQ(rows[0].taints.size(), 2u);
   EXPECT_EQ(rows[0].taints[0].Text(), "gpu.nvidia.com/xid=48:NoExecute (driver)");
   EXPECT_EQ(rows[0].taints[1].Text(),
             "dra-controller.dev/unhealthy=xid-79:NoSchedule (rule devicehealth-n3)");
-  std::string table = DeviceTable::FormatTable(rows);
+  std::string table = DeviceListing::FormatTable(rows);
   EXPECT_NE(table.find("gpu.nvidia.com/xid=48:NoExecute (driver),dra-controller.dev/"
                        "unhealthy=xid-79:NoSchedule (rule devicehealth-n3)"),
             std::string::npos)
       << table;
-  auto json = nlohmann::json::parse(DeviceTable::FormatJson(rows));
+  auto json = nlohmann::json::parse(DeviceListing::FormatJson(rows));
   ASSERT_EQ(json[0]["taints"].size(), 2u);
   EXPECT_EQ(json[0]["taints"][0], (nlohmann::json{{"key", "gpu.nvidia.com/xid"},
                                                   {"value", "48"},
@@ -167,39 +167,39 @@ TEST_F(DeviceTableTest, DriverTaintsAreToldFromRuleTaints) {
   EXPECT_EQ(json[0]["taints"][1]["effect"], "NoSchedule");
 
   inventory_.RemoveTaintRule(*testing::TaintRule("devicehealth-n3", "", "", {}));
-  rows = DeviceTable::Build(inventory_, {"", "", "", "tainted"});
+  rows = DeviceListing::Build(inventory_, {"", "", "", "tainted"});
   ASSERT_EQ(rows.size(), 2u);  // node-2's rule-tainted GPU and the driver-tainted one
   EXPECT_EQ(rows[1].key.ToString(), "gpu.example.com/node-3/gpu-0");
   EXPECT_EQ(rows[1].state, "tainted");
 }
 
 // An effect this build does not know is shown as published.
-TEST_F(DeviceTableTest, UnknownEffectKeepsItsText) {
+TEST_F(DeviceListingTest, UnknownEffectKeepsItsText) {
   api::Device device = Gpu("gpu-0", 80, "h100");
   device.taints.push_back({"k", "", api::TaintEffect::kUnknown, "NoExecuteWithPDB", 0});
   inventory_.ApplySlice(Slice("s3", "node-3", {device}));
   auto json = nlohmann::json::parse(
-      DeviceTable::FormatJson(DeviceTable::Build(inventory_, {"node-3", "", "", ""})));
+      DeviceListing::FormatJson(DeviceListing::Build(inventory_, {"node-3", "", "", ""})));
   EXPECT_EQ(json[0]["taints"][0]["effect"], "NoExecuteWithPDB");
   EXPECT_EQ(json[0]["state"], "free");
 }
 
-TEST_F(DeviceTableTest, StateValidation) {
-  EXPECT_TRUE(DeviceTable::ValidateState("").empty());
-  EXPECT_TRUE(DeviceTable::ValidateState("tainted").empty());
-  EXPECT_TRUE(DeviceTable::ValidateState("unavailable").empty());
-  EXPECT_FALSE(DeviceTable::ValidateState("busy").empty());
+TEST_F(DeviceListingTest, StateValidation) {
+  EXPECT_TRUE(DeviceListing::ValidateState("").empty());
+  EXPECT_TRUE(DeviceListing::ValidateState("tainted").empty());
+  EXPECT_TRUE(DeviceListing::ValidateState("unavailable").empty());
+  EXPECT_FALSE(DeviceListing::ValidateState("busy").empty());
 }
 
-TEST_F(DeviceTableTest, TableAndJsonFormats) {
-  auto rows = DeviceTable::Build(inventory_, {});
-  std::string table = DeviceTable::FormatTable(rows);
+TEST_F(DeviceListingTest, TableAndJsonFormats) {
+  auto rows = DeviceListing::Build(inventory_, {});
+  std::string table = DeviceListing::FormatTable(rows);
   EXPECT_EQ(table.rfind("NODE", 0), 0u);
   EXPECT_NE(table.find("team/pod-a"), std::string::npos);
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 4);
-  std::string json = DeviceTable::FormatJson(rows);
+  std::string json = DeviceListing::FormatJson(rows);
   EXPECT_NE(json.find("\"state\": \"tainted\""), std::string::npos);
 }
 
 }  // namespace
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -9,7 +9,7 @@
 #include "controller/extended/MappingFinding.h"
 #include "controller/inventory/Inventory.h"
 
-namespace dra::extended {
+namespace dra::report {
 
 // `dra-controller mapping`: the effective extended-resource map (explicit
 // names with their winning class and device counts, then every class's
@@ -27,17 +27,17 @@ class MappingReport {
 
   static MappingReport Build(const std::vector<std::shared_ptr<const api::DeviceClass>>& classes,
                              const inventory::Inventory& inventory,
-                             std::vector<MappingFinding> findings);
+                             std::vector<extended::MappingFinding> findings);
 
   std::string FormatTable() const;
   std::string FormatJson() const;
 
   const std::vector<Entry>& entries() const { return entries_; }
-  const std::vector<MappingFinding>& findings() const { return findings_; }
+  const std::vector<extended::MappingFinding>& findings() const { return findings_; }
 
  private:
   std::vector<Entry> entries_;
-  std::vector<MappingFinding> findings_;
+  std::vector<extended::MappingFinding> findings_;
 };
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -12,7 +12,7 @@
 #include "src/base/Result.h"
 #include "src/client/RestClient.h"
 
-namespace dra::extended {
+namespace dra::report {
 
 // The objects the operator commands (mapping, devices, explain) read, listed
 // once from the API server, with an Inventory built from them: what the
@@ -38,4 +38,4 @@ class ClusterSnapshot {
                                                   const std::string& name) const;
 };
 
-}  // namespace dra::extended
+}  // namespace dra::report

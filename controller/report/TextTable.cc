@@ -1,8 +1,8 @@
-#include "controller/extended/TextTable.h"
+#include "controller/report/TextTable.h"
 
 #include <algorithm>
 
-namespace dra::extended {
+namespace dra::report {
 
 std::string TextTable::Render() const {
   std::vector<size_t> widths;
@@ -22,4 +22,4 @@ std::string TextTable::Render() const {
   return out;
 }
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
 #include "controller/extended/MappingAudit.h"
-#include "controller/extended/MappingReport.h"
+#include "controller/report/MappingReport.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
-namespace dra::extended {
+namespace dra::report {
+
+using extended::ExtendedResourceMapping;
+using extended::MappingAudit;
+
 namespace {
 
 std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
@@ -39,4 +43,4 @@ TEST(MappingReportTest, ExplicitThenImplicitWithCountsAndFindings) {
 }
 
 }  // namespace
-}  // namespace dra::extended
+}  // namespace dra::report

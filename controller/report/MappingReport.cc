@@ -1,11 +1,14 @@
-#include "controller/extended/MappingReport.h"
+#include "controller/report/MappingReport.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "controller/extended/TextTable.h"
+#include "controller/report/TextTable.h"
 
-namespace dra::extended {
+namespace dra::report {
+
+using extended::ExtendedResourceMapping;
+using extended::MappingFinding;
 
 MappingReport MappingReport::Build(
     const std::vector<std::shared_ptr<const api::DeviceClass>>& classes,
@@ -76,4 +79,4 @@ std::string MappingReport::FormatJson() const {
   return nlohmann::json{{"mappings", mappings}, {"findings", findings}}.dump(2) + "\n";
 }
 
-}  // namespace dra::extended
+}  // namespace dra::report

@@ -1,8 +1,12 @@
-#include "controller/extended/ExplanationPrinter.h"
+#include "controller/report/ExplanationPrinter.h"
 
 #include <nlohmann/json.hpp>
 
-namespace dra::extended {
+namespace dra::report {
+
+using extended::NodeVerdict;
+using extended::PodExplanation;
+
 namespace {
 
 using Reason = NodeVerdict::Reason;
@@ -124,15 +128,4 @@ std::string ExplanationPrinter::Json(const PodExplanation& e) {
   return out.dump(2) + "\n";
 }
 
-std::string ExplanationPrinter::EventMessage(const PodExplanation& e) {
-  std::string out = e.summary.empty() ? "no node judged" : e.summary;
-  for (const auto& note : e.notes) {
-    out += ". " + note;
-    if (out.ends_with('.')) out.pop_back();
-  }
-  if (!e.scheduler_message.empty()) out += ". Scheduler: " + e.scheduler_message;
-  if (out.size() > 1024) out = out.substr(0, 1021) + "...";
-  return out;
-}
-
-}  // namespace dra::extended
+}  // namespace dra::report
