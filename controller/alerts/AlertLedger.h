@@ -21,7 +21,7 @@ class AlertLedger {
   // Resolved alerts are kept this long after the newest news (so a late
   // copy of their firing notification is recognised), and at most
   // kMaxEntries alerts in all (resolved ones go first).
-  static constexpr int64_t kKeepResolvedMs = 24 * 3600 * 1000;
+  static constexpr int64_t kKeepResolvedMs = int64_t{24} * 3600 * 1000;
   static constexpr size_t kMaxEntries = 32;
 
   struct Entry {

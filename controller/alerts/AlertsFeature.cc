@@ -24,8 +24,10 @@ const kube::ResourceAttributes kCreateDeviceHealths{"create", "dra-controller.de
 
 // The Warning Event's subject: this controller's Pod, when it knows it.
 std::function<void(const std::string&, const std::string&)> PodWarnings(kube::Manager& manager) {
+  // NOLINTBEGIN(concurrency-mt-unsafe): getenv races only with setenv, which we never call.
   const char* pod = std::getenv("POD_NAME");
   const char* ns = std::getenv("POD_NAMESPACE");
+  // NOLINTEND(concurrency-mt-unsafe)
   if (pod == nullptr || ns == nullptr || *pod == '\0' || *ns == '\0') {
     spdlog::info(
         "alertmanager webhook: POD_NAME/POD_NAMESPACE unset; unapplied alerts are logged "

@@ -26,7 +26,6 @@ class AlertsFeature : public feature::Feature {
   kube::Status ParseFlags(const kube::FlagSet& flags) override;
   kube::Status Wire(feature::FeatureContext& context) override;
 
-
  private:
   std::string bind_address_;
   AlertLabels labels_;

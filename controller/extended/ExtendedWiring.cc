@@ -74,7 +74,7 @@ kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
   wiring->reporter_ = std::make_unique<FindingReporter>(event, manager.registry());
   MappingReconciler::RepairFn repair;
   if (options.repair_mapping) {
-    auto client = manager.client();
+    const auto& client = manager.client();
     ExtendedWiring* self = wiring.get();
     repair = [self, client](const std::string& name) { return self->Touch(*client, name); };
   }

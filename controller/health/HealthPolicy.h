@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "controller/api/DeviceHealth.h"
 #include "controller/api/DeviceTaint.h"
@@ -59,7 +60,7 @@ struct PolicyDecision {
 // turns Unhealthy keeps NoSchedule through its preview.
 class HealthPolicy {
  public:
-  explicit HealthPolicy(HealthOptions options) : options_(options) {}
+  explicit HealthPolicy(HealthOptions options) : options_(std::move(options)) {}
 
   // The state's own effect; nullopt for Healthy (no taint).
   static std::optional<api::TaintEffect> DefaultEffect(api::HealthState state);

@@ -36,7 +36,7 @@ api::DeviceHealth ResolvedTarget(const api::DeviceHealth& health) {
 
 kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
     kube::Manager& manager, inventory::Inventory& inventory,
-    inventory::InventoryInformers& informers, HealthOptions options) {
+    inventory::InventoryInformers& informers, const HealthOptions& options) {
   if (informers.rules() == nullptr) {
     spdlog::warn("device health off: resource.k8s.io/v1 does not serve devicetaintrules");
     return std::unique_ptr<HealthWiring>();

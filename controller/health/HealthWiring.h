@@ -25,7 +25,7 @@ class HealthWiring {
  public:
   static kube::Result<std::unique_ptr<HealthWiring>> Register(
       kube::Manager& manager, inventory::Inventory& inventory,
-      inventory::InventoryInformers& informers, HealthOptions options);
+      inventory::InventoryInformers& informers, const HealthOptions& options);
 
   DeviceHealthReconciler& reconciler() { return *reconciler_; }
   // "driver/pool/device" of every device a DeviceHealth says is Unhealthy

@@ -33,7 +33,7 @@ TEST(ProtoStatusTest, ReadsCodeReasonMessageAndCauses) {
 
 TEST(ProtoStatusTest, MalformedDetailsAreAnError) {
   ProtoWriter status;
-  status.Bytes(5, std::string("\x22\x05" "ab", 4));  // a cause longer than its message
+  status.Bytes(5, std::string{'\x22', '\x05', 'a', 'b'});  // a cause longer than its message
   EXPECT_FALSE(ProtoStatus::Decode(status.str()).ok());
 }
 
