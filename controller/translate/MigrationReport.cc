@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "controller/report/TextTable.h"
 #include "controller/translate/PodNodeName.h"
 #include "src/api/Quantity.h"
 #include "src/base/NlohmannFields.h"
@@ -201,29 +202,16 @@ std::vector<MigrationRow> MigrationReport::Build(const ClusterObjects& objects,
 }
 
 std::string MigrationReport::Table(const std::vector<MigrationRow>& rows) {
-  std::vector<std::vector<std::string>> cells = {{"NAMESPACE", "KIND", "NAME", "REPLICAS",
-                                                  "RESOURCE", "PER-POD", "TOTAL", "DEVICECLASS",
-                                                  "PLUGIN-NODES", "PINNED-BY", "ADVICE"}};
+  report::TextTable table({"NAMESPACE", "KIND", "NAME", "REPLICAS", "RESOURCE", "PER-POD", "TOTAL",
+                           "DEVICECLASS", "PLUGIN-NODES", "PINNED-BY", "ADVICE"});
   for (const auto& r : rows) {
-    cells.push_back(
-        {r.ns, r.kind, r.name, std::to_string(r.replicas), r.resource, std::to_string(r.per_pod),
-         std::to_string(r.per_pod * r.replicas), r.device_class.empty() ? "<none>" : r.device_class,
-         std::to_string(r.device_plugin_nodes) + "/" + std::to_string(r.candidate_nodes),
-         r.pinned_by.empty() ? "-" : Join(r.pinned_by, ","), r.advice});
+    table.Add({r.ns, r.kind, r.name, std::to_string(r.replicas), r.resource,
+               std::to_string(r.per_pod), std::to_string(r.per_pod * r.replicas),
+               r.device_class.empty() ? "<none>" : r.device_class,
+               std::to_string(r.device_plugin_nodes) + "/" + std::to_string(r.candidate_nodes),
+               r.pinned_by.empty() ? "-" : Join(r.pinned_by, ","), r.advice});
   }
-  std::vector<size_t> widths(cells[0].size(), 0);
-  for (const auto& line : cells) {
-    for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
-  }
-  std::string out;
-  for (const auto& line : cells) {
-    std::string text;
-    for (size_t i = 0; i < line.size(); ++i) {
-      text += line[i];
-      if (i + 1 < line.size()) text += std::string(widths[i] - line[i].size() + 3, ' ');
-    }
-    out += text + "\n";
-  }
+  std::string out = table.Render();
   bool header = false;
   for (const auto& r : rows) {
     if (r.command.empty()) continue;
