@@ -9,17 +9,9 @@ namespace dra::check {
 namespace {
 
 using dra::testing::Gpu;
+using dra::testing::MappedClass;
 using dra::testing::Slice;
 using Outcome = CheckResult::Outcome;
-
-std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
-                                              std::optional<std::string> resource) {
-  auto c = std::make_shared<api::DeviceClass>();
-  c->meta.name = std::move(name);
-  c->creation_timestamp = created;
-  c->extended_resource_name = std::move(resource);
-  return c;
-}
 
 class DeviceChecksTest : public ::testing::Test {
  protected:
@@ -54,8 +46,8 @@ TEST_F(DeviceChecksTest, NoSlicesWarns) {
 }
 
 TEST_F(DeviceChecksTest, ClassesCountedWithAndWithoutExtendedName) {
-  AddClass(Class("gpu", 1, "example.com/gpu"));
-  AddClass(Class("plain", 1, std::nullopt));
+  AddClass(MappedClass("gpu", 1, "example.com/gpu"));
+  AddClass(MappedClass("plain", 1, std::nullopt));
   auto r = DeviceChecks::Classes(s_);
   EXPECT_EQ(r.outcome, Outcome::kPass);
   EXPECT_EQ(r.detail, "1 with extendedResourceName (gpu -> example.com/gpu), 1 without");
@@ -63,8 +55,8 @@ TEST_F(DeviceChecksTest, ClassesCountedWithAndWithoutExtendedName) {
 
 TEST_F(DeviceChecksTest, DuplicateNameFailsNamingTheLoser) {
   s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
-  AddClass(Class("old", 1, "example.com/gpu"));
-  AddClass(Class("new", 2, "example.com/gpu"));
+  AddClass(MappedClass("old", 1, "example.com/gpu"));
+  AddClass(MappedClass("new", 2, "example.com/gpu"));
   auto findings = Findings();
   auto r = DeviceChecks::Duplicates(findings);
   EXPECT_EQ(r.outcome, Outcome::kFail);
@@ -73,7 +65,7 @@ TEST_F(DeviceChecksTest, DuplicateNameFailsNamingTheLoser) {
 }
 
 TEST_F(DeviceChecksTest, ClassMatchingNoDeviceWarns) {
-  AddClass(Class("lonely", 1, "example.com/none"));
+  AddClass(MappedClass("lonely", 1, "example.com/none"));
   auto r = DeviceChecks::NoDevices(Findings());
   EXPECT_EQ(r.outcome, Outcome::kWarn);
   EXPECT_EQ(r.detail, "no device matches lonely");
@@ -81,7 +73,7 @@ TEST_F(DeviceChecksTest, ClassMatchingNoDeviceWarns) {
 
 TEST_F(DeviceChecksTest, DevicePluginNodeFails) {
   s_.inventory->ApplySlice(Slice("s1", "node-a", {Gpu("gpu-0", 24, "a")}));
-  AddClass(Class("gpu", 1, "example.com/gpu"));
+  AddClass(MappedClass("gpu", 1, "example.com/gpu"));
   auto node = std::make_shared<api::NodeView>();
   node->meta.name = "node-a";
   node->allocatable_extended.emplace_back("example.com/gpu", kube::Quantity::FromInt64(2));

@@ -1,22 +1,17 @@
 #include <gtest/gtest.h>
 
 #include "controller/extended/ExtendedResourceMapping.h"
+#include "tests/controller/inventory/InventoryFixtures.h"
 
 namespace dra::extended {
 namespace {
 
-std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
-                                              std::optional<std::string> resource) {
-  auto c = std::make_shared<api::DeviceClass>();
-  c->meta.name = std::move(name);
-  c->creation_timestamp = created;
-  c->extended_resource_name = std::move(resource);
-  return c;
-}
+using dra::testing::MappedClass;
 
 TEST(ExtendedResourceMappingTest, ExplicitAndImplicitNamesResolve) {
-  auto mapping = ExtendedResourceMapping::Build(
-      {Class("gpu.example.com", 10, "example.com/gpu"), Class("nic", 10, std::nullopt)});
+  auto mapping =
+      ExtendedResourceMapping::Build({MappedClass("gpu.example.com", 10, "example.com/gpu"),
+                                      MappedClass("nic", 10, std::nullopt)});
   EXPECT_EQ(mapping.ClassFor("example.com/gpu"), "gpu.example.com");
   EXPECT_EQ(mapping.ClassFor("deviceclass.resource.kubernetes.io/gpu.example.com"),
             "gpu.example.com");
@@ -29,8 +24,8 @@ TEST(ExtendedResourceMappingTest, ExplicitAndImplicitNamesResolve) {
 }
 
 TEST(ExtendedResourceMappingTest, NewestClassWinsADuplicateName) {
-  auto mapping = ExtendedResourceMapping::Build(
-      {Class("new-class", 200, "example.com/gpu"), Class("old-class", 100, "example.com/gpu")});
+  auto mapping = ExtendedResourceMapping::Build({MappedClass("new-class", 200, "example.com/gpu"),
+                                                 MappedClass("old-class", 100, "example.com/gpu")});
   EXPECT_EQ(mapping.ClassFor("example.com/gpu"), "new-class");
   EXPECT_EQ(mapping.ExplicitNameOf("old-class"), std::nullopt);
   ASSERT_EQ(mapping.contested().size(), 1u);
@@ -41,9 +36,9 @@ TEST(ExtendedResourceMappingTest, NewestClassWinsADuplicateName) {
 }
 
 TEST(ExtendedResourceMappingTest, SmallerNameWinsATie) {
-  auto mapping = ExtendedResourceMapping::Build({Class("b", 100, "example.com/gpu"),
-                                                 Class("a", 100, "example.com/gpu"),
-                                                 Class("c", 100, "example.com/gpu")});
+  auto mapping = ExtendedResourceMapping::Build({MappedClass("b", 100, "example.com/gpu"),
+                                                 MappedClass("a", 100, "example.com/gpu"),
+                                                 MappedClass("c", 100, "example.com/gpu")});
   EXPECT_EQ(mapping.ClassFor("example.com/gpu"), "a");
   EXPECT_EQ(mapping.contested()[0].losers, (std::vector<std::string>{"b", "c"}));
 }

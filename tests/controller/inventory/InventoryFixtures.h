@@ -3,6 +3,7 @@
 // Builders for DRA objects as the informers would deliver them.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,17 @@ inline std::shared_ptr<const api::DeviceClass> Class(const std::string& name,
   auto cls = std::make_shared<api::DeviceClass>();
   cls->meta.name = name;
   cls->selectors = std::move(selectors);
+  return cls;
+}
+
+// A DeviceClass created at `created` (seconds) that names `resource` in
+// spec.extendedResourceName (nullopt: only its implicit name).
+inline std::shared_ptr<const api::DeviceClass> MappedClass(const std::string& name, int64_t created,
+                                                           std::optional<std::string> resource) {
+  auto cls = std::make_shared<api::DeviceClass>();
+  cls->meta.name = name;
+  cls->creation_timestamp = created;
+  cls->extended_resource_name = std::move(resource);
   return cls;
 }
 

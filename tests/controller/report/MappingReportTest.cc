@@ -11,19 +11,12 @@ using extended::MappingAudit;
 
 namespace {
 
-std::shared_ptr<const api::DeviceClass> Class(std::string name, int64_t created,
-                                              std::optional<std::string> resource) {
-  auto c = std::make_shared<api::DeviceClass>();
-  c->meta.name = std::move(name);
-  c->creation_timestamp = created;
-  c->extended_resource_name = std::move(resource);
-  return c;
-}
+using dra::testing::MappedClass;
 
 TEST(MappingReportTest, ExplicitThenImplicitWithCountsAndFindings) {
   inventory::Inventory inventory;
-  std::vector<std::shared_ptr<const api::DeviceClass>> classes{Class("old", 1, "example.com/gpu"),
-                                                               Class("new", 2, "example.com/gpu")};
+  std::vector<std::shared_ptr<const api::DeviceClass>> classes{
+      MappedClass("old", 1, "example.com/gpu"), MappedClass("new", 2, "example.com/gpu")};
   for (const auto& c : classes) inventory.ApplyClass(c);
   inventory.ApplySlice(testing::Slice("s1", "node-1", {testing::Gpu("gpu-0", 40, "a100")}));
   auto mapping = ExtendedResourceMapping::Build(classes);
