@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: installs and builds what is missing (deps, the project, the
-# control-plane binaries, helm), then unit tests, the runtime's tests again under
-# ASan+UBSan, then integration tests against a real control plane started in
+# control-plane binaries and helm beside the C++ build), then unit tests, then
+# integration tests, with the runtime's tests under ASan+UBSan beside them,
+# against a real control plane started in
 # a temporary directory (so a running `make demo` cluster is left alone) and
 # stopped again, by PID, whatever the outcome. Each phase is timed; the table
 # is printed at the end, whatever the outcome.
@@ -29,8 +30,7 @@ timed() {
 # Phases that run beside others, in a process group of their own, with their
 # output in a log file (shown when they fail): the Go builds beside the C++
 # build and the unit tests, the ASan run beside the integration tests (which
-# mostly wait on the control plane). A first `make test` on 2 cores spends
-# about a third less time this way (docs/benchmarks.md, "make test").
+# mostly wait on the control plane). Timings: docs/benchmarks.md, "make test".
 BACKGROUND_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-test-phases.XXXXXX")"
 declare -A BACKGROUND=()
 
@@ -187,7 +187,7 @@ run_integration() {
   if image_usable; then image=1; run_image_build; fi
   CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-test-cluster.XXXXXX")"
   export CLUSTER_DIR
-  trap 'rc=$?; stop_background; "$REPO_ROOT/hack/control-plane/cluster.sh" down
+  trap 'rc=$?; "$REPO_ROOT/hack/control-plane/cluster.sh" down
         if ((rc == 0)); then rm -rf "$CLUSTER_DIR"; else dump_logs; log "kept $CLUSTER_DIR for debugging"; fi
         on_exit; exit $rc' EXIT
   if [[ "$asan" == asan ]]; then
