@@ -133,7 +133,6 @@ struct EndpointServer::Impl {
   EndpointRouter router;
   Limits limits;
   EndpointConnections connections;
-  asio::thread_pool handlers{kHandlerThreads};
 
   std::mutex tls_mu;
   std::shared_ptr<asio::ssl::context> tls;  // new handshakes use this one
@@ -143,12 +142,17 @@ struct EndpointServer::Impl {
   int port = 0;
   LogThrottle accept_errors{kAcceptErrorLogInterval};
 
-  // Declared last: destroyed first, with the sessions its queue still holds.
   asio::io_context io{kIoThreads};
   tcp::acceptor acceptor{io};
   asio::steady_timer accept_backoff{io};
   asio::steady_timer certificate_poll{io};
   std::vector<std::thread> threads;
+  // After the io_context, so destroyed before it: a request waiting in this
+  // pool's queue at Stop() holds its session, whose socket, timer and strand
+  // belong to the io_context's services. Destroying the queue must free those
+  // sessions while the services still exist (the other order is a
+  // use-after-free on every shutdown with a request queued).
+  asio::thread_pool handlers{kHandlerThreads};
 };
 
 Status EndpointServer::Impl::Listen(const std::string& bind_address) {
@@ -273,7 +277,8 @@ std::shared_ptr<asio::ssl::context> EndpointServer::Impl::CurrentTls() {
 
 // Never waits on a client: the I/O threads stop at once (sessions and their
 // sockets end with the io_context); only a handler running right now is
-// waited for.
+// waited for, and requests still queued for a handler are dropped unanswered
+// (with their sessions, when the pool is destroyed: see `handlers`).
 void EndpointServer::Impl::Stop() {
   io.stop();
   for (auto& thread : threads) thread.join();
