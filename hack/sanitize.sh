@@ -7,6 +7,16 @@
 #   sanitize.sh fuzz-merge             adds to tests/fuzz/corpus/<Target> the inputs of
 #                                      build-fuzz/corpus/<Target> that reach new coverage
 #                                      (libFuzzer -merge=1)                      `make fuzz-merge`
+#   sanitize.sh address|thread shutdown  the dra-controller binary built with that
+#                                      sanitizer, run through every path that ends
+#                                      `run` (tests/integration/ShutdownPathsTest.cc and
+#                                      the lost-lease LeaderElectionTest) on a real
+#                                      control plane: the one in the environment
+#                                      (KUBECONFIG, DRA_APISERVER_URL) or a new one;
+#                                      DRA_SHUTDOWN_ROUNDS repeats each (default 1);
+#                                      needs build/'s integration_tests (BUILD_DIR)
+#   sanitize.sh address|thread binary  only builds that binary (make test builds it beside
+#                                      the integration tests, then runs the shutdown set)
 # runtime: the runtime's unit and fault-injection tests (tests/src, label
 # runtime) and the replay of the runtime's fuzz targets; all: every unit test
 # (tests/src and tests/controller) and every fuzz target's replay.
@@ -22,10 +32,12 @@ SUPP="$REPO_ROOT/tests/sanitizers"
 CCACHE="$(command -v ccache || true)"
 
 # Errors stop the test that hit them (the test fails); leaks are reported at exit.
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1:suppressions=$SUPP/asan.supp"
+# Exit code 86 on any report: never 1, which tests expect of a failing command
+# or a lost lease (the controller binary has the same compiled-in default).
+export ASAN_OPTIONS="exitcode=86:halt_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1:suppressions=$SUPP/asan.supp"
 export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$SUPP/ubsan.supp"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp"
+export UBSAN_OPTIONS="exitcode=86:halt_on_error=1:print_stacktrace=1:suppressions=$SUPP/ubsan.supp"
+export TSAN_OPTIONS="exitcode=86:halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp"
 
 # -O1 -g1: fast enough to compile on a small CI machine, line numbers in reports.
 configure() {
@@ -100,9 +112,48 @@ run_merge() {
   done
 }
 
+# The shutdown paths need the control plane; one started here is stopped
+# here, by PID, whatever the outcome.
+run_shutdown() {
+  local sanitizer="$1" dir="$REPO_ROOT/build-$2" scale="$3" tests="${BUILD_DIR:-$REPO_ROOT/build}"
+  [[ -x "$tests/tests/integration_tests" ]] || die "$tests/tests/integration_tests missing: make build first"
+  build_binary "$sanitizer" "$2"
+  if [[ -z "${DRA_APISERVER_URL:-}" ]]; then
+    CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/dra-shutdown-cluster.XXXXXX")"
+    export CLUSTER_DIR
+    trap '"$REPO_ROOT/hack/control-plane/cluster.sh" down; rm -rf "$CLUSTER_DIR"' EXIT
+    "$REPO_ROOT/hack/control-plane/cluster.sh" up
+    # shellcheck disable=SC1091
+    source "$CLUSTER_DIR/env"
+  fi
+  export DRA_TEST_TIME_SCALE="${DRA_TEST_TIME_SCALE:-$scale}" DRA_REQUIRE_CLUSTER=1
+  export DRA_CONTROLLER_UNDER_TEST="$dir/dra-controller"
+  log "shutdown paths of $DRA_CONTROLLER_UNDER_TEST, ${DRA_SHUTDOWN_ROUNDS:-1} round(s) each"
+  ctest --test-dir "$tests" -L integration --output-on-failure -j 1 \
+    -R '^(ShutdownPathsTest\.|LeaderElectionTest\.APausedLeader|ShutdownTest\.|ShutdownClusterTest\.)' \
+    || die "shutdown paths under $sanitizer failed (reports above)"
+}
+
+build_binary() {
+  local dir="$REPO_ROOT/build-$2"
+  configure "$dir" -DDRA_SANITIZE="$1"
+  log "building dra-controller with -fsanitize=$1 in $dir"
+  cmake --build "$dir" -j "$JOBS" --target dra-controller
+}
+
+# sanitize.sh address|thread SET: the set's tests under that sanitizer.
+run_set() {
+  case "$SET" in
+    shutdown) run_shutdown "$@" ;;
+    binary) build_binary "$1" "$2" ;;
+    runtime | all) run_tests "$@" ;;
+    *) die "unknown set '$SET' (runtime|all|shutdown|binary)" ;;
+  esac
+}
+
 case "$MODE" in
-  address) run_tests address asan 2 ;;
-  thread) run_tests thread tsan 4 ;;
+  address) run_set address asan 2 ;;
+  thread) run_set thread tsan 4 ;;
   fuzz) run_fuzz ;;
   fuzz-merge) run_merge ;;
   *) die "unknown mode '$MODE' (address|thread|fuzz|fuzz-merge)" ;;

@@ -17,6 +17,7 @@
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/ControllerUnderTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -59,12 +60,11 @@ class Replica {
   static std::unique_ptr<Replica> Start(const TestCluster& cluster, const std::string& lease,
                                         const Timings& timings = {}) {
     auto process = BackgroundProcess::Start(
-        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster.kubeconfig(), "--leader-elect", "--leader-election-namespace", "default",
-         "--leader-election-id", lease, "--metrics-bind-address", "127.0.0.1:0",
-         "--health-probe-bind-address", "127.0.0.1:0", "--leader-elect-lease-duration",
-         Flag(timings.lease), "--leader-elect-renew-deadline", Flag(timings.renew),
-         "--leader-elect-retry-period", Flag(timings.retry)});
+        {ControllerUnderTest::Binary(), "run", "--kubeconfig", cluster.kubeconfig(),
+         "--leader-elect", "--leader-election-namespace", "default", "--leader-election-id", lease,
+         "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
+         "--leader-elect-lease-duration", Flag(timings.lease), "--leader-elect-renew-deadline",
+         Flag(timings.renew), "--leader-elect-retry-period", Flag(timings.retry)});
     if (!process.ok()) return nullptr;
     auto replica = std::unique_ptr<Replica>(new Replica(std::move(*process)));
     std::smatch match;
@@ -243,6 +243,8 @@ TEST_F(LeaderElectionTest, APausedLeaderDoesNotLeadAgainWhenItResumes) {
   StopSampling();
   EXPECT_EQ(exited, std::optional<int>(1)) << "a resumed ex-leader exits (leadership lost)\n"
                                            << a->process().Output();
+  auto report = ControllerUnderTest::SanitizerReport(a->process().Output());
+  EXPECT_FALSE(report.has_value()) << *report;
   EXPECT_LT(a_last_led_.load(), resumed) << "the resumed process reported leading";
   EXPECT_EQ(both_leading_rounds_, 0) << "both processes reported leading in "
                                      << both_leading_rounds_ << " of " << rounds_ << " rounds";

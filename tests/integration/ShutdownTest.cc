@@ -9,6 +9,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/ControllerUnderTest.h"
 #include "tests/support/HostileTcpServer.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -21,7 +22,7 @@ using namespace std::chrono_literals;
 // The manifests' terminationGracePeriodSeconds is 15; leave a margin.
 constexpr auto kExitWithin = 10s;
 
-std::string Binary() { return std::string(DRA_BINARY_DIR) + "/dra-controller"; }
+std::string Binary() { return ControllerUnderTest::Binary(); }
 
 std::string KubeconfigFor(const std::string& server) {
   return "apiVersion: v1\nkind: Config\ncurrent-context: hole\n"
