@@ -107,13 +107,12 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   int signal = wait_for_shutdown_();
   bool failed = signal == SIGUSR1 || signal == SIGUSR2;
   if (signal == SIGUSR1) {
-    // As client-go's controllers do (klog.Fatal in OnStoppedLeading): exit at
-    // once. The lease is lost, so a standby may already lead; draining here
-    // would only let this replica's writers act longer.
-    spdlog::error("leader election lost; exiting so a restart can campaign again");
-    spdlog::default_logger()->flush();
-    std::fflush(nullptr);
-    _exit(kExitFailure);
+    // As client-go's controllers do (klog.Fatal in OnStoppedLeading), the
+    // process exits 1 so a restart campaigns again. The Manager fenced its
+    // writers when the lease was lost (their requests fail from then on), so
+    // the full teardown below lets no write through that an immediate exit
+    // would have stopped.
+    spdlog::error("leader election lost; shutting down so a restart can campaign again");
   } else if (signal == SIGUSR2) {
     spdlog::error("a feature could not be wired (see above); exiting");
   } else {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <future>
+#include <optional>
 
 #include "src/auth/RequestAuthorizer.h"
 #include "src/auth/ServingCertificate.h"
@@ -317,6 +318,9 @@ Status Manager::StartLeaderElection() {
   return elector_->Start().WithContext("leader election");
 }
 
+// A lease lost while running (not released by Stop()): a standby may lead
+// already, so this replica's writers are fenced at once, before anyone is
+// told: every request of the shared client, in flight or later, fails.
 void Manager::OnStoppedLeading() {
   leading_now_ = false;
   bool shutting_down;
@@ -324,7 +328,10 @@ void Manager::OnStoppedLeading() {
     std::lock_guard lock(mu_);
     shutting_down = stopped_;
   }
-  if (!shutting_down && options_.on_leadership_lost) options_.on_leadership_lost();
+  if (shutting_down) return;
+  if (client_) client_->CancelAll();
+  spdlog::error("leadership lost: this replica's API requests are cancelled");
+  if (options_.on_leadership_lost) options_.on_leadership_lost();
 }
 
 void Manager::RunStartup() {
@@ -397,50 +404,57 @@ void Manager::NoteCachesSynced(Clock::TimePoint began) {
 // runnable whose caches have synced, the leader-only ones only while
 // leading. Runs on the startup thread and from the elector's callback; mu_
 // makes each start happen once and never after Stop() began. A runnable
-// whose Start() fails is logged and not retried (an always-on one keeps the
-// process unready). True while a runnable still waits for a cache.
+// whose Start() fails is logged and not retried; an always-on one keeps the
+// process unready and is reported as a wiring failure (a served port already
+// taken): the process stops. True while a runnable still waits for a cache.
 bool Manager::StartDue() {
-  std::lock_guard lock(mu_);
-  if (stopped_) return false;
+  std::optional<Status> failed;
   bool waiting = false;
-  // Each informer is asked once per pass, so runnables waiting for the same
-  // ones see the same answer and an always-on one is never overtaken by a
-  // leader-only one because a cache filled between the two questions.
-  std::vector<std::pair<InformerDependency, bool>> seen;
-  auto synced = [&seen](const InformerDependency& d) {
-    for (const auto& [dependency, answer] : seen) {
-      if (dependency == d) return answer;
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) return false;
+    // Each informer is asked once per pass, so runnables waiting for the same
+    // ones see the same answer and an always-on one is never overtaken by a
+    // leader-only one because a cache filled between the two questions.
+    std::vector<std::pair<InformerDependency, bool>> seen;
+    auto synced = [&seen](const InformerDependency& d) {
+      for (const auto& [dependency, answer] : seen) {
+        if (dependency == d) return answer;
+      }
+      seen.emplace_back(d, d.synced());
+      return seen.back().second;
+    };
+    for (bool leader_only : {false, true}) {
+      for (auto it = pending_.begin(); it != pending_.end();) {
+        const auto& runnable = it->runnable;
+        if (runnable->NeedsLeaderElection() != leader_only) {
+          ++it;
+          continue;
+        }
+        bool ready = std::all_of(it->waits_for.begin(), it->waits_for.end(), synced);
+        waiting = waiting || !ready;
+        if (!ready || (leader_only && !leading_now_)) {
+          ++it;
+          continue;
+        }
+        if (Status started = runnable->Start(); !started.ok()) {
+          spdlog::error("cannot start {}: {}", runnable->name(), started.ToString());
+          start_failed_ = start_failed_ || !leader_only;
+          if (!leader_only && !failed) failed = started.WithContext(runnable->name());
+        } else {
+          spdlog::info("started {}{}", runnable->name(), leader_only ? " (leader only)" : "");
+          started_.push_back(runnable);
+        }
+        it = pending_.erase(it);
+      }
     }
-    seen.emplace_back(d, d.synced());
-    return seen.back().second;
-  };
-  for (bool leader_only : {false, true}) {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-      const auto& runnable = it->runnable;
-      if (runnable->NeedsLeaderElection() != leader_only) {
-        ++it;
-        continue;
-      }
-      bool ready = std::all_of(it->waits_for.begin(), it->waits_for.end(), synced);
-      waiting = waiting || !ready;
-      if (!ready || (leader_only && !leading_now_)) {
-        ++it;
-        continue;
-      }
-      if (Status started = runnable->Start(); !started.ok()) {
-        spdlog::error("cannot start {}: {}", runnable->name(), started.ToString());
-        start_failed_ = start_failed_ || !leader_only;
-      } else {
-        spdlog::info("started {}{}", runnable->name(), leader_only ? " (leader only)" : "");
-        started_.push_back(runnable);
-      }
-      it = pending_.erase(it);
-    }
+    bool always_on_pending = std::any_of(pending_.begin(), pending_.end(), [](const Pending& p) {
+      return !p.runnable->NeedsLeaderElection();
+    });
+    if (synced_ && !always_on_pending && !start_failed_) ready_ = true;
   }
-  bool always_on_pending = std::any_of(pending_.begin(), pending_.end(), [](const Pending& p) {
-    return !p.runnable->NeedsLeaderElection();
-  });
-  if (synced_ && !always_on_pending && !start_failed_) ready_ = true;
+  // Outside the lock: the callback stops the process.
+  if (failed && options_.on_wiring_failed) options_.on_wiring_failed(*failed);
   return waiting;
 }
 

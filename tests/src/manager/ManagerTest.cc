@@ -512,13 +512,27 @@ TEST_F(ManagerTest, StopGivesUpOnAWriterThatDoesNotFinishByTheDeadline) {
   *release = true;  // let the detached stopper finish before the test ends
 }
 
-TEST_F(ManagerTest, ARunnableThatFailsToStartKeepsTheProcessUnready) {
-  Manager manager(Config(), Options());
+// Issue 46: a served port of a feature (the Alertmanager webhook) that could
+// not be bound left the process running and merely unready. An always-on
+// runnable that cannot start is reported as a wiring error: `run` exits 1.
+TEST_F(ManagerTest, AnAlwaysOnRunnableThatFailsToStartIsReportedAsAWiringError) {
+  ManagerOptions options = Options();
+  std::mutex mu;
+  std::string reported;
+  options.on_wiring_failed = [&](const Status& status) {
+    std::lock_guard lock(mu);
+    reported = status.ToString();
+  };
+  Manager manager(Config(), options);
   manager.Add(std::make_unique<FunctionRunnable>(
-      "broken", false, [] { return Status(StatusCode::kInternal, "cannot start"); }));
+      "broken", false, [] { return Status(StatusCode::kUnavailable, "port 8444 in use"); }));
   ASSERT_TRUE(manager.Start().ok());
-  ASSERT_TRUE(WaitFor("caches synced", seconds(10), [&] { return api_->discoveries() >= 1; }).ok());
-  std::this_thread::sleep_for(milliseconds(200));
+  ASSERT_TRUE(WaitFor("the start failure reported", seconds(10), [&] {
+                std::lock_guard lock(mu);
+                return !reported.empty();
+              }).ok());
+  EXPECT_NE(reported.find("broken"), std::string::npos) << reported;
+  EXPECT_NE(reported.find("port 8444 in use"), std::string::npos) << reported;
   EXPECT_FALSE(manager.ready());
 }
 
