@@ -31,6 +31,7 @@ help:
 	@echo "make chaos         apiserver/etcd restarts and a leader SIGKILL every 30 s for CHAOS_MINUTES (10) (fresh control plane)"
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
 	@echo "make test-tsan     the same under TSan (build-tsan); SAN_SET=runtime: the runtime's tests only"
+	@echo "                   (test-asan/test-tsan also run every path that ends \`run\` on a control plane)"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
 	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
@@ -81,11 +82,22 @@ SAN_SET ?= all
 FUZZ_SECONDS ?= 60
 export FUZZ_SECONDS
 
+# SAN_SET=all (the default) also runs every path that ends `run` against the
+# sanitized binary on a fresh control plane, ASAN_SHUTDOWN_ROUNDS / TSAN_SHUTDOWN_ROUNDS
+# times each; SAN_SET=shutdown runs only that.
+ASAN_SHUTDOWN_ROUNDS ?= 20
+TSAN_SHUTDOWN_ROUNDS ?= 10
 test-asan: deps
-	@hack/sanitize.sh address $(SAN_SET)
+	@if [[ "$(SAN_SET)" != shutdown ]]; then hack/sanitize.sh address $(SAN_SET); fi
+	@if [[ "$(SAN_SET)" != runtime ]]; then $(MAKE) --no-print-directory build k8s-binaries && \
+	  BUILD_DIR=$(abspath $(BUILD_DIR)) DRA_SHUTDOWN_ROUNDS=$(ASAN_SHUTDOWN_ROUNDS) \
+	  hack/sanitize.sh address shutdown; fi
 
 test-tsan: deps
-	@hack/sanitize.sh thread $(SAN_SET)
+	@if [[ "$(SAN_SET)" != shutdown ]]; then hack/sanitize.sh thread $(SAN_SET); fi
+	@if [[ "$(SAN_SET)" != runtime ]]; then $(MAKE) --no-print-directory build k8s-binaries && \
+	  BUILD_DIR=$(abspath $(BUILD_DIR)) DRA_SHUTDOWN_ROUNDS=$(TSAN_SHUTDOWN_ROUNDS) \
+	  hack/sanitize.sh thread shutdown; fi
 
 fuzz: deps
 	@hack/sanitize.sh fuzz

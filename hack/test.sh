@@ -193,8 +193,10 @@ run_integration() {
   if [[ "$asan" == asan ]]; then
     # Niced, and with test deadlines stretched 4x (2x is the sanitizer's own
     # share): the integration tests and the processes they start come first.
+    # Then the controller binary under ASan+UBSan, for the shutdown paths below.
     in_background "ASan+UBSan (build and run)" env DRA_TEST_TIME_SCALE=4 JOBS="$JOBS" \
-      nice -n 10 "$REPO_ROOT/hack/sanitize.sh" address runtime
+      nice -n 10 bash -c '"$0" address runtime && "$0" address binary' \
+      "$REPO_ROOT/hack/sanitize.sh"
   fi
   timed "control plane up" "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
   # shellcheck disable=SC1091
@@ -205,6 +207,11 @@ run_integration() {
   timed "integration tests" ctest --test-dir "$BUILD_DIR" -L integration --output-on-failure -j 1 \
     || die "integration tests failed"
   finish "ASan+UBSan (build and run)" || die "ASan+UBSan run failed"
+  if [[ "$asan" == asan ]]; then
+    log "shutdown paths of the ASan+UBSan binary against ${DRA_APISERVER_URL}"
+    timed "shutdown paths (ASan+UBSan)" env BUILD_DIR="$BUILD_DIR" JOBS="$JOBS" \
+      "$REPO_ROOT/hack/sanitize.sh" address shutdown || die "shutdown paths under ASan+UBSan failed"
+  fi
   timed "served-surface attacks" run_endpoint_attacks
   if ((image)); then run_image_smoke; fi
 }
