@@ -43,8 +43,8 @@ void HealthFlags::Declare(kube::FlagSet& flags) {
              "Device health: write no DeviceTaintRules; DeviceHealth status, Events and metrics "
              "say what would have been done");
   flags.String("health-preview", "30s",
-               "Device health: an Unhealthy device is first tainted with effect None for this "
-               "long, so status shows what would be evicted (0 disables)");
+               "Device health: an Unhealthy device is tainted NoSchedule for this long before "
+               "NoExecute, so status shows what would be evicted (0 disables)");
   flags.String("health-hold-off", "5m",
                "Device health: a taint stays this long after the state returns to Healthy; a "
                "device that goes bad again meanwhile keeps it (0 disables)");

@@ -9,7 +9,7 @@ namespace dra::health {
 
 // The device-health policy knobs `run` takes from its --health-* flags.
 struct HealthOptions {
-  // An Unhealthy device first gets effect None for this long (0: off).
+  // An Unhealthy device is NoSchedule for this long before NoExecute (0: off).
   std::chrono::seconds preview{30};
   // A taint stays this long after the state returns to Healthy.
   std::chrono::seconds hold_off{std::chrono::minutes(5)};

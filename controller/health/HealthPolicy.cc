@@ -113,6 +113,8 @@ PolicyDecision HealthPolicy::DecideState(const PolicyInput& input,
   PolicyDecision d;
   if (target == TaintEffect::kNoExecute) {
     d = DecideNoExecute(input, now, storm_room);
+  } else if (*input.state == HealthState::kUnknown && (refused || !input.requested_effect)) {
+    d = DecideUnknown(input);
   } else if (target == TaintEffect::kNone && *input.state == HealthState::kUnknown) {
     d = Rule(target, kReasonReportOnly, "state Unknown: taint with effect None, report only");
     d.enforced = true;
@@ -125,6 +127,23 @@ PolicyDecision HealthPolicy::DecideState(const PolicyInput& input,
     d.message += "; spec.effect " + EffectText(*input.requested_effect) + " is not allowed for " +
                  std::string(api::HealthStateName(*input.state)) + " and was ignored";
   }
+  return d;
+}
+
+// Unknown says nothing either way: silence from a source is no reason to
+// reopen a device it closed, and no reason to close one it did not.
+PolicyDecision HealthPolicy::DecideUnknown(const PolicyInput& input) {
+  TaintEffect held = input.in_force.value_or(TaintEffect::kNone);
+  if (Strength(held) < Strength(TaintEffect::kNoSchedule)) {
+    PolicyDecision d = Rule(TaintEffect::kNone, kReasonReportOnly,
+                            "state Unknown: taint with effect None, report only");
+    d.enforced = true;
+    return d;
+  }
+  PolicyDecision d = Rule(held, kReasonUnknownHolds,
+                          "state Unknown after a worse state: effect " + EffectText(held) +
+                              " kept until the source reports Healthy or a person sets the state");
+  d.enforced = true;
   return d;
 }
 
@@ -158,14 +177,12 @@ PolicyDecision HealthPolicy::DecideNoExecute(const PolicyInput& input,
   bool already = input.in_force == TaintEffect::kNoExecute;
   auto end = input.state_since + options_.preview;
   if (!already && options_.preview.count() > 0 && now < end) {
-    // The preview defers NoExecute and nothing else: an effect already in
-    // force (NoSchedule of a Degraded device) stays, or the scheduler would
-    // place Pods on the device only to have them evicted when it ends.
-    TaintEffect kept = input.in_force.value_or(TaintEffect::kNone);
-    if (kept == TaintEffect::kUnknown) kept = TaintEffect::kNone;
-    PolicyDecision d = Rule(kept, kReasonPreview, "");
+    // The preview defers eviction and nothing else: the device is closed to
+    // new Pods from the first moment (NoSchedule), or the scheduler would
+    // place Pods on a sick device only to have them evicted when it ends.
+    PolicyDecision d = Rule(TaintEffect::kNoSchedule, kReasonPreview, "");
     d.recheck_after = Left(end, now);
-    d.message = "preview: effect " + EffectText(kept) + " until " + Until(end) + ", then NoExecute";
+    d.message = "preview: effect NoSchedule until " + Until(end) + ", then NoExecute";
     return d;
   }
   if (!storm_room) {

@@ -18,6 +18,8 @@ inline constexpr char kReasonHoldOff[] = "HoldOff";
 inline constexpr char kReasonStormGuard[] = "StormGuard";
 inline constexpr char kReasonHealthy[] = "Healthy";
 inline constexpr char kReasonReportOnly[] = "ReportOnly";
+// Unknown after a worse state: what is in force stays until a Healthy report.
+inline constexpr char kReasonUnknownHolds[] = "UnknownHolds";
 inline constexpr char kReasonInvalidState[] = "InvalidState";
 inline constexpr char kReasonDeviceNotFound[] = "DeviceNotFound";
 // A target by uuid or node + index matches several devices (reconciler only).
@@ -51,13 +53,19 @@ struct PolicyDecision {
 
 // The device-health policy as a pure function of a DeviceHealth, its
 // timers, the rule in force and the storm guard's verdict; time comes in.
-//   Degraded -> NoSchedule, Unhealthy -> NoExecute (after a None preview),
-//   Unknown -> None (report only), Healthy -> no rule, after the hold-off.
+// The safety rule it keeps (docs/health.md, "The safety rule"): a device
+// whose evidence is Degraded or Unhealthy, or Unknown after anything worse
+// than Healthy, is closed to new allocations (NoSchedule at least) from the
+// first moment; timers only delay eviction and reopening, and only a Healthy
+// report (or a person's spec) reopens it.
+//   Degraded -> NoSchedule;
+//   Unhealthy -> NoSchedule for the preview, then NoExecute;
+//   Unknown -> the effect in force when it was NoSchedule or NoExecute
+//              (UnknownHolds), else None (report only);
+//   Healthy -> the effect in force for the hold-off, then no rule.
 // spec.effect may ask for a weaker effect than the state's; a stronger one is
 // refused. A device that goes bad again while a rule is still held keeps its
-// effect (no new preview): flapping devices stay out. A preview never weakens
-// the effect in force: it only defers NoExecute, so a Degraded device that
-// turns Unhealthy keeps NoSchedule through its preview.
+// effect (no new preview): flapping devices stay out.
 class HealthPolicy {
  public:
   explicit HealthPolicy(HealthOptions options) : options_(std::move(options)) {}
@@ -80,6 +88,7 @@ class HealthPolicy {
                                  std::chrono::system_clock::time_point now, bool storm_room) const;
   PolicyDecision DecideState(const PolicyInput& input, std::chrono::system_clock::time_point now,
                              bool storm_room) const;
+  static PolicyDecision DecideUnknown(const PolicyInput& input);
 
   HealthOptions options_;
 };

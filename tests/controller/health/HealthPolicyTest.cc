@@ -42,23 +42,63 @@ TEST(HealthPolicyTest, EffectByState) {
   EXPECT_EQ(healthy.reason, kReasonHealthy);
 }
 
+// The preview defers eviction only: an Unhealthy device is closed to new
+// Pods (NoSchedule) from its first moment, then NoExecute.
 TEST(HealthPolicyTest, PreviewThenNoExecute) {
   auto policy = Policy(30s);
   auto first = policy.Decide(In(HealthState::kUnhealthy, kT0), kT0, true);
   EXPECT_TRUE(first.keep_rule);
-  EXPECT_EQ(first.effect, TaintEffect::kNone);
+  EXPECT_EQ(first.effect, TaintEffect::kNoSchedule);
   EXPECT_EQ(first.reason, kReasonPreview);
   EXPECT_FALSE(first.wants_no_execute);
   ASSERT_TRUE(first.recheck_after.has_value());
   EXPECT_EQ(*first.recheck_after, 30s);
   auto almost =
-      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNone), kT0 + 29s, true);
-  EXPECT_EQ(almost.effect, TaintEffect::kNone);
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0 + 29s, true);
+  EXPECT_EQ(almost.effect, TaintEffect::kNoSchedule);
   EXPECT_EQ(*almost.recheck_after, 1s);
-  auto after = policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNone), kT0 + 30s, true);
+  auto after =
+      policy.Decide(In(HealthState::kUnhealthy, kT0, TaintEffect::kNoSchedule), kT0 + 30s, true);
   EXPECT_EQ(after.effect, TaintEffect::kNoExecute);
   EXPECT_EQ(after.reason, kReasonApplied);
   EXPECT_FALSE(after.recheck_after.has_value());
+}
+
+// Issue 46: Healthy -> Unhealthy and Unknown (None in force) -> Unhealthy
+// opened the device for the preview; a Pending Pod bound to it at once.
+TEST(HealthPolicyTest, UnhealthyIsClosedFromTheFirstMomentWhateverWasInForce) {
+  auto policy = Policy(30s);
+  for (std::optional<TaintEffect> before :
+       {std::optional<TaintEffect>(), std::optional(TaintEffect::kNone)}) {
+    auto preview = policy.Decide(In(HealthState::kUnhealthy, kT0, before), kT0, true);
+    EXPECT_EQ(preview.effect, TaintEffect::kNoSchedule);
+    EXPECT_NE(preview.message.find("NoSchedule until"), std::string::npos) << preview.message;
+  }
+}
+
+// Issue 46: Unhealthy -> Unknown and Degraded -> Unknown lifted the taint at
+// once. Unknown after anything worse than Healthy keeps what is in force.
+TEST(HealthPolicyTest, UnknownAfterWorseThanHealthyKeepsTheEffectInForce) {
+  auto policy = Policy(30s, 300s);
+  for (TaintEffect held : {TaintEffect::kNoSchedule, TaintEffect::kNoExecute}) {
+    auto d = policy.Decide(In(HealthState::kUnknown, kT0, held), kT0 + 3600s, true);
+    EXPECT_TRUE(d.keep_rule);
+    EXPECT_EQ(d.effect, held);
+    EXPECT_EQ(d.reason, kReasonUnknownHolds);
+    EXPECT_FALSE(d.recheck_after.has_value()) << "no timer reopens it";
+    EXPECT_NE(d.message.find("Healthy"), std::string::npos) << d.message;
+  }
+  // After Healthy (or nothing) Unknown only reports.
+  for (std::optional<TaintEffect> before :
+       {std::optional<TaintEffect>(), std::optional(TaintEffect::kNone)}) {
+    auto d = policy.Decide(In(HealthState::kUnknown, kT0, before), kT0, true);
+    EXPECT_EQ(d.effect, TaintEffect::kNone);
+    EXPECT_EQ(d.reason, kReasonReportOnly);
+  }
+  // A person who writes spec.effect None for Unknown decides so.
+  auto released = policy.Decide(
+      In(HealthState::kUnknown, kT0, TaintEffect::kNoSchedule, TaintEffect::kNone), kT0, true);
+  EXPECT_EQ(released.effect, TaintEffect::kNone);
 }
 
 // Issue 38: a Degraded GPU (NoSchedule) that turns Unhealthy went to None

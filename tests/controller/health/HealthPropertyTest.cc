@@ -1,10 +1,9 @@
-// A property of the device-health policy as the reconciler carries it out,
-// over every sequence of up to four transitions (spec.state, spec.effect,
-// time passing inside and past the preview and hold-off, a controller
-// restart), for each combination of preview and hold-off on and off:
-// the effect in force never drops below what the current state demands,
-// except for a Healthy device after its hold-off, and never exceeds it.
-// Checked at every rule write and after each transition has settled.
+// The device-health safety rule (HealthSafetyModel) as the reconciler
+// carries it out, over every sequence of up to four transitions (spec.state,
+// spec.effect, time passing inside and past the preview and hold-off, a
+// controller restart), for each combination of preview and hold-off on and
+// off: the effect in force never drops below the model's floor (checked at
+// every rule write) and, once settled, never exceeds its ceiling.
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
@@ -15,6 +14,7 @@
 #include "controller/health/TaintRuleBuilder.h"
 #include "src/base/FakeClock.h"
 #include "tests/controller/health/FakeHealthApi.h"
+#include "tests/controller/health/HealthSafetyModel.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
 
 namespace dra::health {
@@ -23,17 +23,9 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-// Effects as strengths: no rule < None < NoSchedule < NoExecute.
-constexpr int kNoRule = -1;
-constexpr int kNone = 0;
-constexpr int kNoSchedule = 1;
-constexpr int kNoExecute = 2;
+constexpr int kNoRule = HealthSafetyModel::kNoRule;
 
-int StrengthOf(const std::string& effect) {
-  if (effect == "NoExecute") return kNoExecute;
-  if (effect == "NoSchedule") return kNoSchedule;
-  return kNone;
-}
+int StrengthOf(const std::string& effect) { return HealthSafetyModel::Strength(effect); }
 
 struct Step {
   const char* name;
@@ -62,17 +54,9 @@ struct Config {
   std::chrono::seconds hold_off;
 };
 
-// What the test knows of the DeviceHealth, independent of the reconciler.
-struct Model {
-  std::string state;  // "" before the object exists
-  std::string effect;
-  std::chrono::system_clock::time_point entered;  // the state's first moment
-  int effect_when_entered = kNoRule;
-};
-
 class PolicyWorld {
  public:
-  explicit PolicyWorld(Config config) : config_(config) {
+  explicit PolicyWorld(Config config) : config_(config), model_(config.preview, config.hold_off) {
     std::vector<api::Device> gpus;
     for (int i = 0; i < 4; ++i) gpus.push_back(testing::Gpu("gpu-" + std::to_string(i), 80, "m"));
     inventory_.ApplySlice(testing::Slice("node-a-slice", "node-a", gpus));
@@ -86,21 +70,15 @@ class PolicyWorld {
   // Applies one step and reconciles until nothing more is written. Returns
   // the first violation ("" if none).
   std::string Run(const Step& step) {
-    before_ = InForce();
     if (step.state != nullptr) {
-      if (model_.state != step.state) {
-        model_.entered = clock_->WallNow();
-        model_.effect_when_entered = before_;
-      }
-      model_.state = step.state;
-      model_.effect = step.effect ? step.effect : "";
-      json object = Health("h", "node-a", "gpu-1", model_.state, ++generation_);
+      model_.Observe(step.state, step.effect ? step.effect : "", clock_->WallNow(), InForce());
+      json object = Health("h", "node-a", "gpu-1", step.state, ++generation_);
       if (step.effect) object["spec"]["effect"] = step.effect;
       api_->Put(object);
     }
     if (step.wait.count() > 0) clock_->Step(step.wait);
     if (step.restart) Restart();
-    if (model_.state.empty()) return violation_;
+    if (!model_.exists()) return violation_;
     for (int i = 0;; ++i) {
       int writes = api_->applies + api_->deletes + api_->status_writes;
       (void)reconciler_->Reconcile("h");
@@ -125,54 +103,25 @@ class PolicyWorld {
     return StrengthOf(rule->taint.EffectName());
   }
 
-  // The state's own effect with spec.effect applied (the CRD allows only
-  // weaker ones, and the steps only use those).
-  int Target() const {
-    if (!model_.effect.empty()) return StrengthOf(model_.effect);
-    if (model_.state == "Degraded") return kNoSchedule;
-    if (model_.state == "Unhealthy") return kNoExecute;
-    return kNone;  // Unknown
-  }
-
-  bool Elapsed(std::chrono::seconds span) const {
-    return clock_->WallNow() - model_.entered >= span;
-  }
-
-  // The weakest effect the model allows now; `before_` is the effect in
-  // force when this step began.
-  int Floor() const {
-    if (model_.state == "Healthy") {
-      return Elapsed(config_.hold_off) ? kNoRule : model_.effect_when_entered;
-    }
-    if (model_.state == "Unhealthy" && Target() == kNoExecute && !Elapsed(config_.preview)) {
-      return std::max(kNone, before_);  // a preview defers NoExecute, and weakens nothing
-    }
-    return Target();
-  }
-
+  // Within the model's bounds: at a rule write only the floor (a write made
+  // while settling may pass through a stronger effect that the same settle
+  // lifts, e.g. a held rule after its hold-off); once settled, both.
   void Check(int effect, const std::string& where) {
-    if (!violation_.empty() || model_.state.empty()) return;
-    int floor = Floor();
+    if (!violation_.empty() || !model_.exists()) return;
+    int floor = model_.Floor(clock_->WallNow());
     if (effect < floor) {
       violation_ = where + " has strength " + std::to_string(effect) + ", below the floor " +
-                   std::to_string(floor) + " of " + model_.state + "/" + model_.effect;
+                   std::to_string(floor) + " of " + model_.state();
     }
   }
 
-  // The other side: never more than the state asks for, and a Healthy
-  // device's rule goes after the hold-off.
   void CheckCeiling() {
     if (!violation_.empty()) return;
     int effect = InForce();
-    int ceiling = Target();
-    if (model_.state == "Healthy") {
-      ceiling = Elapsed(config_.hold_off) ? kNoRule : model_.effect_when_entered;
-    } else if (model_.state == "Unhealthy" && ceiling == kNoExecute && !Elapsed(config_.preview)) {
-      ceiling = std::max(kNone, before_);
-    }
+    int ceiling = model_.Ceiling(clock_->WallNow());
     if (effect > ceiling) {
       violation_ = "the settled rule has strength " + std::to_string(effect) + ", above " +
-                   std::to_string(ceiling) + " for " + model_.state + "/" + model_.effect;
+                   std::to_string(ceiling) + " for " + model_.state();
     }
   }
 
@@ -184,8 +133,7 @@ class PolicyWorld {
   inventory::Inventory inventory_;
   std::shared_ptr<FakeHealthApi> api_ = std::make_shared<FakeHealthApi>(healths_, rules_);
   std::unique_ptr<DeviceHealthReconciler> reconciler_;
-  Model model_;
-  int before_ = kNoRule;
+  HealthSafetyModel model_;
   int64_t generation_ = 0;
   std::string violation_;
 };
