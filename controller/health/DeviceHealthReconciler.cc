@@ -46,6 +46,16 @@ std::string AmbiguityMessage(const api::DeviceHealth& h, const TargetResolution&
          "; set spec.driver, or name pool and device";
 }
 
+// What happens to the rule of a target that names several devices: one
+// written while it named a single device stays; none is written otherwise.
+std::string AmbiguousRule(const api::DeviceHealth& effective) {
+  if (effective.driver.empty() || effective.pool.empty()) {
+    return "no DeviceTaintRule is written until it names one device";
+  }
+  return "the rule written for " + effective.driver + "/" + effective.pool + "/" +
+         effective.device + " stays until it names one device";
+}
+
 // The storm guard counts devices by name, so overlapping DeviceHealths
 // (a whole pool and a device of it) do not count a device twice.
 std::vector<std::string> DeviceNames(const ScopeView& scope) {
@@ -106,11 +116,15 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   PolicyInput input = InputOf(target, own_rule, now);
   ScopeView scope = Scope(target);
   input.device_found = resolution.resolved() && !scope.devices.empty();
-  bool room = StormRoom(target, input, scope, now);
-  PolicyDecision decision = policy_.Decide(input, now, room);
+  StormVerdict storm = StormCheck(target, input, scope, now);
+  PolicyDecision decision = policy_.Decide(input, now, storm.admitted);
+  if (decision.reason == kReasonStormGuard) {
+    decision.message = storm.Message(policy_.options().storm_share);
+  }
   if (resolution.outcome == TargetResolution::Outcome::kAmbiguous && decision.keep_rule) {
     decision.reason = kReasonDeviceAmbiguous;
-    decision.message = AmbiguityMessage(*health, resolution) + "; " + decision.message;
+    decision.enforced = false;
+    decision.message = AmbiguityMessage(*health, resolution) + "; " + AmbiguousRule(target);
   }
   SetHeld(key, decision.reason == kReasonStormGuard);
 
@@ -192,26 +206,57 @@ PolicyInput DeviceHealthReconciler::InputOf(const api::DeviceHealth& health,
   return input;
 }
 
-bool DeviceHealthReconciler::StormRoom(const api::DeviceHealth& health, const PolicyInput& input,
-                                       const ScopeView& scope, system_clock::time_point now) const {
-  if (!policy_.Decide(input, now, true).wants_no_execute) return true;
+// Every other DeviceHealth whose devices are under NoExecute or ask for it
+// counts, whatever its state: a Healthy device in its hold-off still keeps
+// NoExecute (status.effect says what is in force).
+StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
+                                                const PolicyInput& input, const ScopeView& scope,
+                                                system_clock::time_point now) const {
+  if (!policy_.Decide(input, now, true).wants_no_execute) return StormVerdict{.admitted = true};
   std::vector<StormCandidate> candidates;
   TargetResolver resolver = Resolver();
   for (const auto& other : sources_.healths->List()) {
     if (other->meta.name == health.meta.name || other->meta.deleting) continue;
     PolicyInput other_input = InputOf(*other, nullptr, now);
-    if (!policy_.Decide(other_input, now, true).wants_no_execute) continue;
+    bool wants = policy_.Decide(other_input, now, true).wants_no_execute;
+    bool under = other_input.in_force == TaintEffect::kNoExecute;
+    if (!wants && !under) continue;
     api::DeviceHealth other_target =
         TargetResolver::Effective(*other, resolver.Resolve(*other), nullptr);
-    candidates.push_back(
-        {other->meta.name, other_target.driver, other_target.pool, DeviceNames(Scope(other_target)),
-         other_input.in_force == TaintEffect::kNoExecute, Seconds(other_input.state_since)});
+    candidates.push_back({other->meta.name, other_target.driver, other_target.pool,
+                          DeviceNames(Scope(other_target)), under, Seconds(other_input.state_since),
+                          wants});
   }
+  AddRulesInForce(health.meta.name, candidates);
   candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
                         input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
   StormGuard guard(policy_.options().storm_share);
-  return guard.Admit(std::move(candidates), DeviceScope::Fleet(*sources_.inventory))
-      .contains(health.meta.name);
+  auto verdicts = guard.Decide(std::move(candidates), DeviceScope::Fleet(*sources_.inventory));
+  auto it = verdicts.find(health.meta.name);
+  return it == verdicts.end() ? StormVerdict{.admitted = true} : it->second;
+}
+
+// NoExecute rules whose DeviceHealth is not among `candidates` (deleted, its
+// rule not yet: the garbage collector or Remove() takes it soon) still evict:
+// they count until they are gone.
+void DeviceHealthReconciler::AddRulesInForce(const std::string& self,
+                                             std::vector<StormCandidate>& candidates) const {
+  if (sources_.rules == nullptr) return;
+  std::set<std::string> counted{TaintRuleBuilder::RuleName(self)};
+  for (const auto& c : candidates) counted.insert(TaintRuleBuilder::RuleName(c.key));
+  for (const auto& rule : sources_.rules->List()) {
+    if (rule->taint.effect != TaintEffect::kNoExecute || !rule->selector ||
+        rule->selector->driver.empty() || rule->selector->pool.empty() ||
+        counted.contains(rule->meta.name)) {
+      continue;
+    }
+    api::DeviceHealth target;
+    target.driver = rule->selector->driver;
+    target.pool = rule->selector->pool;
+    target.device = rule->selector->device;
+    candidates.push_back({"rule " + rule->meta.name, target.driver, target.pool,
+                          DeviceNames(Scope(target)), true, 0, false});
+  }
 }
 
 kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
@@ -263,9 +308,10 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
                    "dry-run, no DeviceTaintRule written; would be: " + decision.reason + ": " +
                        decision.message});
   } else {
-    // A rule that selects no published device taints nothing.
+    // A rule that selects no published device taints nothing; an ambiguous
+    // target taints only through a rule written before it became ambiguous.
     bool tainted = decision.keep_rule && decision.reason != kReasonDeviceNotFound &&
-                   decision.reason != kReasonDeviceAmbiguous;
+                   (decision.reason != kReasonDeviceAmbiguous || ours != nullptr);
     out.push_back({"Tainted", tainted ? "True" : "False", decision.reason, decision.message});
   }
   using Outcome = TargetResolution::Outcome;

@@ -16,6 +16,7 @@
 #include "controller/health/HealthStatusBuilder.h"
 #include "controller/health/HealthWriter.h"
 #include "controller/health/OwnWrites.h"
+#include "controller/health/StormGuard.h"
 #include "controller/health/TargetResolver.h"
 #include "controller/inventory/Inventory.h"
 #include "src/base/Clock.h"
@@ -63,8 +64,11 @@ class DeviceHealthReconciler : public kube::Reconciler {
   kube::ReconcileResult ReportForeign(const api::DeviceHealth& health);
   PolicyInput InputOf(const api::DeviceHealth& health, const api::DeviceTaintRule* ours,
                       std::chrono::system_clock::time_point now) const;
-  bool StormRoom(const api::DeviceHealth& health, const PolicyInput& input, const ScopeView& scope,
-                 std::chrono::system_clock::time_point now) const;
+  // The storm guard's verdict for `health` (admitted when it does not ask
+  // for NoExecute now).
+  void AddRulesInForce(const std::string& self, std::vector<StormCandidate>& candidates) const;
+  StormVerdict StormCheck(const api::DeviceHealth& health, const PolicyInput& input,
+                          const ScopeView& scope, std::chrono::system_clock::time_point now) const;
   // What WriteRule did to the rule.
   enum class Write { kNothing, kNewEffect, kSameEffect, kDeleted };
 

@@ -8,7 +8,9 @@
 
 namespace dra::health {
 
-// One DeviceHealth that asks for NoExecute now.
+// One DeviceHealth whose devices count against the share: it asks for
+// NoExecute now, or its rule holds NoExecute (a hold-off, or Unknown after
+// Unhealthy) without asking for it.
 struct StormCandidate {
   std::string key;  // the DeviceHealth's name
   std::string driver;
@@ -18,6 +20,7 @@ struct StormCandidate {
   std::vector<std::string> devices;
   bool under_no_execute = false;  // its rule already has NoExecute
   int64_t since = 0;              // when it went bad (seconds since the epoch)
+  bool wants_no_execute = true;   // false: only holds NoExecute (hold-off, Unknown)
 };
 
 // Device counts the shares are taken of.
@@ -26,12 +29,30 @@ struct FleetSize {
   std::map<std::string, int> by_driver;  // driver -> devices
 };
 
+// Why a candidate waits: the first cap it would break, with the figures.
+struct StormVerdict {
+  bool admitted = false;
+  std::string scope{};  // "pool" or "driver"
+  std::string id{};     // "<driver>/<pool>" or the driver
+  int in_force = 0;     // devices of the scope under NoExecute (or admitted) already
+  int total = 0;        // devices of the scope
+  int cap = 0;
+  int wanted = 0;  // devices this candidate would add
+  // The candidate alone covers more devices than the cap: it can never be
+  // admitted at this share.
+  bool never_fits = false;
+
+  std::string Message(double share) const;
+};
+
 // Keeps NoExecute from emptying a pool or a driver's fleet at once: at most
 // Allowed(share, n) distinct devices of a pool, and of a driver cluster-wide,
-// are admitted (a whole-pool DeviceHealth and one for a device of that pool
-// overlap: the device is counted once). Objects already under NoExecute are admitted first (a
-// running eviction is never undone), then the oldest, then by name; the rest wait under NoSchedule
-// and are promoted, oldest first, when room frees up.
+// are under NoExecute (a whole-pool DeviceHealth and one for a device of that
+// pool overlap: the device is counted once). Every device already under
+// NoExecute counts, whatever its state (a hold-off, Unknown after Unhealthy),
+// and stays: a running eviction is never undone. The rest are admitted oldest
+// first, then by name, while room is left; they wait under NoSchedule and are
+// promoted when room frees up.
 class StormGuard {
  public:
   explicit StormGuard(double share) : share_(share) {}
@@ -39,7 +60,13 @@ class StormGuard {
   // floor(share * total), but at least 1 when share > 0 and total > 0.
   static int Allowed(double share, int total);
 
+  // A verdict for every candidate that asks for NoExecute.
+  std::map<std::string, StormVerdict> Decide(std::vector<StormCandidate> candidates,
+                                             const FleetSize& fleet) const;
+  // The keys Decide() admits.
   std::set<std::string> Admit(std::vector<StormCandidate> candidates, const FleetSize& fleet) const;
+
+  double share() const { return share_; }
 
  private:
   double share_;

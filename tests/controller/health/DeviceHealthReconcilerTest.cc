@@ -127,6 +127,35 @@ TEST_F(DeviceHealthReconcilerTest, AUuidTargetIsTaintedOnlyOnceItResolves) {
   EXPECT_EQ(api_->Status("u1")["resolved"], "gpu.example.com/node-c/gpu-7");
 }
 
+// Issue 46: an ambiguous target's Tainted condition said "no ResourceSlice
+// publishes the device ... taint NoSchedule applied" while no rule existed.
+// The conditions agree: no rule, Tainted=False, and the message says why.
+TEST_F(DeviceHealthReconcilerTest, AnAmbiguousTargetSaysNoRuleIsWritten) {
+  for (const char* node : {"node-c", "node-d"}) {
+    api::Device gpu = testing::Gpu("gpu-7", 80, "m");
+    gpu.attributes.emplace_back("uuid", api::AttributeValue(std::string("GPU-TWICE")));
+    inventory_.ApplySlice(testing::Slice(std::string(node) + "-slice", node, {gpu}));
+  }
+  auto r = Make(Options(0s, 0s));
+  json health = Health("twice", "", "", "Degraded");
+  health["spec"].erase("pool");
+  health["spec"].erase("driver");
+  health["spec"]["uuid"] = "GPU-TWICE";
+  api_->Put(health);
+  Settle(*r, "twice");
+  EXPECT_EQ(api_->applies, 0);
+  json status = api_->Status("twice");
+  EXPECT_EQ(ConditionOf(status, "Tainted", "status"), "False");
+  EXPECT_EQ(ConditionOf(status, "Tainted", "reason"), "DeviceAmbiguous");
+  std::string message = ConditionOf(status, "Tainted", "message");
+  EXPECT_NE(message.find("2 published devices match uuid GPU-TWICE"), std::string::npos) << message;
+  EXPECT_NE(message.find("no DeviceTaintRule is written"), std::string::npos) << message;
+  EXPECT_EQ(message.find("applied"), std::string::npos) << message;
+  EXPECT_EQ(message.find("no ResourceSlice publishes"), std::string::npos) << message;
+  EXPECT_EQ(ConditionOf(status, "Enforced", "status"), "False");
+  EXPECT_EQ(status.value("matchedDevices", -1), 0);
+}
+
 TEST_F(DeviceHealthReconcilerTest, CachesBehindOwnWritesMakeNoSecondWrite) {
   auto r = Make(Options(0s, 0s));
   api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
@@ -173,11 +202,11 @@ TEST_F(DeviceHealthReconcilerTest, PreviewThenNoExecuteOnTheFakeClock) {
   auto result = Settle(*r, "a1");
   EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
   EXPECT_EQ(result.requeue_after, 30s);
-  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNone);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
   EXPECT_EQ(api_->Status("a1")["affectedPods"], json::array({"ns/pod-1"}));
   clock_->Step(29s);
   (void)Settle(*r, "a1");
-  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNone);
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
   clock_->Step(1s);
   EXPECT_EQ(Settle(*r, "a1").kind, kube::ReconcileResult::Kind::kDone);
   EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
@@ -325,6 +354,52 @@ TEST_F(DeviceHealthReconcilerTest, StormGuardHoldsBackAndPromotesWhenRoomFrees) 
   EXPECT_EQ(api_->Status("second")["conditions"][0]["reason"], "Applied");
   EXPECT_EQ(Rule("third")->taint.effect, TaintEffect::kNoSchedule);
   EXPECT_EQ(r->HeldKeys(), (std::vector<std::string>{"third"}));
+}
+
+// Issue 46: a device that turns Healthy keeps NoExecute for its hold-off but
+// stopped counting against the share, so a held-back device was promoted
+// past the cap (here: two of a pool of four, cap one).
+TEST_F(DeviceHealthReconcilerTest, StormGuardCountsDevicesHeldUnderNoExecuteInTheirHoldOff) {
+  HealthOptions options = Options(0s, 300s);
+  options.storm_share = 0.25;  // 4 devices per pool: one may be NoExecute
+  auto r = Make(options);
+  api_->Put(Health("first", "node-a", "gpu-0", "Unhealthy"));
+  (void)Settle(*r, "first");
+  ASSERT_EQ(Rule("first")->taint.effect, TaintEffect::kNoExecute);
+  clock_->Step(1s);
+  api_->Put(Health("first", "node-a", "gpu-0", "Healthy", 2));
+  (void)Settle(*r, "first");
+  ASSERT_EQ(Rule("first")->taint.effect, TaintEffect::kNoExecute) << "kept for the hold-off";
+  clock_->Step(1s);
+  api_->Put(Health("second", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "second");
+  EXPECT_EQ(Rule("second")->taint.effect, TaintEffect::kNoSchedule);
+  std::string message = api_->Status("second")["conditions"][0]["message"];
+  EXPECT_EQ(api_->Status("second")["conditions"][0]["reason"], "StormGuard") << message;
+  // The message names the cap that was hit and the counts behind it.
+  EXPECT_NE(message.find("pool gpu.example.com/node-a"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 of 4 devices"), std::string::npos) << message;
+  EXPECT_NE(message.find("cap 1 (25% of 4 devices)"), std::string::npos) << message;
+  // The hold-off ends: the rule goes, and the waiting device takes the room.
+  clock_->Step(300s);
+  (void)Settle(*r, "first");
+  ASSERT_EQ(Rule("first"), nullptr);
+  (void)Settle(*r, "second");
+  EXPECT_EQ(Rule("second")->taint.effect, TaintEffect::kNoExecute);
+}
+
+// A whole-pool DeviceHealth larger than the cap can never be admitted; its
+// status says so instead of waiting for room that cannot come.
+TEST_F(DeviceHealthReconcilerTest, StormGuardSaysWhenAWholePoolNeverFitsTheCap) {
+  HealthOptions options = Options(0s);
+  options.storm_share = 0.25;
+  auto r = Make(options);
+  api_->Put(Health("pool", "node-a", "", "Unhealthy"));
+  (void)Settle(*r, "pool");
+  EXPECT_EQ(Rule("pool")->taint.effect, TaintEffect::kNoSchedule);
+  std::string message = api_->Status("pool")["conditions"][0]["message"];
+  EXPECT_NE(message.find("covers 4 devices, more than the cap of 1"), std::string::npos) << message;
+  EXPECT_NE(message.find("--health-storm-guard-percent"), std::string::npos) << message;
 }
 
 TEST_F(DeviceHealthReconcilerTest, OverrideOutsidePolicyIsRefusedWithAWarning) {

@@ -73,7 +73,14 @@ class FakeHealthApi : public HealthWriter {
     }
     merged["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
     objects_[name] = merged;
+    ++puts;
     healths_.Upsert(ProjectJson<api::DeviceHealth>(merged));
+  }
+  // The object is deleted (its rule is left to the reconciler, as the
+  // garbage collector would delete it).
+  void Erase(const std::string& name) {
+    objects_.erase(name);
+    healths_.Erase(name);
   }
   nlohmann::json Status(const std::string& name) {
     return objects_[name].value("status", nlohmann::json::object());
@@ -82,6 +89,7 @@ class FakeHealthApi : public HealthWriter {
   int applies = 0;
   int deletes = 0;
   int status_writes = 0;
+  int puts = 0;
   nlohmann::json last_rule;
   std::string last_deleted_uid;
   bool delay_watch = false;
