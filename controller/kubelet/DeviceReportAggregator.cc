@@ -63,13 +63,11 @@ DeviceVerdict DeviceReportAggregator::Aggregate(
     for (const auto& report : pod->device_reports) {
       if (report.resource_id != key) continue;
       api::HealthState state = StateOf(report.health);
-      if (Rank(state) > Rank(verdict.state)) {
+      if (!verdict.state || Rank(state) > Rank(*verdict.state)) {
         verdict.state = state;
         verdict.reporters.clear();
       }
-      if (state == verdict.state && state != api::HealthState::kHealthy) {
-        verdict.reporters.push_back(Reporter(*pod, report));
-      }
+      if (state == verdict.state) verdict.reporters.push_back(Reporter(*pod, report));
     }
   }
   std::sort(verdict.reporters.begin(), verdict.reporters.end());

@@ -14,7 +14,8 @@ namespace dra::kubelet {
 
 // What the kubelets' reports say of one device, and which reports say it.
 struct DeviceVerdict {
-  api::HealthState state = api::HealthState::kHealthy;
+  // nullopt: no current report names the device, which says nothing of it.
+  std::optional<api::HealthState> state;
   // "<namespace>/<pod> container <c> claim <claim>[/<request>]" of every
   // report with `state` (none when Healthy), sorted, without duplicates.
   std::vector<std::string> reporters;
@@ -22,7 +23,7 @@ struct DeviceVerdict {
 
 // Turns the device reports of Pod statuses into one state per device: Unhealthy
 // when any current report says so, else Unknown when any says Unknown, else
-// Healthy (also when no running Pod reports the device at all).
+// Healthy when one says so; no state when no running Pod reports the device.
 class DeviceReportAggregator {
  public:
   // The device a report's resourceID names when it has the kubelet's

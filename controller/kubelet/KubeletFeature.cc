@@ -55,14 +55,21 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
     if (deleted.code() == kube::StatusCode::kConflict) return kube::Status::Ok();
     return deleted;
   };
+  inputs.verify = [verifier = ReportVerifier(context.inventory)](
+                      const api::PodView& pod, const inventory::DeviceKey& device) {
+    return verifier.Check(pod, device);
+  };
   source_ = std::make_shared<KubeletHealthSource>(
       std::move(inputs), std::make_shared<health::RestSourcedHealthWriter>(manager.client()),
       std::make_shared<KubeletHealthMetrics>(manager.registry()));
+  // Reports are checked against the claims and slices: they must be known first.
   auto controller = manager.AddController(
-      {"kubelet-health", 1, true, std::vector<kube::InformerDependency>{}}, source_);
+      {"kubelet-health", 1, true, context.informers.DeviceDependencies()}, source_);
   if (!controller.ok()) return controller.status().WithContext("kubelet health controller");
   (*controller)->Watch(pods, &KubeletHealthSource::KeysOfPod);
-  (*controller)->Watch(healths, &KubeletHealthSource::KeysOfHealth);
+  (*controller)->Watch(healths, [source = source_](const api::DeviceHealth& health) {
+    return source->KeysOfHealth(health);
+  });
   spdlog::info("kubelet health reports on: Pod device reports become DeviceHealths");
   return kube::Status::Ok();
 }

@@ -34,6 +34,16 @@ KubeletHealthMetrics::KubeletHealthMetrics(std::shared_ptr<prometheus::Registry>
       registry_, "dra_controller_kubelet_health_writes_total",
       "DeviceHealth writes of the kubelet source, by outcome", {"outcome"});
   if (writes.ok()) writes_ = *writes;
+  auto ignored = kube::MetricFamilyCache::Counter(
+      registry_, "dra_controller_kubelet_health_reports_ignored_total",
+      "Kubelet device health reports the cluster does not confirm (the Pod's claims do not hold "
+      "the device on its node), by reason; never acted on",
+      {"reason"});
+  if (ignored.ok()) ignored_ = *ignored;
+}
+
+void KubeletHealthMetrics::Ignored(ReportTrust trust) {
+  Count(ignored_, "reason", ReportTrustName(trust));
 }
 
 void KubeletHealthMetrics::Report(api::HealthState health) {

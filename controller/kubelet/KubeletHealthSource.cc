@@ -2,8 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "controller/health/SourcedHealth.h"
 #include "controller/kubelet/HealthObjectName.h"
+#include "src/base/QuoteForMessage.h"
 
 namespace dra::kubelet {
 namespace {
@@ -24,11 +27,8 @@ std::string Reason(api::HealthState state) {
 // "kubelet reports Unhealthy: <reporter>; <reporter> (and N more)", at most
 // kMaxMessage characters.
 std::string Message(const DeviceVerdict& verdict) {
-  if (verdict.state == api::HealthState::kHealthy) {
-    return "no running Pod's kubelet reports the device Unhealthy or Unknown";
-  }
   std::string message =
-      "kubelet reports " + std::string(api::HealthStateName(verdict.state)) + ": ";
+      "kubelet reports " + std::string(api::HealthStateName(*verdict.state)) + ": ";
   const size_t reserve = 32;  // for " (and N more)"
   for (size_t i = 0; i < verdict.reporters.size(); ++i) {
     const std::string& reporter = verdict.reporters[i];
@@ -64,8 +64,8 @@ health::SourcedHealth KubeletHealthSource::Desired(const inventory::DeviceKey& d
   desired.driver = device.driver;
   desired.pool = device.pool;
   desired.device = device.device;
-  desired.state = verdict.state;
-  desired.reason = Reason(verdict.state);
+  desired.state = *verdict.state;
+  desired.reason = Reason(*verdict.state);
   desired.message = Message(verdict);
   return desired;
 }
@@ -73,18 +73,26 @@ health::SourcedHealth KubeletHealthSource::Desired(const inventory::DeviceKey& d
 kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_key) {
   auto device = DeviceReportAggregator::DeviceOf(device_key);
   if (!device) return kube::ReconcileResult::Done();
-  auto pods = inputs_.pods();
+  auto pods = Trusted(inputs_.pods(), *device);
   CountReports(pods, device_key);
-  health::SourcedHealth desired =
-      Desired(*device, DeviceReportAggregator::Aggregate(pods, *device));
-  auto cached = inputs_.health(desired.name);
+  DeviceVerdict verdict = DeviceReportAggregator::Aggregate(pods, *device);
+  const std::string name = HealthObjectName::For(*device);
+  auto cached = inputs_.health(name);
   if (cached && cached->Label(health::kSourceLabel) != kSource) {
+    NoteSquatter(name, device_key);
     spdlog::warn(
-        "kubelet health: DeviceHealth {} is not the kubelet source's ({}={}); left as it is",
-        desired.name, health::kSourceLabel, cached->Label(health::kSourceLabel));
+        "kubelet health: DeviceHealth {} is not the kubelet source's ({}={}); left as it is", name,
+        health::kSourceLabel, cached->Label(health::kSourceLabel));
     metrics_->Write(health::SourcedWrite::kNotOurs);
     return kube::ReconcileResult::Done();
   }
+  if (!verdict.state) {
+    // No report: the object keeps what the last one said (and a Healthy one
+    // goes once device health is done with it).
+    bool retire = cached && Retired(*cached);
+    return retire ? Remove(*cached) : kube::ReconcileResult::Done();
+  }
+  health::SourcedHealth desired = Desired(*device, verdict);
   // Only an Unhealthy report creates an object. The kubelet reports every
   // device of a driver that streams no health as Unknown, so Unknown alone
   // would give each allocated device of such a driver a DeviceHealth and a
@@ -96,6 +104,11 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
     bool retire = desired.state == api::HealthState::kHealthy && Retired(*cached);
     return retire ? Remove(*cached) : kube::ReconcileResult::Done();
   }
+  return Write(desired, device_key);
+}
+
+kube::ReconcileResult KubeletHealthSource::Write(const health::SourcedHealth& desired,
+                                                 const std::string& device_key) {
   auto written = writer_->Apply(desired);
   if (!written.ok()) {
     metrics_->WriteFailed();
@@ -103,6 +116,7 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
   }
   metrics_->Write(*written);
   if (*written == health::SourcedWrite::kNotOurs) {
+    NoteSquatter(desired.name, device_key);
     spdlog::warn("kubelet health: DeviceHealth {} is not the kubelet source's; left as it is",
                  desired.name);
   } else if (*written != health::SourcedWrite::kUnchanged) {
@@ -110,6 +124,37 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
                  api::HealthStateName(desired.state), desired.message);
   }
   return kube::ReconcileResult::Done();
+}
+
+std::vector<std::shared_ptr<const api::PodView>> KubeletHealthSource::Trusted(
+    const std::vector<std::shared_ptr<const api::PodView>>& pods,
+    const inventory::DeviceKey& device) {
+  const std::string key = device.ToString();
+  std::vector<std::shared_ptr<const api::PodView>> trusted;
+  for (const auto& pod : pods) {
+    bool reports = std::any_of(pod->device_reports.begin(), pod->device_reports.end(),
+                               [&](const auto& report) { return report.resource_id == key; });
+    if (!reports) continue;
+    ReportTrust trust = inputs_.verify ? inputs_.verify(*pod, device) : ReportTrust::kTrusted;
+    if (trust == ReportTrust::kTrusted) {
+      trusted.push_back(pod);
+      continue;
+    }
+    metrics_->Ignored(trust);
+    if (auto suppressed = ignored_log_.Admit()) {
+      spdlog::warn(
+          "kubelet health: ignored Pod {}'s report of device {} ({}: none of its claims holds the "
+          "device on its node {}); {} more not logged",
+          kube::QuoteForMessage(pod->meta.Key()), kube::QuoteForMessage(key),
+          ReportTrustName(trust), kube::QuoteForMessage(pod->node_name.view()), *suppressed);
+    }
+  }
+  return trusted;
+}
+
+void KubeletHealthSource::NoteSquatter(const std::string& name, const std::string& device_key) {
+  std::lock_guard lock(mu_);
+  squatted_[name] = device_key;
 }
 
 bool KubeletHealthSource::Retired(const api::DeviceHealth& health) {
@@ -149,8 +194,14 @@ std::vector<std::string> KubeletHealthSource::KeysOfPod(const api::PodView& pod)
   return DeviceReportAggregator::DeviceKeysOf(pod);
 }
 
-std::vector<std::string> KubeletHealthSource::KeysOfHealth(const api::DeviceHealth& health) {
-  if (health.Label(health::kSourceLabel) != kSource || health.device.empty()) return {};
+std::vector<std::string> KubeletHealthSource::KeysOfHealth(const api::DeviceHealth& health) const {
+  if (health.Label(health::kSourceLabel) != kSource) {
+    std::lock_guard lock(mu_);
+    auto it = squatted_.find(health.meta.name);
+    if (it == squatted_.end()) return {};
+    return {it->second};
+  }
+  if (health.device.empty()) return {};
   return {inventory::DeviceKey{health.driver, health.pool, health.device}.ToString()};
 }
 

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "controller/health/SourcedHealth.h"
 #include "controller/kubelet/HealthObjectName.h"
@@ -64,6 +65,12 @@ class KubeletHealthSourceTest : public ::testing::Test {
       cache_.erase(h.meta.name);
       return kube::Status::Ok();
     };
+    // The cluster's answer: every Pod holds what it reports, unless a test
+    // names the only Pods that hold the device.
+    inputs.verify = [this](const api::PodView& pod, const inventory::DeviceKey&) {
+      if (holders_.empty() || holders_.contains(pod.meta.name)) return ReportTrust::kTrusted;
+      return ReportTrust::kNotAllocated;
+    };
     source_ = std::make_unique<KubeletHealthSource>(
         std::move(inputs), writer_, std::make_shared<KubeletHealthMetrics>(registry_));
   }
@@ -82,6 +89,7 @@ class KubeletHealthSourceTest : public ::testing::Test {
   std::string Metrics() { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 
   std::vector<std::shared_ptr<const api::PodView>> pods_;
+  std::set<std::string> holders_;  // empty: every Pod holds what it reports
   std::map<std::string, api::DeviceHealth> cache_;
   std::vector<std::string> removed_;
   std::shared_ptr<FakeSourcedHealthWriter> writer_ = std::make_shared<FakeSourcedHealthWriter>();
@@ -146,17 +154,48 @@ TEST_F(KubeletHealthSourceTest, UnknownAloneCreatesNoObject) {
   EXPECT_TRUE(writer_->applied.empty());
 }
 
-TEST_F(KubeletHealthSourceTest, BackToHealthyWhenThePodsAreGone) {
+// Issue 46: the Pod that reported the device Unhealthy is evicted and
+// deleted; the source wrote Healthy, and the GPU went back into service on
+// no evidence at all. Only a Healthy report reopens it.
+TEST_F(KubeletHealthSourceTest, AbsenceOfReportsIsNotAHealthyReport) {
   pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
   Reconcile();
-  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}}, "Failed")};
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}}, "Failed")};  // evicted
+  Reconcile();
+  pods_.clear();  // and deleted
+  Reconcile();
+  ASSERT_EQ(writer_->applied.size(), 1u) << "only the Unhealthy report was written";
+  EXPECT_EQ(cache_.begin()->second.state, api::HealthState::kUnhealthy);
+  EXPECT_TRUE(removed_.empty());
+  // A later Pod on the device (one that tolerates the taint) reports it Healthy.
+  pods_ = {PodReporting("probe", {{kGpu0, Health::kHealthy}})};
   Reconcile();
   ASSERT_EQ(writer_->applied.size(), 2u);
   EXPECT_EQ(writer_->applied[1].state, api::HealthState::kHealthy);
   EXPECT_EQ(writer_->applied[1].reason, "KubeletReportedHealthy");
-  pods_.clear();
+  EXPECT_EQ(writer_->applied[1].message,
+            "kubelet reports Healthy: ml/probe container main claim gpu/one");
+}
+
+// Issue 47: a Pod's status is the Pod's claim, not the cluster's: a report for
+// a device none of its claims holds (or on another node) changes nothing.
+TEST_F(KubeletHealthSourceTest, AReportForADeviceThePodDoesNotHoldIsIgnoredAndCounted) {
+  holders_ = {"train"};
+  pods_ = {PodReporting("intruder", {{kGpu0, Health::kUnhealthy}})};
   Reconcile();
-  EXPECT_EQ(writer_->applied.size(), 2u) << "deleted after terminated: still Healthy, no write";
+  EXPECT_TRUE(writer_->applied.empty());
+  EXPECT_NE(Metrics().find(
+                "dra_controller_kubelet_health_reports_ignored_total{reason=\"not_allocated\"} 1"),
+            std::string::npos)
+      << Metrics();
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}}),
+           PodReporting("intruder", {{kGpu0, Health::kHealthy}})};
+  Reconcile();
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}}, "Failed"),
+           PodReporting("intruder", {{kGpu0, Health::kHealthy}})};
+  Reconcile();
+  ASSERT_EQ(writer_->applied.size(), 1u) << "the intruder's Healthy report does not reopen it";
+  EXPECT_EQ(writer_->applied[0].state, api::HealthState::kUnhealthy);
 }
 
 TEST_F(KubeletHealthSourceTest, FlappingWritesEachChangeOnce) {
@@ -186,6 +225,25 @@ TEST_F(KubeletHealthSourceTest, APersonsObjectOfThatNameIsLeftAlone) {
       << Metrics();
 }
 
+// Issue 46: the deletion of an object that squatted the source's name went
+// unnoticed until the Pod's status changed again.
+TEST_F(KubeletHealthSourceTest, TheDeletionOfASquattingObjectBringsTheReportBack) {
+  pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
+  health::SourcedHealth mine = KubeletHealthSource::Desired({"gpu.example.com", "node-a", "gpu-0"},
+                                                            {api::HealthState::kHealthy, {}});
+  cache_[mine.name] = Cached(mine, "");
+  mine.device = "someone-elses";  // what the squatter's spec names does not matter
+  cache_[mine.name].device = "someone-elses";
+  Reconcile();
+  ASSERT_TRUE(writer_->applied.empty());
+  api::DeviceHealth squatter = cache_[mine.name];
+  cache_.erase(mine.name);
+  EXPECT_EQ(source_->KeysOfHealth(squatter), std::vector<std::string>{kGpu0});
+  Reconcile();
+  ASSERT_EQ(writer_->applied.size(), 1u);
+  EXPECT_EQ(writer_->applied[0].state, api::HealthState::kUnhealthy);
+}
+
 TEST_F(KubeletHealthSourceTest, AFailedWriteIsRetried) {
   pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
   writer_->fail = kube::Status(kube::StatusCode::kUnavailable, "apiserver down");
@@ -211,9 +269,9 @@ TEST_F(KubeletHealthSourceTest, EventsMapToDeviceKeys) {
   EXPECT_EQ(KubeletHealthSource::KeysOfPod(*pod), std::vector<std::string>{kGpu0});
   health::SourcedHealth h = KubeletHealthSource::Desired({"gpu.example.com", "node-a", "gpu-0"},
                                                          {api::HealthState::kUnhealthy, {}});
-  EXPECT_EQ(KubeletHealthSource::KeysOfHealth(Cached(h)), std::vector<std::string>{kGpu0});
-  EXPECT_TRUE(KubeletHealthSource::KeysOfHealth(Cached(h, "")).empty());
-  EXPECT_TRUE(KubeletHealthSource::KeysOfHealth(Cached(h, "alertmanager")).empty());
+  EXPECT_EQ(source_->KeysOfHealth(Cached(h)), std::vector<std::string>{kGpu0});
+  EXPECT_TRUE(source_->KeysOfHealth(Cached(h, "")).empty());
+  EXPECT_TRUE(source_->KeysOfHealth(Cached(h, "alertmanager")).empty());
 }
 
 // Device health's status of a Healthy object: Enforced=True, and the rule
@@ -228,7 +286,7 @@ void Settle(api::DeviceHealth& h, const std::string& rule) {
 TEST_F(KubeletHealthSourceTest, AHealthyObjectIsDeletedOnceItsTaintIsGone) {
   pods_ = {PodReporting("train", {{kGpu0, Health::kUnhealthy}})};
   Reconcile();
-  pods_.clear();
+  pods_ = {PodReporting("train", {{kGpu0, Health::kHealthy}})};
   Reconcile();
   ASSERT_EQ(writer_->applied.size(), 2u);
   std::string name = writer_->applied[0].name;

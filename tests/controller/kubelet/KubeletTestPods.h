@@ -18,6 +18,8 @@ inline std::shared_ptr<const api::PodView> PodReporting(
   api::PodView pod;
   pod.meta.name = name;
   pod.meta.namespace_name = "ml";
+  pod.meta.uid = kube::Uid(name + "-uid");
+  pod.node_name = kube::InternedString("node-a");
   pod.phase = phase;
   for (const auto& [id, health] : reports) {
     pod.device_reports.push_back({"main", "gpu/one", id, health});
