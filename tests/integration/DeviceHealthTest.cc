@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <thread>
@@ -216,7 +218,7 @@ TEST_F(DeviceHealthTest, UnhealthyGpuIsPreviewedThenItsPodEvicted) {
                    json::array({ns_ + "/victim"});
       },
       [&] { return health.dump(); }));
-  EXPECT_EQ(Effect("dh-victim"), "None");
+  EXPECT_EQ(Effect("dh-victim"), "NoSchedule") << "closed to new Pods from the first moment";
   json pod = Get({"get", "pod", "victim", "-n", ns_});
   EXPECT_FALSE(pod.contains("/metadata/deletionTimestamp"_json_pointer)) << "evicted in preview";
   ASSERT_TRUE(Eventually("NoExecute after the preview",
@@ -288,6 +290,82 @@ TEST_F(DeviceHealthTest, EscalatingGpuStaysClosedToAPendingPodThroughThePreview)
   EXPECT_EQ(DeviceOf("waiting"), "");
 }
 
+// Issue 46: every ordered pair of the four states, with a Pending Pod that
+// can only go to the GPU under test (its two neighbours are Degraded). The
+// walk H D H U H K D U D K U K H passes each ordered pair once. The safety
+// rule says when the GPU is closed; the Pod must never bind while it is, and
+// must bind once it reopens (Healthy after its hold-off, Unknown after
+// Healthy). On the code before the fix, H->U and K->U (a None preview) and
+// U->K and D->K (Unknown lifted the taint) let the Pod bind.
+TEST_F(DeviceHealthTest, APendingPodNeverBindsToAClosedGpuAcrossEveryPairOfStates) {
+  for (const char* gpu : {"gpu-0", "gpu-2"}) {
+    ASSERT_TRUE(
+        cluster_->Apply(Health(std::string("dh-pair-") + gpu, "dh-a", gpu, "Degraded")).ok());
+    ASSERT_TRUE(Eventually("a neighbour closed",
+                           [&] { return Effect(std::string("dh-pair-") + gpu) == "NoSchedule"; }));
+  }
+  const std::vector<std::string> walk{"Healthy",   "Degraded", "Healthy",   "Unhealthy", "Healthy",
+                                      "Unknown",   "Degraded", "Unhealthy", "Degraded",  "Unknown",
+                                      "Unhealthy", "Unknown",  "Healthy"};
+  constexpr auto kHoldOff = 3s;
+  bool closed = false;  // what the safety rule says of gpu-1 now
+  int pods = 0;
+  std::string pending;  // the Pending Pod's name, if one waits
+  for (size_t step = 0; step < walk.size(); ++step) {
+    const std::string& state = walk[step];
+    std::string transition = step == 0 ? state : walk[step - 1] + " -> " + state;
+    SCOPED_TRACE(transition);
+    if (closed && pending.empty()) {
+      pending = "waiting-" + std::to_string(++pods);
+      ASSERT_TRUE(cluster_->Create(PodManifest(pending, ns_)).ok());
+      ASSERT_TRUE(Eventually("the Pod to be unschedulable", [&] {
+        return Condition(Get({"get", "pod", pending, "-n", ns_}), "PodScheduled", "reason") ==
+               "Unschedulable";
+      }));
+    }
+    // The rule: Degraded and Unhealthy close; Unknown keeps what was; Healthy
+    // reopens only after the hold-off.
+    bool closes = state == "Degraded" || state == "Unhealthy" || (state == "Unknown" && closed);
+    bool reopens = !closes;
+    auto applied = std::chrono::steady_clock::now();
+    ASSERT_TRUE(cluster_->Apply(Health("dh-pair", "dh-a", "gpu-1", state)).ok());
+    std::string bound_at;  // "<node> after <ms>"
+    auto settled = WaitFor(
+        "the transition to settle", 30s,
+        [&] {
+          auto since = std::chrono::steady_clock::now() - applied;
+          if (!pending.empty() && bound_at.empty()) {
+            std::string node =
+                Get({"get", "pod", pending, "-n", ns_}).value("/spec/nodeName"_json_pointer, "");
+            if (!node.empty()) {
+              bound_at = node + " after " +
+                         std::to_string(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(since).count()) +
+                         " ms";
+              bool allowed =
+                  reopens && (state != "Healthy" || !closed || since >= kHoldOff - 500ms);
+              EXPECT_TRUE(allowed) << "the Pending Pod bound to the closed GPU: " << bound_at;
+            }
+          }
+          json health = HealthObject("dh-pair");
+          bool current = health.value("/status/observedGeneration"_json_pointer, 0) ==
+                         health.value("/metadata/generation"_json_pointer, -1);
+          bool enforced = current && Condition(health, "Enforced", "status") == "True";
+          return enforced && (pending.empty() || !reopens || !bound_at.empty());
+        },
+        [&] { return HealthObject("dh-pair").dump() + " bound: " + bound_at; });
+    ASSERT_TRUE(settled.ok()) << settled.ToString() << "\n" << controller_->Output();
+    closed = closes;
+    if (!bound_at.empty()) {
+      ASSERT_TRUE(cluster_
+                      ->Kubectl({"delete", "pod", pending, "-n", ns_, "--grace-period=0", "--force",
+                                 "--wait=true"})
+                      .ok());
+      pending.clear();
+    }
+  }
+}
+
 TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheRule) {
   ASSERT_TRUE(cluster_->Apply(Health("dh-a-gpu-0", "dh-a", "gpu-0", "Degraded")).ok());
   ASSERT_TRUE(Eventually("the rule", [&] { return Effect("dh-a-gpu-0") == "NoSchedule"; }));
@@ -312,8 +390,9 @@ TEST_F(DeviceHealthTest, HealthyLiftsTheTaintAfterTheHoldOffAndDeleteRemovesTheR
 
 // The gauge re-renders on the DeviceHealth's own change, not on a timer (its
 // safety net is 10 min) and not only when a rule changes: an Unhealthy GPU
-// still in its preview and an Unknown one both have the same effect-None rule,
-// so going from one to the other changes nothing but the DeviceHealth.
+// still in its preview and the Unknown one it turns into both have the same
+// NoSchedule rule, so going from one to the other changes nothing but the
+// DeviceHealth.
 TEST_F(DeviceHealthTest, UnhealthyGaugeFollowsTheDeviceHealthAlone) {
   StopController();
   ASSERT_NO_FATAL_FAILURE(StartController("100", "10m"));
@@ -325,7 +404,7 @@ TEST_F(DeviceHealthTest, UnhealthyGaugeFollowsTheDeviceHealthAlone) {
   // kube-controller-manager writes the rule's status once; then the rule
   // stays as it is. Two render intervals, so a render its last change queued has run.
   ASSERT_TRUE(Eventually("the rule's status", [&] {
-    return Effect("dh-gauge") == "None" &&
+    return Effect("dh-gauge") == "NoSchedule" &&
            !Condition(Rule("dh-gauge"), "EvictionInProgress", "reason").empty();
   }));
   std::this_thread::sleep_for(2s);
@@ -380,6 +459,93 @@ TEST_F(DeviceHealthTest, StormGuardHoldsTheSecondGpuBackUntilTheFirstRecovers) {
   ASSERT_TRUE(cluster_->Kubectl({"delete", "devicehealth", "dh-storm-0"}).ok());
   ASSERT_TRUE(Eventually("the held GPU to be promoted once room frees up",
                          [&] { return Effect("dh-storm-1") == "NoExecute"; }));
+}
+
+// Issue 46: 50 alerts fire on a fleet of 7 x 8 GPUs, then all resolve. While
+// they resolve, the devices under NoExecute keep it for their hold-off; they
+// used to stop counting, and the held-back devices were promoted past the
+// caps (27 NoExecute against a driver cap of 13). Polled every 200 ms: no
+// pool and not the driver ever has more devices under NoExecute than its cap.
+TEST_F(DeviceHealthTest, FiftyAlertsFiringThenResolvingNeverExceedTheCaps) {
+  StopController();
+  std::vector<std::string> storm_fleet;
+  for (int n = 0; n < 7; ++n)
+    storm_fleet.push_back("dh-s" + std::to_string(n) + ":8:80Gi:gpu-dh-s");
+  auto fleet = ApplyFakeFleet(*cluster_, storm_fleet);
+  ASSERT_TRUE(fleet.ok()) << fleet.ToString();
+  ASSERT_NO_FATAL_FAILURE(StartController("25", "0s"));
+  // The driver's devices in the cluster now, and so its cap; each pool's cap is 2 of 8.
+  json slices = Get({"get", "resourceslices"});
+  int driver_devices = 0;
+  for (const auto& slice : slices.value("items", json::array())) {
+    if (slice.value("/spec/driver"_json_pointer, std::string()) != "gpu.example.com") continue;
+    driver_devices +=
+        static_cast<int>(slice.value("/spec/devices"_json_pointer, json::array()).size());
+  }
+  const int driver_cap = std::max(1, driver_devices / 4), pool_cap = 2;
+  auto alerts = [&](const std::string& state) {
+    std::string yaml;
+    for (int i = 0; i < 50; ++i) {
+      std::string pool = "dh-s" + std::to_string(i / 8), gpu = "gpu-" + std::to_string(i % 8);
+      yaml += "---\n" + Health("dh-alert-" + std::to_string(i), pool, gpu, state);
+    }
+    return cluster_->Apply(yaml);
+  };
+  std::atomic<bool> stop{false};
+  std::atomic<int> polls{0};
+  std::string worst;  // the first poll over a cap
+  std::mutex mu;
+  std::thread poller([&] {
+    while (!stop) {
+      std::map<std::string, int> per_pool;
+      int total = 0;
+      auto listed = client_->Get("/apis/resource.k8s.io/v1/devicetaintrules");
+      if (!listed.ok()) {
+        std::this_thread::sleep_for(200ms);
+        continue;
+      }
+      for (const auto& rule : listed->value("items", json::array())) {
+        if (rule.value("/spec/taint/effect"_json_pointer, std::string()) != "NoExecute") continue;
+        ++per_pool[rule.value("/spec/deviceSelector/pool"_json_pointer, std::string())];
+        ++total;
+      }
+      ++polls;
+      for (const auto& [pool, count] : per_pool) {
+        std::lock_guard lock(mu);
+        if (count > pool_cap && worst.empty()) worst = pool + ": " + std::to_string(count);
+      }
+      if (total > driver_cap) {
+        std::lock_guard lock(mu);
+        if (worst.empty()) worst = "driver: " + std::to_string(total);
+      }
+      std::this_thread::sleep_for(200ms);
+    }
+  });
+  ASSERT_TRUE(alerts("Unhealthy").ok());
+  EXPECT_TRUE(Eventually("every alert's rule", [&] {
+    return static_cast<int>(
+               Get({"get", "devicetaintrules", "-l", "app.kubernetes.io/managed-by=dra-controller"})
+                   .value("items", json::array())
+                   .size()) >= 50;
+  }));
+  ASSERT_TRUE(alerts("Healthy").ok());
+  EXPECT_TRUE(Eventually(
+      "every rule gone after the hold-off",
+      [&] {
+        for (const auto& rule : Get({"get", "devicetaintrules"}).value("items", json::array())) {
+          if (rule.value("/metadata/name"_json_pointer, std::string())
+                  .rfind("devicehealth-dh-alert-", 0) == 0)
+            return false;
+        }
+        return true;
+      },
+      nullptr, 60s));
+  stop = true;
+  poller.join();
+  EXPECT_GE(polls.load(), 10);
+  EXPECT_EQ(worst, "") << "over the cap (pool " << pool_cap << ", driver " << driver_cap << ")";
+  (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kTestLabel, "--wait=true"});
+  RemoveFakeFleet(*cluster_, storm_fleet);
 }
 
 TEST_F(DeviceHealthTest, InvalidManifestsAreRefusedWithTheCrdsMessages) {

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <thread>
+
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
@@ -157,11 +159,35 @@ class KubeletHealthReportTest : public ClusterTest {
                   result.value("device", "");
   }
 
-  kube::Status Report(const std::string& resource_id, const std::string& health) {
+  kube::Status Report(const std::string& resource_id, const std::string& health,
+                      const std::string& pod = "trainer") {
     auto patched =
-        cluster_->Kubectl({"patch", "pod", "trainer", "-n", ns_, "--subresource=status",
-                           "--type=merge", "-p", KubeletStatus(resource_id, health).dump()});
+        cluster_->Kubectl({"patch", "pod", pod, "-n", ns_, "--subresource=status", "--type=merge",
+                           "-p", KubeletStatus(resource_id, health).dump()});
     return patched.ok() ? kube::Status::Ok() : patched.status();
+  }
+
+  // The kubelet DeviceHealth's state ("" without one) and whether its rule exists.
+  std::string KubeletState() {
+    json items = KubeletHealths();
+    return items.size() == 1 ? items[0].value("/spec/state"_json_pointer, std::string()) : "";
+  }
+
+  // For `span`, the kubelet DeviceHealth stays Unhealthy and its rule in force:
+  // a bounded watch for a change that must not come.
+  ::testing::AssertionResult StaysTainted(const std::string& name, std::chrono::seconds span) {
+    auto until = std::chrono::steady_clock::now() + span;
+    while (std::chrono::steady_clock::now() < until) {
+      std::string state = KubeletState();
+      json rule = Get({"get", "devicetaintrule", "devicehealth-" + name});
+      if (state != "Unhealthy" || rule.empty()) {
+        return ::testing::AssertionFailure()
+               << "state " << state << ", rule " << rule.dump() << "\n"
+               << (controller_ ? controller_->Output() : "");
+      }
+      std::this_thread::sleep_for(250ms);
+    }
+    return ::testing::AssertionSuccess();
   }
 
   ::testing::AssertionResult Eventually(const std::string& what, std::function<bool()> check,
@@ -233,6 +259,80 @@ TEST_F(KubeletHealthReportTest, UnhealthyReportTaintsExactlyThatDeviceUntilHealt
     auto got = cluster_->Kubectl({"get", "devicehealth", name, "--ignore-not-found", "-o", "name"});
     return got.ok() && got->out.empty();
   }));
+}
+
+// Issue 46: the Pod that reported its GPU Unhealthy is evicted and deleted;
+// the source used to read "no report" as Healthy and put the GPU back. The
+// evidence stays in the kubelet DeviceHealth, across a controller restart,
+// until a person releases it (or a Healthy report comes).
+TEST_F(KubeletHealthReportTest, AGpuStaysTaintedAfterItsReporterIsGoneUntilReleased) {
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  std::string resource_id;
+  json result;
+  ASSERT_NO_FATAL_FAILURE(BindTrainer(resource_id, result));
+  ASSERT_TRUE(Report(resource_id, "Unhealthy").ok());
+  std::string name;
+  ASSERT_TRUE(Eventually("the kubelet DeviceHealth and its rule", [&] {
+    json items = KubeletHealths();
+    if (items.size() != 1) return false;
+    name = items[0].value("/metadata/name"_json_pointer, std::string());
+    return !Get({"get", "devicetaintrule", "devicehealth-" + name}).empty();
+  }));
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"delete", "pod", "trainer", "-n", ns_, "--grace-period=0", "--force",
+                             "--wait=true"})
+                  .ok());
+  // Longer than the hold-off (2 s) and the source's reaction to the deletion.
+  EXPECT_TRUE(StaysTainted(name, 5s)) << "the evicted reporter's GPU was put back";
+  StopController();
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  EXPECT_TRUE(StaysTainted(name, 5s)) << "a restart put the GPU back";
+
+  ASSERT_TRUE(cluster_
+                  ->Kubectl({"patch", "devicehealth", name, "--type=merge", "-p",
+                             R"({"spec":{"state":"Healthy"}})"})
+                  .ok());
+  ASSERT_TRUE(Eventually("the released GPU's rule to go after the hold-off", [&] {
+    auto got = cluster_->Kubectl(
+        {"get", "devicetaintrule", "devicehealth-" + name, "--ignore-not-found", "-o", "name"});
+    return got.ok() && got->out.empty();
+  }));
+  ASSERT_TRUE(Eventually("the released DeviceHealth to be retired",
+                         [&] { return KubeletHealths().empty(); }));
+}
+
+// Issue 47: a Pod that holds no allocation of the GPU (its claim is another,
+// never allocated) writes a report of it into its status, which the API
+// server accepts. Nothing is tainted.
+TEST_F(KubeletHealthReportTest, AReportFromAPodWithoutTheGpuTaintsNothing) {
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  std::string resource_id;
+  json result;
+  ASSERT_NO_FATAL_FAILURE(BindTrainer(resource_id, result));
+  json intruder = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", "intruder"}, {"namespace", ns_}}},
+      {"spec",
+       {{"automountServiceAccountToken", false},
+        {"nodeName", Get({"get", "pod", "trainer", "-n", ns_})
+                         .value("/spec/nodeName"_json_pointer, std::string())},
+        {"resourceClaims", json::array({{{"name", "gpu"}, {"resourceClaimName", "not-mine"}}})},
+        {"containers",
+         json::array({{{"name", "main"},
+                       {"image", "registry.k8s.io/pause:3.10"},
+                       {"resources",
+                        {{"claims", json::array({{{"name", "gpu"}, {"request", "gpu"}}})}}}}})}}}};
+  ASSERT_TRUE(cluster_->Create(intruder.dump()).ok());
+  ASSERT_TRUE(Report(resource_id, "Unhealthy", "intruder").ok());
+  ASSERT_TRUE(Eventually("the ignored report in the controller's log", [&] {
+    return controller_->Output().find("ignored Pod") != std::string::npos;
+  }));
+  EXPECT_TRUE(KubeletHealths().empty()) << KubeletHealths().dump();
+  // The Pod that does hold the GPU is still believed.
+  ASSERT_TRUE(Report(resource_id, "Unhealthy").ok());
+  ASSERT_TRUE(
+      Eventually("the holder's report to count", [&] { return KubeletState() == "Unhealthy"; }));
 }
 
 }  // namespace
