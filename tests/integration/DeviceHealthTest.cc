@@ -295,8 +295,9 @@ TEST_F(DeviceHealthTest, EscalatingGpuStaysClosedToAPendingPodThroughThePreview)
 // walk H D H U H K D U D K U K H passes each ordered pair once. The safety
 // rule says when the GPU is closed; the Pod must never bind while it is, and
 // must bind once it reopens (Healthy after its hold-off, Unknown after
-// Healthy). On the code before the fix, H->U and K->U (a None preview) and
-// U->K and D->K (Unknown lifted the taint) let the Pod bind.
+// Healthy). Where the GPU was open, the Pod arrives as soon as the controller
+// has seen the new state. On the code before the fix, H->U and K->U (a None
+// preview) and U->K and D->K (Unknown lifted the taint) let the Pod bind.
 TEST_F(DeviceHealthTest, APendingPodNeverBindsToAClosedGpuAcrossEveryPairOfStates) {
   for (const char* gpu : {"gpu-0", "gpu-2"}) {
     ASSERT_TRUE(
@@ -329,6 +330,17 @@ TEST_F(DeviceHealthTest, APendingPodNeverBindsToAClosedGpuAcrossEveryPairOfState
     bool reopens = !closes;
     auto applied = std::chrono::steady_clock::now();
     ASSERT_TRUE(cluster_->Apply(Health("dh-pair", "dh-a", "gpu-1", state)).ok());
+    if (!closed && closes) {
+      // Open until now: a Pod arrives the moment the controller has seen the
+      // new state (the preview must already keep it off).
+      ASSERT_TRUE(Eventually("the controller to see the state", [&] {
+        json health = HealthObject("dh-pair");
+        return health.value("/status/observedGeneration"_json_pointer, 0) ==
+               health.value("/metadata/generation"_json_pointer, -1);
+      }));
+      pending = "waiting-" + std::to_string(++pods);
+      ASSERT_TRUE(cluster_->Create(PodManifest(pending, ns_)).ok());
+    }
     std::string bound_at;  // "<node> after <ms>"
     auto settled = WaitFor(
         "the transition to settle", 30s,
