@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/base/NlohmannFields.h"
+#include "src/base/Utf8Text.h"
 
 namespace dra::alerts {
 namespace {
@@ -53,8 +54,9 @@ kube::Result<AlertLedger::Entry> EntryFrom(const json& object) {
   // DeviceHealth schema when it is written back.
   entry.reason = AlertMapper::ReasonFrom(
       kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "reason")));
-  entry.message =
-      kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "message")).substr(0, 1024);
+  entry.message = kube::Utf8Text::Truncate(
+      kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "message")),
+      AlertMapper::kMaxMessage);
   return entry;
 }
 
@@ -101,6 +103,16 @@ AlertLedger::News AlertLedger::Record(const GpuAlert& alert) {
   Prune();
   // Too old to keep among the others: as if it never came.
   return entries_.contains(key) ? News::kRecorded : News::kStale;
+}
+
+size_t AlertLedger::DistrustFuture(int64_t latest_ms, int64_t now_ms) {
+  size_t redated = 0;
+  for (auto& [fingerprint, entry] : entries_) {
+    if (entry.at_ms <= latest_ms) continue;
+    entry.at_ms = now_ms;
+    ++redated;
+  }
+  return redated;
 }
 
 AlertLedger::Verdict AlertLedger::Current() const {

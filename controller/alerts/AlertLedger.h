@@ -51,6 +51,11 @@ class AlertLedger {
   };
   Verdict Current() const;
 
+  // Entries dated after `latest_ms` (a clock far ahead once wrote them, or
+  // a person) are dated `now_ms` instead, so that later real news is not
+  // taken for stale. Returns how many were.
+  size_t DistrustFuture(int64_t latest_ms, int64_t now_ms);
+
   const std::map<std::string, Entry>& entries() const { return entries_; }
 
  private:

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "controller/alerts/AlertTime.h"
+#include "src/base/JsonShape.h"
 
 namespace dra::alerts {
 namespace {
@@ -100,6 +101,8 @@ std::string Alert::Label(const std::string& name) const {
 }
 
 kube::Result<AlertmanagerPayload> AlertmanagerPayload::Parse(std::string_view body) {
+  kube::Status shape = kube::JsonShape::Check(body, kMaxDepth, kMaxValues);
+  if (!shape.ok()) return Invalid(shape.message());
   json document = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded()) return Invalid("not JSON");
   return FromJson(document);
