@@ -504,10 +504,12 @@ class AlertmanagerEndToEndTest : public ClusterTest {
                                         "     - targets: ['127.0.0.1:" +
                                         std::to_string(alertmanager_port_) +
                                         "']\n"
-                                        "scrape_configs:\n  - job_name: dcgm-exporter\n    "
+                                        // The job and namespace the shipped rules select.
+                                        "scrape_configs:\n  - job_name: nvidia-dcgm-exporter\n    "
                                         "static_configs:\n"
                                         "      - targets: ['127.0.0.1:" +
-                                        std::to_string(exposition_server_->port()) + "']\n");
+                                        std::to_string(exposition_server_->port()) +
+                                        "']\n        labels: {namespace: gpu-operator}\n");
     bool ready = false;
     for (int attempt = 0; attempt < 3 && !ready; ++attempt) {
       prometheus_port_ = FreeLoopbackPort();
