@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "src/base/JsonShape.h"
 #include "src/base/NlohmannFields.h"
 #include "src/base/Utf8Text.h"
 
@@ -65,6 +66,10 @@ kube::Result<AlertLedger::Entry> EntryFrom(const json& object) {
 kube::Result<AlertLedger> AlertLedger::FromAnnotation(const std::string& text) {
   AlertLedger ledger;
   if (text.empty()) return ledger;
+  // Anyone who may edit the DeviceHealth writes this text: its shape is
+  // checked before a document is built (a ledger is two levels deep).
+  kube::Status shape = kube::JsonShape::Check(text, kMaxDepth, kMaxValues);
+  if (!shape.ok()) return NotALedger(shape.message());
   json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded() || !document.is_object()) return NotALedger("not a JSON object");
   for (const auto& [fingerprint, object] : document.items()) {

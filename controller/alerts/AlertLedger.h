@@ -23,6 +23,9 @@ class AlertLedger {
   // kMaxEntries alerts in all (resolved ones go first).
   static constexpr int64_t kKeepResolvedMs = int64_t{24} * 3600 * 1000;
   static constexpr size_t kMaxEntries = 32;
+  // Annotation text nested deeper, or holding more values, is not a ledger.
+  static constexpr size_t kMaxDepth = 4;
+  static constexpr size_t kMaxValues = 10000;
 
   struct Entry {
     bool firing = false;

@@ -41,7 +41,7 @@ class AlertmanagerPayload {
   // refused before they are parsed: a parsed value costs ~100 bytes, so the
   // limits bound a notification's cost at a few tens of MB.
   static constexpr size_t kMaxDepth = 16;
-  static constexpr size_t kMaxValues = 200000;
+  static constexpr size_t kMaxValues = 100000;
 
   // kInvalidArgument naming the first thing wrong: not JSON, another
   // version, no alerts array, an alert without status firing|resolved, labels
