@@ -58,7 +58,7 @@ kube::Result<std::vector<AlertOutcome>> AlertReceiver::Receive(const Alertmanage
                   kube::QuoteForMessage(e.what(), 256));
     for (size_t i = 0; i < payload.alerts.size(); ++i) Count({"error", "", ""});
     return kube::Status(kube::StatusCode::kInternal,
-                        std::string("notification not handled: ") + e.what());
+                        "notification not handled: " + kube::QuoteForMessage(e.what(), 256));
   }
 }
 

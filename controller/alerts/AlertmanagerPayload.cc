@@ -4,6 +4,7 @@
 
 #include "controller/alerts/AlertTime.h"
 #include "src/base/JsonShape.h"
+#include "src/base/QuoteForMessage.h"
 
 namespace dra::alerts {
 namespace {
@@ -24,7 +25,9 @@ kube::Result<std::map<std::string, std::string>> StringMap(const json& alert, co
   }
   if (!it->is_object()) return Invalid(std::string(field) + " is not an object");
   for (const auto& [key, value] : it->items()) {
-    if (!value.is_string()) return Invalid(std::string(field) + "." + key + " is not a string");
+    if (!value.is_string()) {
+      return Invalid(std::string(field) + " " + kube::QuoteForMessage(key) + " is not a string");
+    }
     out.emplace(key, value.get<std::string>());
   }
   return out;
