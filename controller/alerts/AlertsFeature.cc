@@ -106,6 +106,10 @@ kube::Status AlertsFeature::Wire(feature::FeatureContext& context) {
   auto reviews = manager.NewAuthorizer();
   if (!reviews.ok()) return reviews.status().WithContext("alertmanager webhook");
   std::shared_ptr<kube::RequestAuthorizer> authorizer = *reviews;
+  if (required_labels_.empty()) {
+    spdlog::info("alertmanager webhook: --{} unset: alerts from any series are acted on",
+                 kRequiredLabels);
+  }
   auto metrics = std::make_shared<AlertMetrics>(manager.registry());
   auto receiver = std::make_shared<AlertReceiver>(AlertReceiver::Inputs{
       AlertMapper(labels_), DeviceCounter(context.inventory, attribute_names_),

@@ -11,7 +11,6 @@
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ProtoListPage.h"
 #include "src/cache/ProtoWatchDecoder.h"
-#include "src/cache/WatchDeadline.h"
 #include "src/metrics/MetricFamilyCache.h"
 #include "src/proto/ProtoEnvelope.h"
 
@@ -585,7 +584,7 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
   watching_ = false;
   splitter_.Reset();
   frames_.Reset();
-  if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(static_cast<int>(cut), options);
+  if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(cut, options);
   if (!stream_error_.ok()) return stream_error_;
   return status;
 }
@@ -593,8 +592,8 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
 // A watch cut by its WatchDeadline. One cut while part of an event was
 // buffered was delivering bytes that never made an event: whatever sits
 // between the server and us is not to be trusted to resume, so relist.
-Status Reflector::CutWatchStatus(int cut, const ListOptions& options) {
-  if (static_cast<WatchDeadline::Cut>(cut) == WatchDeadline::Cut::kOverran) {
+Status Reflector::CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options) {
+  if (cut == WatchDeadline::Cut::kOverran) {
     return Status(StatusCode::kTimeout,
                   "watch still open " + std::to_string(options_.watch_timeout_margin.count()) +
                       " ms past its timeoutSeconds=" +

@@ -12,6 +12,7 @@
 #include "src/cache/LineSplitter.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/ReflectorSink.h"
+#include "src/cache/WatchDeadline.h"
 #include "src/cache/WatchDecoder.h"
 #include "src/cache/WatchListMode.h"
 #include "src/cache/WatchListPolicy.h"
@@ -26,7 +27,6 @@ namespace kube {
 
 class InitialEventsDeadline;
 class ListMemoryBudget;
-class WatchDeadline;
 
 struct ReflectorOptions {
   int64_t page_size = 500;
@@ -151,7 +151,7 @@ class Reflector {
   Status Sync();
   Status WatchList(bool& no_bookmark);
   Status StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data);
-  Status CutWatchStatus(int cut, const ListOptions& options);
+  Status CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options);
   void EventArrived();
   Status HandleInitialEvent(const RawWatchEvent& event);
   void EndInitialEvents(std::string_view resource_version);
