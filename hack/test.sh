@@ -120,8 +120,11 @@ run_alert_rules() {
   dir="$(mktemp -d)"
   sed -n '/^spec:/,$p' "$monitoring/prometheusrule.yaml" | tail -n +2 | sed 's/^  //' \
     >"$dir/dra-controller.rules.yaml"
+  sed -n '/^spec:/,$p' "$monitoring/dcgm-prometheusrule.yaml" | tail -n +2 | sed 's/^  //' \
+    >"$dir/dcgm-alerts.rules.yaml"
   cp "$monitoring"/tests/*.yaml "$dir/"
-  (cd "$dir" && promtool check rules dra-controller.rules.yaml && promtool test rules ./*-test.yaml) \
+  (cd "$dir" && promtool check rules dra-controller.rules.yaml dcgm-alerts.rules.yaml \
+    && promtool test rules ./*-test.yaml) \
     || { rm -rf "$dir"; die "alert rule tests failed"; }
   rm -rf "$dir"
 }

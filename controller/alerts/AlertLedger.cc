@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "src/base/JsonShape.h"
 #include "src/base/NlohmannFields.h"
+#include "src/base/Utf8Text.h"
 
 namespace dra::alerts {
 namespace {
@@ -53,8 +55,9 @@ kube::Result<AlertLedger::Entry> EntryFrom(const json& object) {
   // DeviceHealth schema when it is written back.
   entry.reason = AlertMapper::ReasonFrom(
       kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "reason")));
-  entry.message =
-      kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "message")).substr(0, 1024);
+  entry.message = kube::Utf8Text::Truncate(
+      kube::NlohmannFields::Text(kube::NlohmannFields::At(object, "message")),
+      AlertMapper::kMaxMessage);
   return entry;
 }
 
@@ -63,6 +66,10 @@ kube::Result<AlertLedger::Entry> EntryFrom(const json& object) {
 kube::Result<AlertLedger> AlertLedger::FromAnnotation(const std::string& text) {
   AlertLedger ledger;
   if (text.empty()) return ledger;
+  // Anyone who may edit the DeviceHealth writes this text: its shape is
+  // checked before a document is built (a ledger is two levels deep).
+  kube::Status shape = kube::JsonShape::Check(text, kMaxDepth, kMaxValues);
+  if (!shape.ok()) return NotALedger(shape.message());
   json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded() || !document.is_object()) return NotALedger("not a JSON object");
   for (const auto& [fingerprint, object] : document.items()) {
@@ -101,6 +108,16 @@ AlertLedger::News AlertLedger::Record(const GpuAlert& alert) {
   Prune();
   // Too old to keep among the others: as if it never came.
   return entries_.contains(key) ? News::kRecorded : News::kStale;
+}
+
+size_t AlertLedger::DistrustFuture(int64_t latest_ms, int64_t now_ms) {
+  size_t redated = 0;
+  for (auto& [fingerprint, entry] : entries_) {
+    if (entry.at_ms <= latest_ms) continue;
+    entry.at_ms = now_ms;
+    ++redated;
+  }
+  return redated;
 }
 
 AlertLedger::Verdict AlertLedger::Current() const {

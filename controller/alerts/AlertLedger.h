@@ -23,6 +23,9 @@ class AlertLedger {
   // kMaxEntries alerts in all (resolved ones go first).
   static constexpr int64_t kKeepResolvedMs = int64_t{24} * 3600 * 1000;
   static constexpr size_t kMaxEntries = 32;
+  // Annotation text nested deeper, or holding more values, is not a ledger.
+  static constexpr size_t kMaxDepth = 4;
+  static constexpr size_t kMaxValues = 10000;
 
   struct Entry {
     bool firing = false;
@@ -50,6 +53,11 @@ class AlertLedger {
     std::string message;
   };
   Verdict Current() const;
+
+  // Entries dated after `latest_ms` (a clock far ahead once wrote them, or
+  // a person) are dated `now_ms` instead, so that later real news is not
+  // taken for stale. Returns how many were.
+  size_t DistrustFuture(int64_t latest_ms, int64_t now_ms);
 
   const std::map<std::string, Entry>& entries() const { return entries_; }
 

@@ -3,19 +3,21 @@
 #include <charconv>
 
 #include "controller/health/SourcedHealthName.h"
+#include "src/base/QuoteForMessage.h"
+#include "src/base/Utf8Text.h"
 
 namespace dra::alerts {
 namespace {
 
 constexpr size_t kMaxReason = 128;
-constexpr size_t kMaxMessage = 1024;
 constexpr size_t kUuidShown = 12;
 
 kube::Status Invalid(const Alert& alert, const std::string& why) {
   std::string name = alert.Label("alertname");
   return kube::Status(
       kube::StatusCode::kInvalidArgument,
-      "alert " + (name.empty() ? std::string("without alertname") : name) + ": " + why);
+      "alert " + (name.empty() ? std::string("without alertname") : kube::QuoteForMessage(name)) +
+          ": " + why);
 }
 
 bool IsAlnum(char c) {
@@ -33,7 +35,7 @@ std::string MessageOf(const Alert& alert) {
   for (const char* key : {"summary", "description", "message"}) {
     auto it = alert.annotations.find(key);
     if (it != alert.annotations.end() && !it->second.empty()) {
-      return it->second.substr(0, kMaxMessage);
+      return kube::Utf8Text::Truncate(it->second, AlertMapper::kMaxMessage);
     }
   }
   return "";
@@ -74,7 +76,10 @@ kube::Result<GpuAlert> AlertMapper::Map(const Alert& alert) const {
   out.message = MessageOf(alert);
   if (std::string state = alert.Label(labels_.state); !state.empty()) {
     auto parsed = api::ParseHealthState(state);
-    if (!parsed) return Invalid(alert, labels_.state + " \"" + state + "\" is not a health state");
+    if (!parsed) {
+      return Invalid(alert,
+                     labels_.state + " " + kube::QuoteForMessage(state) + " is not a health state");
+    }
     out.state = *parsed;
   }
   out.uuid = alert.Label(labels_.uuid);
@@ -92,7 +97,9 @@ kube::Result<GpuAlert> AlertMapper::Map(const Alert& alert) const {
                               " and " + labels_.index + ")");
   }
   out.index = ParseIndex(index);
-  if (!out.index) return Invalid(alert, labels_.index + " \"" + index + "\" is not an index");
+  if (!out.index) {
+    return Invalid(alert, labels_.index + " " + kube::QuoteForMessage(index) + " is not an index");
+  }
   std::string identity = out.node + "/" + std::to_string(*out.index);
   out.health_name = health::SourcedHealthName::For(
       "alert-", out.node + "-gpu" + std::to_string(*out.index), identity);

@@ -36,6 +36,10 @@ struct GpuAlert {
 // Reads the GPU and the state an alert names. Pure; thread-safe.
 class AlertMapper {
  public:
+  // The longest message (summary) kept, in bytes; longer ones are cut at a
+  // character (DeviceHealth's message is at most this long).
+  static constexpr size_t kMaxMessage = 1024;
+
   explicit AlertMapper(AlertLabels labels = {}) : labels_(std::move(labels)) {}
 
   // kInvalidArgument when the alert names no GPU (neither the UUID label nor

@@ -14,7 +14,7 @@ namespace dra::alerts {
 //       by the HTTP status answered (200, 400, 401, 403, 429, 500, 503)
 //   dra_controller_alerts_total{outcome}                counter: alerts received,
 //       by what became of them: applied, unchanged, stale, unknown_device,
-//       ambiguous_device, not_ours, invalid, error
+//       ambiguous_device, not_ours, invalid, untrusted, error
 // Without a registry every call is a no-op. Thread-safe.
 class AlertMetrics {
  public:

@@ -2,16 +2,30 @@
 
 #include <spdlog/spdlog.h>
 
+#include <exception>
 #include <map>
+
+#include "src/base/QuoteForMessage.h"
+#include "src/base/RealClock.h"
 
 namespace dra::alerts {
 namespace {
 
 constexpr const char* kSource = "alertmanager";
+// How often untrusted alerts are logged at most.
+constexpr std::chrono::seconds kUntrustedLogInterval{10};
 
+// Label values are outside input: quoted (escaped, bounded) wherever they
+// reach a log line, an Event or a reply.
 std::string TargetText(const GpuAlert& alert) {
-  if (!alert.uuid.empty()) return "UUID " + alert.uuid;
-  return "node " + alert.node + " index " + std::to_string(alert.index.value_or(-1));
+  if (!alert.uuid.empty()) return "UUID " + kube::QuoteForMessage(alert.uuid);
+  return "node " + kube::QuoteForMessage(alert.node) + " index " +
+         std::to_string(alert.index.value_or(-1));
+}
+
+int64_t WallMillis(const kube::Clock& clock) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock.WallNow().time_since_epoch())
+      .count();
 }
 
 const char* NewsOutcome(AlertLedger::News news) {
@@ -28,13 +42,58 @@ const char* NewsOutcome(AlertLedger::News news) {
 
 }  // namespace
 
+AlertReceiver::AlertReceiver(Inputs inputs)
+    : inputs_(std::move(inputs)), untrusted_log_(kUntrustedLogInterval) {
+  if (!inputs_.clock) inputs_.clock = kube::RealClock::Shared();
+}
+
 kube::Result<std::vector<AlertOutcome>> AlertReceiver::Receive(const AlertmanagerPayload& payload) {
   std::lock_guard lock(mu_);
+  // Library exceptions stop here: a notification that cannot be handled is
+  // an error the webhook answers (and Alertmanager retries), never a crash.
+  try {
+    return ReceiveLocked(payload);
+  } catch (const std::exception& e) {
+    spdlog::error("Alertmanager notification of {} alerts not handled: {}", payload.alerts.size(),
+                  kube::QuoteForMessage(e.what(), 256));
+    for (size_t i = 0; i < payload.alerts.size(); ++i) Count({"error", "", ""});
+    return kube::Status(kube::StatusCode::kInternal,
+                        "notification not handled: " + kube::QuoteForMessage(e.what(), 256));
+  }
+}
+
+kube::Result<GpuAlert> AlertReceiver::Read(const Alert& alert, int64_t now_ms) const {
+  auto mapped = inputs_.mapper.Map(alert);
+  if (!mapped.ok()) return mapped.status();
+  if (mapped->at_ms > now_ms + kMaxClockSkewMs) {
+    return kube::Status(kube::StatusCode::kInvalidArgument,
+                        std::string("alert ") + mapped->reason + ": " +
+                            (alert.firing ? "startsAt" : "endsAt") + " is " +
+                            std::to_string((mapped->at_ms - now_ms) / 1000) +
+                            " s in the future (at most " + std::to_string(kMaxClockSkewMs / 1000) +
+                            " s of clock skew allowed)");
+  }
+  return mapped;
+}
+
+kube::Result<std::vector<AlertOutcome>> AlertReceiver::ReceiveLocked(
+    const AlertmanagerPayload& payload) {
+  int64_t now_ms = WallMillis(*inputs_.clock);
   std::vector<AlertOutcome> outcomes(payload.alerts.size());
   std::map<std::string, Group> groups;
   std::vector<std::string> order;
   for (size_t i = 0; i < payload.alerts.size(); ++i) {
-    auto mapped = inputs_.mapper.Map(payload.alerts[i]);
+    kube::Status trusted = inputs_.required_labels.Check(payload.alerts[i]);
+    if (!trusted.ok()) {
+      outcomes[i] = {"untrusted", "", trusted.message()};
+      Count(outcomes[i]);
+      if (auto suppressed = untrusted_log_.Admit()) {
+        spdlog::warn("Alertmanager webhook: refused {} ({} more not logged)", trusted.message(),
+                     *suppressed);
+      }
+      continue;
+    }
+    auto mapped = Read(payload.alerts[i], now_ms);
     if (!mapped.ok()) {
       outcomes[i] = {"invalid", "", mapped.status().message()};
       Count(outcomes[i]);
@@ -46,13 +105,14 @@ kube::Result<std::vector<AlertOutcome>> AlertReceiver::Receive(const Alertmanage
     it->second.alerts.push_back(std::move(*mapped));
   }
   for (const auto& name : order) {
-    kube::Status applied = ApplyGroup(groups[name], outcomes);
+    kube::Status applied = ApplyGroup(groups[name], now_ms, outcomes);
     if (!applied.ok()) return applied;
   }
   return outcomes;
 }
 
-kube::Status AlertReceiver::ApplyGroup(const Group& group, std::vector<AlertOutcome>& outcomes) {
+kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
+                                       std::vector<AlertOutcome>& outcomes) {
   const std::string& name = group.alerts.front().health_name;
   auto stored = inputs_.store->Read(name);
   if (!stored.ok()) return stored.status();
@@ -69,6 +129,10 @@ kube::Status AlertReceiver::ApplyGroup(const Group& group, std::vector<AlertOutc
     spdlog::warn("DeviceHealth {}: {}; starting its alert ledger afresh", name,
                  ledger.status().message());
     ledger = AlertLedger();
+  }
+  if (size_t redated = ledger->DistrustFuture(now_ms + kMaxClockSkewMs, now_ms)) {
+    spdlog::warn("DeviceHealth {}: {} alert ledger entries dated in the future; dated now instead",
+                 name, redated);
   }
   bool changed = false;
   std::vector<size_t> recorded;

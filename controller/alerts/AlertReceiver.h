@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "controller/alerts/AlertHealthStore.h"
+#include "controller/alerts/AlertLabelFilter.h"
 #include "controller/alerts/AlertLedger.h"
 #include "controller/alerts/AlertMapper.h"
 #include "controller/alerts/AlertMetrics.h"
 #include "controller/alerts/AlertmanagerPayload.h"
+#include "src/base/Clock.h"
+#include "src/base/LogThrottle.h"
 
 namespace dra::alerts {
 
@@ -41,13 +44,25 @@ class AlertReceiver {
     // A Warning Event (reason, message) about an alert that was not applied.
     std::function<void(const std::string&, const std::string&)> warn;
     std::shared_ptr<AlertMetrics> metrics;
+    // Wall time, to refuse news from the future; null: the real clock.
+    std::shared_ptr<kube::Clock> clock;
+    // Alerts without these label values are refused ("untrusted"), logged
+    // at most every few seconds, and never acted on.
+    AlertLabelFilter required_labels;
   };
 
-  explicit AlertReceiver(Inputs inputs) : inputs_(std::move(inputs)) {}
+  // How far ahead of this process's clock an alert's startsAt (endsAt once
+  // resolved) may be: Prometheus and Alertmanager stamp alerts with their
+  // own clocks. News from further ahead is refused ("invalid"): recorded, it
+  // would make every later real notification of its alert look stale.
+  static constexpr int64_t kMaxClockSkewMs = int64_t{5} * 60 * 1000;
+
+  explicit AlertReceiver(Inputs inputs);
 
   // One outcome per alert, in order; an error when the API server did not
   // take a write (Alertmanager then retries the whole notification, which
-  // is harmless).
+  // is harmless), or when handling it failed unexpectedly (logged, and
+  // counted as outcome "error" for each of its alerts).
   kube::Result<std::vector<AlertOutcome>> Receive(const AlertmanagerPayload& payload);
 
  private:
@@ -56,7 +71,10 @@ class AlertReceiver {
     std::vector<GpuAlert> alerts;
   };
 
-  kube::Status ApplyGroup(const Group& group, std::vector<AlertOutcome>& outcomes);
+  kube::Result<std::vector<AlertOutcome>> ReceiveLocked(const AlertmanagerPayload& payload);
+  // The alert's news, or why it is refused (its time too far ahead).
+  kube::Result<GpuAlert> Read(const Alert& alert, int64_t now_ms) const;
+  kube::Status ApplyGroup(const Group& group, int64_t now_ms, std::vector<AlertOutcome>& outcomes);
   // Whether the firing alert names exactly one published device; when not,
   // records the outcome, the Warning Event and the counter.
   bool Locate(const GpuAlert& alert, AlertOutcome& outcome);
@@ -64,6 +82,7 @@ class AlertReceiver {
   void Count(const AlertOutcome& outcome);
 
   Inputs inputs_;
+  kube::LogThrottle untrusted_log_;
   std::mutex mu_;
 };
 

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "controller/alerts/AlertTime.h"
+#include "src/base/JsonShape.h"
+#include "src/base/QuoteForMessage.h"
 
 namespace dra::alerts {
 namespace {
@@ -23,7 +25,9 @@ kube::Result<std::map<std::string, std::string>> StringMap(const json& alert, co
   }
   if (!it->is_object()) return Invalid(std::string(field) + " is not an object");
   for (const auto& [key, value] : it->items()) {
-    if (!value.is_string()) return Invalid(std::string(field) + "." + key + " is not a string");
+    if (!value.is_string()) {
+      return Invalid(std::string(field) + " " + kube::QuoteForMessage(key) + " is not a string");
+    }
     out.emplace(key, value.get<std::string>());
   }
   return out;
@@ -100,6 +104,8 @@ std::string Alert::Label(const std::string& name) const {
 }
 
 kube::Result<AlertmanagerPayload> AlertmanagerPayload::Parse(std::string_view body) {
+  kube::Status shape = kube::JsonShape::Check(body, kMaxDepth, kMaxValues);
+  if (!shape.ok()) return Invalid(shape.message());
   json document = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded()) return Invalid("not JSON");
   return FromJson(document);

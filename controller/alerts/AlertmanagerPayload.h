@@ -36,10 +36,17 @@ class AlertmanagerPayload {
 
   // The most alerts one notification may carry; more is refused whole.
   static constexpr size_t kMaxAlerts = 1000;
+  // A notification nests four levels (notification, alerts, alert, labels)
+  // and holds some tens of values per alert. Bodies past these limits are
+  // refused before they are parsed: a parsed value costs ~100 bytes, so the
+  // limits bound a notification's cost at a few tens of MB.
+  static constexpr size_t kMaxDepth = 16;
+  static constexpr size_t kMaxValues = 100000;
 
   // kInvalidArgument naming the first thing wrong: not JSON, another
   // version, no alerts array, an alert without status firing|resolved, labels
-  // or annotations that are not string maps, a timestamp that is not RFC 3339.
+  // or annotations that are not string maps, a timestamp that is not RFC 3339,
+  // JSON nested deeper than kMaxDepth or holding more than kMaxValues values.
   static kube::Result<AlertmanagerPayload> Parse(std::string_view body);
 };
 

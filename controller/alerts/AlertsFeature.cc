@@ -19,6 +19,8 @@ constexpr const char* kBind = "alertmanager-webhook-bind-address";
 // many alerts may take a write per GPU.
 constexpr std::chrono::seconds kRequestDeadline{20};
 
+constexpr const char* kRequiredLabels = "alertmanager-required-labels";
+
 const kube::ResourceAttributes kCreateDeviceHealths{"create", "dra-controller.dev", "devicehealths",
                                                     "", ""};
 
@@ -65,6 +67,11 @@ void AlertsFeature::DeclareFlags(kube::FlagSet& flags) {
   flags.String("alertmanager-state-label", AlertLabels{}.state,
                "Alertmanager webhook: the alert label holding the DeviceHealth state "
                "(Unhealthy when absent)");
+  flags.String(kRequiredLabels, "",
+               "Alertmanager webhook: label values every alert must carry to be acted on, as "
+               "NAME=VALUE,... (e.g. job=nvidia-dcgm-exporter,namespace=gpu-operator: the DCGM "
+               "exporter's series); other alerts are refused and counted as untrusted. Empty: "
+               "every alert");
 }
 
 kube::Status AlertsFeature::ParseFlags(const kube::FlagSet& flags) {
@@ -77,6 +84,9 @@ kube::Status AlertsFeature::ParseFlags(const kube::FlagSet& flags) {
                           "--alertmanager-*-label flags must not be empty");
     }
   }
+  auto required = AlertLabelFilter::Parse(flags.Get(kRequiredLabels));
+  if (!required.ok()) return required.status();
+  required_labels_ = std::move(*required);
   // The attribute names device health reads (--device-uuid-attribute, ...).
   auto health = health::HealthFlags::Parse(flags);
   if (!health.ok()) return health.status();
@@ -96,10 +106,15 @@ kube::Status AlertsFeature::Wire(feature::FeatureContext& context) {
   auto reviews = manager.NewAuthorizer();
   if (!reviews.ok()) return reviews.status().WithContext("alertmanager webhook");
   std::shared_ptr<kube::RequestAuthorizer> authorizer = *reviews;
+  if (required_labels_.empty()) {
+    spdlog::info("alertmanager webhook: --{} unset: alerts from any series are acted on",
+                 kRequiredLabels);
+  }
   auto metrics = std::make_shared<AlertMetrics>(manager.registry());
   auto receiver = std::make_shared<AlertReceiver>(AlertReceiver::Inputs{
       AlertMapper(labels_), DeviceCounter(context.inventory, attribute_names_),
-      std::make_shared<RestAlertHealthStore>(manager.client()), PodWarnings(manager), metrics});
+      std::make_shared<RestAlertHealthStore>(manager.client()), PodWarnings(manager), metrics,
+      nullptr, required_labels_});
   auto webhook = std::make_shared<AlertWebhook>(
       [authorizer](const std::string& header) {
         return authorizer->AuthorizeResource(header, kCreateDeviceHealths);

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "controller/alerts/AlertLabelFilter.h"
 #include "controller/alerts/AlertMapper.h"
 #include "controller/feature/Feature.h"
 #include "controller/health/DeviceAttributeNames.h"
@@ -29,6 +30,7 @@ class AlertsFeature : public feature::Feature {
  private:
   std::string bind_address_;
   AlertLabels labels_;
+  AlertLabelFilter required_labels_;
   health::DeviceAttributeNames attribute_names_;
   // What the Manager's runnable starts and stops; shared, so the runnable
   // never outlives what it stops.

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "src/base/Utf8Text.h"
+
 namespace dra::cel {
 namespace {
 
@@ -56,8 +58,7 @@ std::string Lexer::Position(std::string_view input, size_t offset) {
 }
 
 kube::Status Lexer::SyntaxError(std::string_view input, size_t offset, std::string_view what) {
-  std::string shown(input.substr(0, 200));
-  if (input.size() > 200) shown += "...";
+  std::string shown = kube::Utf8Text::Truncate(input, 203, "...");
   return kube::Status(kube::StatusCode::kParseError, "syntax error at " + Position(input, offset) +
                                                          ": " + std::string(what) + " in \"" +
                                                          shown + "\"");

@@ -1,5 +1,7 @@
 #include "controller/extended/ExplanationEvent.h"
 
+#include "src/base/Utf8Text.h"
+
 namespace dra::extended {
 
 std::string ExplanationEvent::Message(const PodExplanation& e) {
@@ -9,8 +11,7 @@ std::string ExplanationEvent::Message(const PodExplanation& e) {
     if (out.ends_with('.')) out.pop_back();
   }
   if (!e.scheduler_message.empty()) out += ". Scheduler: " + e.scheduler_message;
-  if (out.size() > 1024) out = out.substr(0, 1021) + "...";
-  return out;
+  return kube::Utf8Text::Truncate(out, 1024, "...");
 }
 
 }  // namespace dra::extended

@@ -1,5 +1,7 @@
 #include "src/base/QuoteForMessage.h"
 
+#include "src/base/Utf8Text.h"
+
 namespace kube {
 namespace {
 
@@ -22,7 +24,7 @@ void AppendEscaped(char c, std::string& out) {
 
 std::string QuoteForMessage(std::string_view text, size_t max_bytes) {
   bool truncated = text.size() > max_bytes;
-  if (truncated) text = text.substr(0, max_bytes);
+  if (truncated) text = Utf8Text::Prefix(text, max_bytes);
   std::string out = "\"";
   for (char c : text) AppendEscaped(c, out);
   out += '"';

@@ -11,6 +11,7 @@
 
 #include "src/cache/Informer.h"
 #include "src/cache/InformerDependency.h"
+#include "src/cache/ListMemoryBudget.h"
 
 namespace kube {
 
@@ -40,6 +41,7 @@ class InformerRegistry {
       ReflectorOptions with_metrics = options;
       if (!with_metrics.metrics) with_metrics.metrics = metrics_;
       if (!with_metrics.clock) with_metrics.clock = clock_;
+      if (!with_metrics.list_budget) with_metrics.list_budget = list_budget_;
       if (with_metrics.watch_list == WatchListMode::kAuto) with_metrics.watch_list = watch_list_;
       auto informer = std::make_shared<Informer<T>>(client_, type, std::move(transform),
                                                     with_metrics, std::move(keep));
@@ -107,6 +109,16 @@ class InformerRegistry {
     return Collect([](const Entry& e) { return e.check_progress(); });
   }
 
+  // Unavailable naming every informer whose open watch has delivered no
+  // complete event for its reflector's watch_ready_timeout; for a
+  // readiness check (Reflector::CheckWatchProgress).
+  Status CheckWatchProgress() const {
+    return Collect([](const Entry& e) { return e.reflector().CheckWatchProgress(); });
+  }
+
+  // The budget every informer's LIST pages share.
+  const ListMemoryBudget& list_budget() const { return *list_budget_; }
+
   // Unavailable naming every informer that has not had a successful list or
   // watch for longer than `max_staleness`; for a readiness check.
   Status CheckFreshness(Clock::Duration max_staleness) const {
@@ -144,6 +156,7 @@ class InformerRegistry {
   std::shared_ptr<RestClient> client_;
   std::shared_ptr<prometheus::Registry> metrics_;
   std::shared_ptr<Clock> clock_;
+  std::shared_ptr<ListMemoryBudget> list_budget_ = std::make_shared<ListMemoryBudget>();
   mutable std::mutex mu_;
   bool started_ = false;
   WatchListMode watch_list_ = WatchListMode::kAuto;

@@ -7,6 +7,7 @@
 #include "src/cache/InitialEventsDeadline.h"
 #include "src/cache/JsonFields.h"
 #include "src/cache/JsonSpans.h"
+#include "src/cache/ListMemoryBudget.h"
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ProtoListPage.h"
 #include "src/cache/ProtoWatchDecoder.h"
@@ -77,6 +78,19 @@ long long Seconds(Clock::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
 }
 
+long long Millis(Clock::Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
+// How long a watch may stay open: the timeoutSeconds it asked the server
+// for, and the margin.
+std::chrono::milliseconds WatchLifetime(const ListOptions& options,
+                                        std::chrono::milliseconds margin) {
+  constexpr std::chrono::hours kUnbounded{24};  // a watch that asked for no timeout
+  if (!options.timeout_seconds) return kUnbounded;
+  return std::chrono::seconds(*options.timeout_seconds) + margin;
+}
+
 std::string KeyOf(const RawObject& object) {
   auto meta = ObjectMeta::FromRaw(object);
   return meta.ok() ? meta->Key() : "";
@@ -133,7 +147,9 @@ Clock::TimePoint Reflector::heartbeat() const { return FromRep(heartbeat_); }
 Clock::TimePoint Reflector::last_success() const { return FromRep(last_success_); }
 
 Clock::Duration Reflector::stall_timeout() const {
-  return kBookmarkedWatchIdleTimeout + 2 * options_.max_backoff + options_.stall_margin;
+  Clock::Duration quiet_watch =
+      std::max<Clock::Duration>(kBookmarkedWatchIdleTimeout, options_.watch_progress_timeout);
+  return quiet_watch + 2 * options_.max_backoff + options_.stall_margin;
 }
 
 Status Reflector::CheckProgress() const {
@@ -152,6 +168,17 @@ Status Reflector::CheckFreshness(Clock::Duration max_staleness) const {
   return Status(StatusCode::kUnavailable, resource_ + ": no successful list or watch for " +
                                               std::to_string(Seconds(stale)) + " s (limit " +
                                               std::to_string(Seconds(max_staleness)) + " s)");
+}
+
+Status Reflector::CheckWatchProgress() const {
+  if (!running_ || !watching_) return Status::Ok();
+  auto since = FromRep(std::max(stream_began_.load(), last_event_.load()));
+  auto quiet = thread_.clock().Now() - since;
+  if (quiet <= options_.watch_ready_timeout) return Status::Ok();
+  return Status(StatusCode::kUnavailable, resource_ + ": watch delivered no complete event for " +
+                                              std::to_string(Millis(quiet)) + " ms (limit " +
+                                              std::to_string(options_.watch_ready_timeout.count()) +
+                                              " ms)");
 }
 
 std::string Reflector::last_resource_version() const {
@@ -230,6 +257,11 @@ Status Reflector::ListPages() {
   options.field_selector = options_.field_selector;
   std::string resource_version;
   while (true) {
+    ListMemoryBudget::Reservation reservation;
+    if (options_.list_budget) {
+      reservation = options_.list_budget->Acquire([this] { return thread_.stopping(); });
+      if (!reservation.held()) return Status(StatusCode::kCancelled, "list cancelled");
+    }
     auto body = lister_watcher_->List(options);
     if (body.status().code() == StatusCode::kTooLarge && options.limit > 1) {
       // A page of large objects can pass the body cap (objects may be 1.5 MiB
@@ -522,25 +554,66 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
   oversized_lines_reported_ = splitter_.oversized_lines();
   oversized_frames_reported_ = frames_.oversized_frames();
   ++watches_;
-  Status status = lister_watcher_->Watch(
-      options,
-      [&](std::string_view chunk) {
-        // Before its bookmark a watch-list is progress, not yet a fresh cache.
-        if (initial_events_) {
-          Beat();
-        } else {
-          Succeeded();
-        }
-        if (deadline_ != nullptr) deadline_->Touch();
-        if (chunk.empty()) return true;  // the server accepted the watch
-        saw_data = true;
-        return FeedWatchData(chunk);
-      },
-      cancel);
+  bytes_since_event_ = false;
+  stream_began_ = thread_.clock().Now().time_since_epoch().count();
+  watching_ = true;
+  Status status;
+  WatchDeadline::Cut cut = WatchDeadline::Cut::kNone;
+  {
+    WatchDeadline watch_deadline(options_.watch_progress_timeout,
+                                 WatchLifetime(options, options_.watch_timeout_margin), cancel);
+    watch_deadline_ = &watch_deadline;
+    status = lister_watcher_->Watch(
+        options,
+        [&](std::string_view chunk) {
+          if (deadline_ != nullptr) deadline_->Touch();
+          if (chunk.empty()) {  // the server accepted the watch
+            // Before its bookmark a watch-list is progress, not yet a fresh cache.
+            initial_events_ ? Beat() : Succeeded();
+            return true;
+          }
+          Beat();  // the loop is alive; only complete events are progress
+          saw_data = true;
+          bytes_since_event_ = true;
+          return FeedWatchData(chunk);
+        },
+        cancel);
+    watch_deadline_ = nullptr;
+    cut = watch_deadline.cut();
+  }
+  watching_ = false;
   splitter_.Reset();
   frames_.Reset();
+  if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(cut, options);
   if (!stream_error_.ok()) return stream_error_;
   return status;
+}
+
+// A watch cut by its WatchDeadline. One cut while part of an event was
+// buffered was delivering bytes that never made an event: whatever sits
+// between the server and us is not to be trusted to resume, so relist.
+Status Reflector::CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options) {
+  if (cut == WatchDeadline::Cut::kOverran) {
+    return Status(StatusCode::kTimeout,
+                  "watch still open " + std::to_string(options_.watch_timeout_margin.count()) +
+                      " ms past its timeoutSeconds=" +
+                      std::to_string(options.timeout_seconds.value_or(0)) + "; cut");
+  }
+  ++stalled_watches_;
+  if (bytes_since_event_) relist_requested_ = true;
+  return Status(StatusCode::kTimeout,
+                "watch delivered no complete event for " +
+                    std::to_string(options_.watch_progress_timeout.count()) + " ms" +
+                    (bytes_since_event_ ? " while sending bytes; cut, relisting" : "; cut"));
+}
+
+// A complete event, bookmark or undecodable line arrived: the watch makes
+// progress (before its bookmark a watch-list's cache is not yet fresh).
+void Reflector::EventArrived() {
+  initial_events_ ? Beat() : Succeeded();
+  last_event_ = heartbeat_.load();
+  bytes_since_event_ = false;
+  if (watch_deadline_ != nullptr) watch_deadline_->Progress();
 }
 
 // A protobuf frame starts with its 4-byte big-endian length, whose first
@@ -550,6 +623,7 @@ bool Reflector::FeedWatchData(std::string_view chunk) {
     stream_format_ = chunk.front() == '\0' ? StreamFormat::kProtobuf : StreamFormat::kJson;
   }
   auto handled = [this](Status status) {
+    EventArrived();
     TrimDecoder();
     return status.ok();
   };
@@ -557,11 +631,13 @@ bool Reflector::FeedWatchData(std::string_view chunk) {
     bool go_on =
         frames_.Feed(chunk, [&](std::string_view frame) { return handled(HandleFrame(frame)); });
     ReportOversized(frames_.oversized_frames(), oversized_frames_reported_, "watch frame");
+    if (frames_.partial()) bytes_since_event_ = true;
     return go_on;
   }
   bool go_on =
       splitter_.Feed(chunk, [&](std::string_view line) { return handled(HandleLine(line)); });
   ReportOversized(splitter_.oversized_lines(), oversized_lines_reported_, "watch line");
+  if (splitter_.pending_bytes() > 0) bytes_since_event_ = true;
   return go_on;
 }
 
@@ -578,7 +654,14 @@ Status Reflector::WatchOnce() {
   options.resource_version = last_resource_version();
   bool saw_data = false;
   auto started = thread_.clock().Now();
-  Status status = StreamWatch(options, cancel_, saw_data);
+  CancelFlag stream_cancel;  // its own, so that its WatchDeadline can end it alone
+  if (!SetActiveStream(&stream_cancel)) {
+    SetActiveStream(nullptr);
+    return Status(StatusCode::kCancelled, "watch cancelled");
+  }
+  Status status = StreamWatch(options, stream_cancel, saw_data);
+  SetActiveStream(nullptr);
+  if (cancel_.cancelled()) return Status(StatusCode::kCancelled, "watch cancelled");
   if (!status.ok()) return status;
   if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");

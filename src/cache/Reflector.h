@@ -12,6 +12,7 @@
 #include "src/cache/LineSplitter.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/ReflectorSink.h"
+#include "src/cache/WatchDeadline.h"
 #include "src/cache/WatchDecoder.h"
 #include "src/cache/WatchListMode.h"
 #include "src/cache/WatchListPolicy.h"
@@ -25,6 +26,7 @@ class Counter;
 namespace kube {
 
 class InitialEventsDeadline;
+class ListMemoryBudget;
 
 struct ReflectorOptions {
   int64_t page_size = 500;
@@ -36,6 +38,21 @@ struct ReflectorOptions {
   std::chrono::milliseconds max_backoff{30000};
   // Each watch asks the server to end it after a random time in [min, 2*min).
   std::chrono::seconds min_watch_timeout{300};
+  // A watch still open this long past the timeoutSeconds it asked for is cut
+  // (and resumed): the server should have ended it.
+  std::chrono::milliseconds watch_timeout_margin{30000};
+  // Progress of a watch is complete events and bookmarks, not bytes. One
+  // that delivers none for this long is cut; when it was delivering bytes
+  // meanwhile (an event that never completes) the reflector relists.
+  // kube-apiserver bookmarks every minute: three missed bookmarks.
+  std::chrono::milliseconds watch_progress_timeout{kBookmarkedWatchIdleTimeout};
+  // CheckWatchProgress() fails for an open watch without progress for this
+  // long (two missed bookmarks), so readiness reports a cache falling behind
+  // before the watch is cut.
+  std::chrono::milliseconds watch_ready_timeout{2 * kWatchBookmarkInterval};
+  // Shared by the reflectors of one process: at most this many bytes of
+  // LIST pages in flight at once (null: no limit). See ListMemoryBudget.
+  std::shared_ptr<ListMemoryBudget> list_budget;
   // Longer watch lines or protobuf frames are skipped (and counted as decode
   // errors).
   size_t max_watch_line_bytes = LineSplitter::kDefaultMaxLine;
@@ -118,6 +135,13 @@ class Reflector {
   // Unavailable when nothing succeeded for longer than `max_staleness`
   // (the API server unreachable, every request failing). Ok before Start().
   Status CheckFreshness(Clock::Duration max_staleness) const;
+  // Readiness: Unavailable, naming the resource, while a watch is open that
+  // has delivered no complete event or bookmark for longer than
+  // watch_ready_timeout (bytes do not count). Ok when no watch is open (the
+  // loop is listing or backing off: see CheckFreshness) and before Start().
+  Status CheckWatchProgress() const;
+  // Watches cut for making no progress.
+  uint64_t stalled_watches() const { return stalled_watches_; }
   // The failure that made the loop back off last (Ok before any); for
   // saying why a cache has not synced.
   Status last_error() const;
@@ -127,6 +151,8 @@ class Reflector {
   Status Sync();
   Status WatchList(bool& no_bookmark);
   Status StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data);
+  Status CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options);
+  void EventArrived();
   Status HandleInitialEvent(const RawWatchEvent& event);
   void EndInitialEvents(std::string_view resource_version);
   ListOptions WatchOptions();
@@ -184,6 +210,14 @@ class Reflector {
   std::atomic<Clock::Duration::rep> heartbeat_{0};
   std::atomic<Clock::Duration::rep> last_success_{0};
   std::atomic<bool> running_{false};
+  // Whether a watch stream is open, when it began and when it last
+  // delivered a complete event (reflector clock reps).
+  std::atomic<bool> watching_{false};
+  std::atomic<Clock::Duration::rep> stream_began_{0};
+  std::atomic<Clock::Duration::rep> last_event_{0};
+  std::atomic<uint64_t> stalled_watches_{0};
+  WatchDeadline* watch_deadline_ = nullptr;  // of the stream under way
+  bool bytes_since_event_ = false;           // part of an event is buffered
   prometheus::Counter* decode_error_counter_ = nullptr;
   prometheus::Counter* list_sync_counter_ = nullptr;
   prometheus::Counter* watch_list_sync_counter_ = nullptr;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/base/NlohmannFields.h"
+#include "src/base/Utf8Text.h"
 #include "src/proto/ProtoEnvelope.h"
 #include "src/proto/ProtoStatus.h"
 
@@ -104,7 +105,7 @@ Status ApiErrorFromResponse(const HttpResponse& response, const std::string& wha
   }
   if (message.empty()) {
     message = "HTTP " + std::to_string(response.status);
-    if (!response.body.empty()) message += ": " + response.body.substr(0, 200);
+    if (!response.body.empty()) message += ": " + std::string(Utf8Text::Prefix(response.body, 200));
   }
   return Status(code, what + ": " + message);
 }

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "src/base/RealClock.h"
+#include "src/base/Utf8Text.h"
 
 namespace kube {
 namespace {
@@ -21,11 +22,7 @@ std::string LocalHostName() {
 }
 
 std::string Truncated(const std::string& message) {
-  if (message.size() <= kMaxMessageBytes) return message;
-  size_t end = kMaxMessageBytes;
-  // Do not split a UTF-8 sequence: back up over continuation bytes (10xxxxxx).
-  while (end > 0 && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80) --end;
-  return message.substr(0, end);
+  return Utf8Text::Truncate(message, kMaxMessageBytes);
 }
 
 bool IsKnownType(const std::string& type) {

@@ -121,6 +121,11 @@ Manager::Manager(RestConfig config, ManagerOptions options)
     if (!synced_) return informers_->CheckSynced();
     return informers_->CheckFreshness(kCacheStaleAfter);
   });
+  // A watch that delivers bytes but no events leaves the cache behind while
+  // the loop looks busy: reported before the reflector cuts it.
+  ready_checks_.Add("informers-watching", [this] {
+    return informers_started_ ? informers_->CheckWatchProgress() : Status::Ok();
+  });
 }
 
 // Fails when this process leads but its lease was not renewed for longer than

@@ -25,6 +25,8 @@ class ProtoFrameSplitter {
   void Reset();
   uint64_t oversized_frames() const { return oversized_frames_; }
   size_t buffer_capacity() const { return pending_.capacity(); }
+  // Part of a frame has been read (or is being passed over).
+  bool partial() const { return in_frame_ || !header_.empty() || skip_ > 0; }
 
  private:
   static constexpr size_t kHeaderBytes = 4;

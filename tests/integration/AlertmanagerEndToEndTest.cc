@@ -504,10 +504,12 @@ class AlertmanagerEndToEndTest : public ClusterTest {
                                         "     - targets: ['127.0.0.1:" +
                                         std::to_string(alertmanager_port_) +
                                         "']\n"
-                                        "scrape_configs:\n  - job_name: dcgm-exporter\n    "
+                                        // The job and namespace the shipped rules select.
+                                        "scrape_configs:\n  - job_name: nvidia-dcgm-exporter\n    "
                                         "static_configs:\n"
                                         "      - targets: ['127.0.0.1:" +
-                                        std::to_string(exposition_server_->port()) + "']\n");
+                                        std::to_string(exposition_server_->port()) +
+                                        "']\n        labels: {namespace: gpu-operator}\n");
     bool ready = false;
     for (int attempt = 0; attempt < 3 && !ready; ++attempt) {
       prometheus_port_ = FreeLoopbackPort();
@@ -705,6 +707,47 @@ TEST_F(AlertmanagerEndToEndTest, BadRequestsAreRefusedAndWriteNothing) {
   std::string target = healths[0]["spec"].dump();
   EXPECT_NE(target.find(gpu.uuid), std::string::npos) << target;
   EXPECT_EQ(target.find(kUnknownUuid), std::string::npos) << target;
+}
+
+// Outside text and times that once broke or poisoned notifications: startsAt
+// in 9999 is refused and writes nothing; a 10 KB summary of three-byte
+// characters is applied, its message cut at a character.
+TEST_F(AlertmanagerEndToEndTest, FarFutureTimesAndLongNonAsciiTextAreHandled) {
+  const Gpu& gpu = GpuAt("am-node-a", 3);
+  ASSERT_FALSE(gpu.uuid.empty());
+  json labels = {{"alertname", "GPUFellOffTheBus"},
+                 {"dra_controller", "device-health"},
+                 {"UUID", gpu.uuid},
+                 {"gpu", std::to_string(gpu.index)},
+                 {"Hostname", gpu.node}};
+  json far = json::parse(Payload("firing", labels, "f00dfeedf00dfeed"));
+  far["alerts"][0]["startsAt"] = "9999-12-31T23:59:59Z";
+  int status = 0;
+  // RBAC reaches the authorizer through an informer: allow a moment.
+  auto answered = WaitFor(
+      "the sender to be authorized", 30s,
+      [&] { return (status = Post(sender_token_, far.dump())) != 403; },
+      [&] { return last_body_; });
+  ASSERT_TRUE(answered.ok()) << answered.ToString();
+  EXPECT_EQ(status, 200) << last_body_;
+  EXPECT_NE(last_body_.find(R"("outcome":"invalid")"), std::string::npos) << last_body_;
+  EXPECT_EQ(SourcedHealths(), json::array());
+
+  json long_text = json::parse(Payload("firing", labels, "f00dfeedf00dfeed"));
+  std::string euros;
+  for (int i = 0; i < 3400; ++i) euros += "\xE2\x82\xAC";
+  long_text["alerts"][0]["annotations"]["summary"] = euros;
+  EXPECT_EQ(Post(sender_token_, long_text.dump()), 200) << last_body_.substr(0, 300);
+  EXPECT_NE(last_body_.find(R"("outcome":"applied")"), std::string::npos)
+      << last_body_.substr(0, 300);
+  json healths;
+  ASSERT_TRUE(Eventually(
+      "the alert's DeviceHealth", [&] { return !(healths = SourcedHealths()).empty(); },
+      [&] { return healths.dump().substr(0, 300); }, 10s));
+  std::string message = healths[0].value("/spec/message"_json_pointer, std::string());
+  EXPECT_GE(message.size(), 1020u);
+  EXPECT_LE(message.size(), 1024u);
+  EXPECT_EQ(message.size() % 3, 0u) << "cut inside a character";
 }
 
 }  // namespace

@@ -240,6 +240,21 @@ TEST_F(HelmChartTest, MonitoringRendersTheMonitoringComponent) {
   EXPECT_EQ(Diff(*kustomize, *chart), "");
 }
 
+// The DCGM rules read the exporter's series where the values say it runs.
+TEST_F(HelmChartTest, DcgmRulesSelectTheExporterTheValuesName) {
+  auto chart =
+      Template({"monitoring.enabled=true",
+                R"(monitoring.dcgmExporterSelector=job="dcgm-exporter"\,namespace="monitoring")"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  std::string rules =
+      (*chart)[std::string("PrometheusRule ") + kNamespace + "/dra-controller-dcgm"].dump();
+  EXPECT_NE(
+      rules.find(R"(DCGM_FI_DEV_XID_ERRORS{job=\"dcgm-exporter\",namespace=\"monitoring\"} == 79)"),
+      std::string::npos)
+      << rules;
+  EXPECT_EQ(rules.find("gpu-operator"), std::string::npos) << rules;
+}
+
 TEST_F(HelmChartTest, TheComparisonSeesAChangedValue) {
   auto kustomize = Kustomize("manifests");
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();

@@ -106,5 +106,12 @@ TEST(AlertLedgerTest, ResolvedAlertsAreForgottenADayAfterTheNewestNews) {
   EXPECT_TRUE(ledger.entries().contains("firing"));
 }
 
+TEST(AlertLedgerTest, DeeplyNestedAnnotationIsNotALedger) {
+  auto ledger = AlertLedger::FromAnnotation(R"({"f":)" + std::string(1 << 20, '['));
+  ASSERT_FALSE(ledger.ok());
+  EXPECT_NE(ledger.status().message().find("nested deeper than"), std::string::npos)
+      << ledger.status().ToString();
+}
+
 }  // namespace
 }  // namespace dra::alerts

@@ -2,7 +2,10 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include <chrono>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "controller/alerts/AlertReceiver.h"
 #include "controller/health/SourcedHealth.h"
@@ -142,7 +145,7 @@ TEST_F(AlertReceiverTest, UnknownGpuGetsAWarningAndNoWrite) {
   EXPECT_EQ(store_->writes, 0);
   ASSERT_EQ(warnings_.size(), 2u);
   EXPECT_NE(warnings_[0].find("UnknownDevice: alert GPUXidCritical: no published device has UUID "
-                              "GPU-404"),
+                              "\"GPU-404\""),
             std::string::npos)
       << warnings_[0];
   EXPECT_NE(warnings_[1].find("AmbiguousDevice"), std::string::npos);
@@ -200,6 +203,118 @@ TEST_F(AlertReceiverTest, ACorruptLedgerStartsAfresh) {
   object.annotations[AlertLedger::kAnnotation] = "{not json";
   EXPECT_EQ(Receive({Xid("GPU-1", true, 100)})[0].outcome, "applied");
   EXPECT_EQ(Only().state, api::HealthState::kUnhealthy);
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Repeated(const std::string& piece, size_t times) {
+  std::string out;
+  for (size_t i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
+// 10 KB of three-byte characters: the 1,024-byte cap falls inside one.
+TEST_F(AlertReceiverTest, ALongNonAsciiSummaryIsAppliedCutAtACharacter) {
+  Alert alert = Xid("GPU-1", true, 100);
+  alert.annotations["summary"] = Repeated("\xE2\x82\xAC", 3400);
+  auto outcomes = Receive({alert});
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].outcome, "applied");
+  const std::string& message = Only().message;
+  EXPECT_LE(message.size(), 1024u);
+  EXPECT_GE(message.size(), 1020u);
+  EXPECT_EQ(message.size() % 3, 0u) << "cut inside a character";
+  EXPECT_NO_THROW((void)nlohmann::json(message).dump());
+}
+
+// A clock far ahead (or a forged time) must not make every later real
+// notification of the same alert "stale".
+TEST_F(AlertReceiverTest, AFarFutureTimeIsRefusedAndLaterNewsStillApplies) {
+  int64_t now = NowMillis();
+  Alert future = Xid("GPU-1", true, 253402300799000);  // 9999-12-31T23:59:59Z
+  auto outcomes = Receive({future});
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].outcome, "invalid");
+  EXPECT_NE(outcomes[0].detail.find("future"), std::string::npos) << outcomes[0].detail;
+  EXPECT_EQ(Receive({Xid("GPU-1", true, now)})[0].outcome, "applied");
+  EXPECT_EQ(Only().state, api::HealthState::kUnhealthy);
+  EXPECT_EQ(Receive({Xid("GPU-1", false, now + 1000)})[0].outcome, "applied");
+  EXPECT_EQ(Only().state, api::HealthState::kHealthy);
+}
+
+// A ledger already holding a far-future time (written before times were
+// checked, or by hand) must not poison later news either.
+TEST_F(AlertReceiverTest, AFarFutureTimeInAStoredLedgerDoesNotPoisonLaterNews) {
+  int64_t now = NowMillis();
+  Receive({Xid("GPU-1", true, now)});
+  auto& object = store_->objects.begin()->second.last;
+  object.annotations[AlertLedger::kAnnotation] =
+      R"({"f":{"firing":true,"at":253402300799000,"state":"Unhealthy","reason":"X","message":""}})";
+  EXPECT_EQ(Receive({Xid("GPU-1", false, now + 1000)})[0].outcome, "applied");
+  EXPECT_EQ(Only().state, api::HealthState::kHealthy);
+}
+
+// Labels are outside input: what reaches an Event (and the log) is escaped
+// and bounded, whatever a label holds.
+TEST_F(AlertReceiverTest, LabelsInMessagesAreEscapedAndBounded) {
+  Alert alert = Xid("GPU-9\nlevel=error forged line " + std::string(1 << 20, 'x'), true, 100);
+  auto outcomes = Receive({alert});
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].outcome, "unknown_device");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].find('\n'), std::string::npos) << warnings_[0].substr(0, 200);
+  EXPECT_LT(warnings_[0].size(), 1024u);
+  EXPECT_LT(outcomes[0].detail.size(), 1024u);
+}
+
+// --alertmanager-required-labels: an alert from another job's series of the
+// same name is refused, counted, and writes nothing; the exporter's applies.
+TEST_F(AlertReceiverTest, AlertsWithoutTheRequiredLabelsAreRefusedAndCounted) {
+  AlertReceiver::Inputs inputs;
+  inputs.count_devices = [](const GpuAlert&) { return size_t{1}; };
+  inputs.store = store_;
+  inputs.metrics = std::make_shared<AlertMetrics>(registry_);
+  inputs.required_labels = *AlertLabelFilter::Parse("job=nvidia-dcgm-exporter");
+  AlertReceiver receiver(std::move(inputs));
+  Alert tenant = Xid("GPU-1", true, 100, "tenant");
+  tenant.labels["job"] = "tenant-exporter";
+  Alert exporter = Xid("GPU-2", true, 100, "exporter");
+  exporter.labels["job"] = "nvidia-dcgm-exporter";
+  auto outcomes = receiver.Receive(Payload({tenant, exporter}));
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status().ToString();
+  EXPECT_EQ((*outcomes)[0].outcome, "untrusted");
+  EXPECT_NE((*outcomes)[0].detail.find("job=\"tenant-exporter\""), std::string::npos)
+      << (*outcomes)[0].detail;
+  EXPECT_EQ((*outcomes)[1].outcome, "applied");
+  EXPECT_EQ(Only().uuid, "GPU-2");
+  EXPECT_NE(Exposition().find(R"(dra_controller_alerts_total{outcome="untrusted"} 1)"),
+            std::string::npos);
+}
+
+// A store that throws (as a library might) is an error answered and counted,
+// never an exception out of Receive.
+TEST_F(AlertReceiverTest, AnUnexpectedExceptionIsAnErrorCountedPerAlert) {
+  class ThrowingStore : public FakeStore {
+   public:
+    kube::Result<StoredAlerts> Read(const std::string&) override {
+      throw std::runtime_error("boom");
+    }
+  };
+  AlertReceiver::Inputs inputs;
+  inputs.count_devices = [](const GpuAlert&) { return size_t{1}; };
+  inputs.store = std::make_shared<ThrowingStore>();
+  inputs.metrics = std::make_shared<AlertMetrics>(registry_);
+  AlertReceiver receiver(std::move(inputs));
+  auto outcomes = receiver.Receive(Payload({Xid("GPU-1", true, 100), Xid("GPU-2", true, 100)}));
+  ASSERT_FALSE(outcomes.ok());
+  EXPECT_EQ(outcomes.status().code(), kube::StatusCode::kInternal);
+  EXPECT_NE(outcomes.status().message().find("boom"), std::string::npos);
+  EXPECT_NE(Exposition().find(R"(dra_controller_alerts_total{outcome="error"} 2)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -65,10 +65,10 @@ TEST(AlertmanagerPayloadTest, RefusesMalformedBodiesWithAReason) {
       {R"({"version":"4","alerts":[1]})", "not an object"},
       {R"({"version":"4","alerts":[{"status":"pending","labels":{}}]})", "status"},
       {R"({"version":"4","alerts":[{"status":"firing"}]})", "no labels"},
-      {R"({"version":"4","alerts":[{"status":"firing","labels":{"a":1}}]})", "labels.a"},
+      {R"({"version":"4","alerts":[{"status":"firing","labels":{"a":1}}]})", R"(labels "a")"},
       {R"({"version":"4","alerts":[{"status":"firing","labels":[]}]})", "labels is not"},
       {R"({"version":"4","alerts":[{"status":"firing","labels":{},"annotations":{"s":null}}]})",
-       "annotations.s"},
+       R"(annotations "s")"},
       {R"({"version":"4","alerts":[{"status":"firing","labels":{},"startsAt":"yesterday"}]})",
        "startsAt"},
       {R"({"version":"4","alerts":[{"status":"firing","labels":{},"endsAt":5}]})", "endsAt"},
@@ -93,10 +93,40 @@ TEST(AlertmanagerPayloadTest, RefusesMoreAlertsThanTheCap) {
 }
 
 TEST(AlertmanagerPayloadTest, DeepNestingIsAnErrorNotACrash) {
-  std::string deep = R"({"version":"4","alerts":[{"status":"firing","labels":{},"x":)" +
-                     std::string(100000, '[') + std::string(100000, ']') + "}]}";
-  EXPECT_TRUE(AlertmanagerPayload::Parse(deep).ok());
+  auto nested = [](size_t depth) {
+    return R"({"version":"4","alerts":[{"status":"firing","labels":{},"x":)" +
+           std::string(depth, '[') + std::string(depth, ']') + "}]}";
+  };
+  EXPECT_TRUE(AlertmanagerPayload::Parse(nested(AlertmanagerPayload::kMaxDepth - 3)).ok());
+  EXPECT_FALSE(AlertmanagerPayload::Parse(nested(100000)).ok());
   EXPECT_FALSE(AlertmanagerPayload::Parse(std::string(100000, '[')).ok());
+}
+
+// Every value of a parsed document costs ~100 bytes of heap: nesting and
+// value counts are checked on the text, before a document is built.
+TEST(AlertmanagerPayloadTest, RefusesDeepNestingBeforeBuildingADocument) {
+  std::string body = R"({"version":"4","alerts":[)" + std::string(4 << 20, '[');
+  auto parsed = AlertmanagerPayload::Parse(body);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("nested deeper than"), std::string::npos)
+      << parsed.status().ToString();
+}
+
+TEST(AlertmanagerPayloadTest, RefusesMoreValuesThanANotificationCanHold) {
+  std::string labels;
+  for (int i = 0; i < 400000; ++i) labels += R"("l)" + std::to_string(i) + R"(":"",)";
+  labels.pop_back();
+  std::string body = R"({"version":"4","alerts":[{"status":"firing","labels":{)" + labels + "}}]}";
+  auto parsed = AlertmanagerPayload::Parse(body);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("values"), std::string::npos)
+      << parsed.status().ToString();
+}
+
+TEST(AlertmanagerPayloadTest, BracketsInsideStringsDoNotCountAsNesting) {
+  json notification = Notification();
+  notification["alerts"][0]["annotations"]["summary"] = std::string(10000, '[') + "\\\"{";
+  EXPECT_TRUE(AlertmanagerPayload::Parse(notification.dump()).ok());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "src/cache/MetaObject.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/ScriptedPodInformerTest.h"
+#include "tests/support/TestTime.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -314,6 +315,74 @@ TEST_F(ReflectorFaultTest, RepeatedGoneRelistsBackOff) {
   // lists fit in a second. Relisting at once would make it hundreds.
   EXPECT_LE(Requests(IsList).size(), 5u);
   EXPECT_GE(Requests(IsList).size(), 3u);
+}
+
+// A stream that keeps the connection busy with a byte a second but never
+// completes an event: the transport's idle timeout never fires, so only
+// counting complete events can tell that the cache no longer follows.
+// Readiness reports it first; at its deadline the watch is cut and, since
+// it was sending bytes, the reflector relists.
+TEST_F(ReflectorFaultTest, AWatchTricklingBytesWithoutEventsIsCutAndRelisted) {
+  options_.watch_ready_timeout = 1s;
+  options_.watch_progress_timeout = 3s;
+  List({Pod("a", 1)}, 1);
+  std::string never_finished = WatchEvent("MODIFIED", Pod("a", 2));
+  never_finished.pop_back();  // no newline: the event never completes
+  std::vector<StreamStep> trickle;
+  for (char c : never_finished.substr(0, 30)) {
+    trickle.push_back(StreamStep::Chunk(std::string(1, c)));
+    trickle.push_back(StreamStep::Pause(1s));
+  }
+  Watch(ScriptedResponse::Streamed(trickle));
+  List({Pod("a", 3)}, 3);
+  Watch(IdleWatch());
+  auto began = std::chrono::steady_clock::now();
+  StartInformer();
+  ASSERT_TRUE(WaitForWatches(1));
+  kube::Status stalled;
+  EXPECT_TRUE(WaitFor("readiness to report the stalled watch", TestTime::Scaled(3s), [&] {
+                stalled = informer_->reflector().CheckWatchProgress();
+                return !stalled.ok();
+              }).ok());
+  EXPECT_EQ(informer_->reflector().lists(), 1u) << "reported while the watch still trickles";
+  EXPECT_NE(stalled.message().find("pods: watch delivered no complete event for"),
+            std::string::npos)
+      << stalled.ToString();
+  ASSERT_TRUE(WaitFor("the relist", TestTime::Scaled(6s), [&] {
+                return informer_->reflector().lists() >= 2;
+              }).ok());
+  auto took = std::chrono::steady_clock::now() - began;
+  EXPECT_GE(took, 3s) << "cut at its deadline, not before";
+  EXPECT_LT(took, 3s + TestTime::Scaled(2s)) << "cut at its deadline";
+  EXPECT_EQ(informer_->reflector().stalled_watches(), 1u);
+  ASSERT_TRUE(WaitForWatches(2));
+  EXPECT_EQ(events_->updates(), (std::map<std::string, int>{{"ns/a", 1}}));
+}
+
+// The server ignores the timeoutSeconds the watch asked for and keeps it open
+// with bookmarks: the client ends it past that time and a margin, and
+// resumes from the last resourceVersion without relisting.
+TEST_F(ReflectorFaultTest, AWatchOpenPastItsTimeoutIsCutAndResumed) {
+  options_.min_watch_timeout = 1s;  // timeoutSeconds=1
+  options_.watch_timeout_margin = 1s;
+  List({Pod("a", 1)}, 1);
+  std::vector<StreamStep> endless;
+  for (int i = 0; i < 100; ++i) {
+    endless.push_back(StreamStep::Chunk(WatchEvent("BOOKMARK", Bookmark(2 + i))));
+    endless.push_back(StreamStep::Pause(100ms));
+  }
+  Watch(ScriptedResponse::Streamed(endless));
+  Watch(IdleWatch());
+  auto began = std::chrono::steady_clock::now();
+  StartInformer();
+  ASSERT_TRUE(WaitFor("the second watch", TestTime::Scaled(8s), [&] {
+                return Requests(IsWatch).size() >= 2;
+              }).ok());
+  auto took = std::chrono::steady_clock::now() - began;
+  EXPECT_GE(took, 2s) << "timeoutSeconds=1 and a 1 s margin";
+  EXPECT_LT(took, 2s + TestTime::Scaled(2s));
+  EXPECT_EQ(informer_->reflector().lists(), 1u);
+  EXPECT_NE(Requests(IsWatch)[1].QueryParam("resourceVersion"), "1") << "resumed after bookmarks";
 }
 
 TEST_F(ReflectorFaultTest, WatchRequestsAreCountedLikeOtherRequests) {

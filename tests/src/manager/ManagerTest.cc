@@ -349,6 +349,31 @@ TEST_F(ManagerTest, ReadinessFollowsTheCachesFreshness) {
       << Probe(manager, "/readyz").second;
 }
 
+// A watch the server accepted that then delivers no complete event (here
+// nothing at all; a trickle of bytes is the same) leaves the cache behind:
+// readiness fails after two missed bookmarks, naming the informer, while the
+// process stays live.
+TEST_F(ManagerTest, ReadinessFailsWhileAWatchDeliversNoEvents) {
+  auto clock = std::make_shared<FakeClock>();
+  auto options = Options();
+  options.clock = clock;
+  Manager manager(Config(), options);
+  manager.SetWiring(WireWidgets);
+  ASSERT_TRUE(manager.Start().ok());
+  ASSERT_TRUE(WaitFor("ready", seconds(10), [&] { return manager.ready(); }).ok());
+  ASSERT_TRUE(WaitFor("the watch", seconds(10), [&] { return api_->watches() == 1; }).ok());
+  clock->Step(seconds(120));
+  EXPECT_EQ(Probe(manager, "/readyz").first, 200) << Probe(manager, "/readyz").second;
+  clock->Step(seconds(2));
+  auto [status, body] = Probe(manager, "/readyz");
+  EXPECT_EQ(status, 503) << body;
+  EXPECT_NE(body.find("[-]informers-watching failed: widgets.example.com: watch delivered no "
+                      "complete event for 122000 ms"),
+            std::string::npos)
+      << body;
+  EXPECT_EQ(Probe(manager, "/healthz").first, 200) << Probe(manager, "/healthz").second;
+}
+
 // The elector's loop is stuck in a lease request that never returns.
 TEST_F(ManagerTest, HealthzFailsWhenTheLeaderElectionLoopIsWedged) {
   api_->HangLeases(true);
