@@ -7,6 +7,7 @@
 #include "controller/health/SourcedHealth.h"
 #include "controller/kubelet/HealthObjectName.h"
 #include "src/base/QuoteForMessage.h"
+#include "src/base/Utf8Text.h"
 
 namespace dra::kubelet {
 namespace {
@@ -35,7 +36,7 @@ std::string Message(const DeviceVerdict& verdict) {
     std::string separator = i == 0 ? "" : "; ";
     if (message.size() + separator.size() + reporter.size() + reserve > kMaxMessage) {
       message += " (and " + std::to_string(verdict.reporters.size() - i) + " more)";
-      return message.substr(0, kMaxMessage);
+      return std::string(kube::Utf8Text::Prefix(message, kMaxMessage));
     }
     message += separator + reporter;
   }
