@@ -111,7 +111,7 @@ TEST(EndpointServerTest, HandlerExceptionBecomes500) {
   auto reply = Get((*server)->port(), "/boom");
   ASSERT_TRUE(reply.ok());
   EXPECT_EQ(reply->status, 500);
-  EXPECT_NE(reply->body.find("kaput"), std::string::npos);
+  EXPECT_EQ(reply->body.find("kaput"), std::string::npos) << "the exception's text is not sent";
 }
 
 // An open TCP connection that never sends a request.
@@ -319,6 +319,20 @@ TEST(EndpointServerTest, PortInUseIsAnError) {
 EndpointServer::Reply Echo(const EndpointServer::Request& request) {
   return EndpointServer::Reply{200,
                                request.method + "|" + request.path + "|" + request.authorization};
+}
+
+// Budgets per client need the client's address.
+TEST(EndpointServerTest, HandlersSeeThePeerAddress) {
+  auto server = EndpointServer::Start("127.0.0.1:0",
+                                      {{"/peer",
+                                        [](const EndpointServer::Request& r) {
+                                          return EndpointServer::Reply{200, r.peer};
+                                        }}},
+                                      std::nullopt);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto reply = Get((*server)->port(), "/peer");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->body, "127.0.0.1");
 }
 
 Result<HttpResponse> Send(const RestConfig& config, const std::string& method,
@@ -907,6 +921,84 @@ TEST(HttpTransportCreateTest, RejectsGarbageCertificateAuthority) {
   auto transport = HttpTransport::Create(config);
   ASSERT_FALSE(transport.ok());
   EXPECT_NE(transport.status().message().find("certificate-authority"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kube
+
+namespace kube {
+namespace {
+
+// Work queued for connections that have ended (their deadline passed while
+// both handler threads were busy) is dropped, not run for no one.
+TEST_F(EndpointLimitsTest, QueuedWorkOfEndedConnectionsIsDropped) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> started{0};
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/slow", {[&](const EndpointServer::Request&) {
+                         ++started;
+                         std::unique_lock lock(mu);
+                         cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+                         return EndpointServer::Reply{200, "slow\n"};
+                       }}}},
+      std::nullopt, {.max_connections = 64, .deadline = std::chrono::milliseconds(300)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 2; ++i) {
+    clients.emplace_back([port] { (void)Exchange(port, "GET /slow HTTP/1.1\r\n\r\n"); });
+  }
+  ASSERT_TRUE(dra::testing::WaitFor("both handler threads busy", std::chrono::seconds(5), [&] {
+                return started.load() == 2;
+              }).ok());
+  // Six more requests queue behind them and reach their deadline unanswered.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(StatusOf(Exchange(port, "GET /slow HTTP/1.1\r\n\r\n")), -1);
+  }
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  for (auto& t : clients) t.join();
+  // A request after them is served; the six queued ones never ran.
+  std::string last = Exchange(port, "GET /slow HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(last), 200) << last;
+  EXPECT_EQ(started.load(), 3);
+}
+
+// A caller the route refuses from its head is answered at once: the server
+// neither waits for nor reads the body it announced.
+TEST_F(EndpointLimitsTest, RefusedHeadIsAnsweredWithoutReadingTheBody) {
+  std::atomic<int> handled{0};
+  EndpointServer::Route hook{[&](const EndpointServer::Request& request) {
+                               ++handled;
+                               return EndpointServer::Reply{200, request.body};
+                             },
+                             {"POST"},
+                             4 << 20};
+  hook.admit_head = [](const EndpointServer::Request& head) -> std::optional<EndpointReply> {
+    if (head.authorization == "Bearer ok") return std::nullopt;
+    return EndpointRouter::Error(401, "no\n");
+  };
+  auto server =
+      EndpointServer::StartRoutes("127.0.0.1:0", {{"/hook", hook}}, std::nullopt,
+                                  {.max_connections = 64, .deadline = std::chrono::seconds(5)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto start = std::chrono::steady_clock::now();
+  std::string refused =
+      Exchange((*server)->port(), "POST /hook HTTP/1.1\r\nContent-Length: 4194304\r\n\r\n",
+               std::chrono::seconds(3));
+  EXPECT_EQ(StatusOf(refused), 401) << refused;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  std::string admitted = Exchange((*server)->port(),
+                                  "POST /hook HTTP/1.1\r\nAuthorization: Bearer ok\r\n"
+                                  "Content-Length: 5\r\n\r\nhello");
+  EXPECT_EQ(StatusOf(admitted), 200) << admitted;
+  EXPECT_EQ(admitted.substr(admitted.size() - 5), "hello");
+  EXPECT_EQ(handled.load(), 1);
 }
 
 }  // namespace
