@@ -19,6 +19,7 @@
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/RawHttpClient.h"
+#include "tests/support/SlowTcpProxy.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/TestTime.h"
 #include "tests/support/WaitFor.h"
@@ -446,6 +447,37 @@ TEST_F(TlsEndpointServerTest, HandlerExceptionBecomes500) {
   auto reply = Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/boom", "");
   ASSERT_TRUE(reply.ok()) << reply.status().ToString();
   EXPECT_EQ(reply->status, 500);
+}
+
+// A client far away (300 ms round trip, through a proxy) while new sockets
+// keep arriving, each evicting the oldest idle connection: once its
+// ClientHello is in, its handshake is not idle, and it is answered.
+TEST_F(TlsEndpointServerTest, HandshakeInProgressIsNotEvictedByAConnectFlood) {
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/echo", {Echo}}}, EndpointServer::TlsOptions{cert_.cert_pem, cert_.key_pem},
+      {.max_connections = 2, .deadline = std::chrono::seconds(5)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  auto proxy = dra::testing::SlowTcpProxy::Start(port, std::chrono::milliseconds(300));
+  ASSERT_TRUE(proxy.ok()) << proxy.status().ToString();
+  std::atomic<bool> flooding{true};
+  std::thread flood([&] {
+    std::vector<std::unique_ptr<IdleConnection>> idle;
+    while (flooding) {
+      idle.push_back(std::make_unique<IdleConnection>(port));
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+  });
+  RestConfig config = HttpsTo((*proxy)->port(), cert_.cert_pem);
+  config.request_timeout = dra::testing::TestTime::Scaled(std::chrono::seconds(4));
+  int answered = 0;
+  for (int i = 0; i < 5; ++i) {
+    auto reply = Send(config, "GET", "/echo", "");
+    answered += reply.ok() && reply->status == 200 ? 1 : 0;
+  }
+  flooding = false;
+  flood.join();
+  EXPECT_GE(answered, 4);
 }
 
 TEST_F(TlsEndpointServerTest, IdleConnectionsDoNotBlockScrapesOrShutdown) {
