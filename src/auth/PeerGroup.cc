@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 
 namespace kube {
 
@@ -18,10 +17,9 @@ std::string PeerGroup::Of(std::string_view address) {
     return std::to_string(bytes[12]) + "." + std::to_string(bytes[13]) + "." +
            std::to_string(bytes[14]) + "." + std::to_string(bytes[15]);
   }
-  char prefix[64];
-  std::snprintf(prefix, sizeof(prefix), "%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", bytes[0],
-                bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
-  return prefix;
+  std::array<char, INET6_ADDRSTRLEN> canonical{};
+  if (inet_ntop(AF_INET6, bytes.data(), canonical.data(), canonical.size()) == nullptr) return text;
+  return canonical.data();
 }
 
 }  // namespace kube

@@ -31,7 +31,7 @@ struct RequestAuthorizerOptions {
   // flood of unknown tokens cannot flood the API server or pile up.
   double reviews_per_second = 20;
   int review_burst = 40;
-  // ...and of those, per peer address (IPv6: per /64, see PeerGroup), so
+  // ...and of those, per peer address (see PeerGroup), so
   // that one client spends at most a quarter of them: a flood from a few
   // addresses leaves room for a new token from another one.
   double peer_reviews_per_second = 5;
