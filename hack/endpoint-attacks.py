@@ -515,6 +515,9 @@ def webhook_attacks(c, stop):
                                            token=token), {400}),
             ("deep nesting", lambda: post(port, "/alertmanager", b"[" * 200_000, token=token), {400}),
             ("unknown GPU", lambda: post(port, "/alertmanager", payload, token=token), {200}),
+            ("text/plain body", lambda: post(port, "/alertmanager", payload, token=token,
+                                             content_type="text/plain"), {415}),
+            ("path under it", lambda: post(port, "/alertmanager/x", payload, token=token), {404}),
         ]
     for what, send, want in cases:
         got = send()
@@ -669,6 +672,26 @@ def token_flood_on_metrics(c, _stop):
     if request(scraper_token(), FLOOD_SOURCES[0]) != 200:
         return ["/metrics: the scraper's token is not let in without a flood"]
     return fresh_tokens_through_a_flood("/metrics", request, known, new, 200)
+
+
+def paths_under_metrics(c, _stop):
+    """Only /metrics itself is served: a path under it is no new question for
+    the authorizer (each was a SubjectAccessReview), and bytes that are not
+    UTF-8 get 404, never a 500 with an exception's text."""
+    if not c.secure:
+        return []
+    token = scraper_token()
+    if not token:
+        return []
+    problems = []
+    for path in ["/metrics/x", "/metrics/" + os.urandom(4).hex(), "/metrics/\udcff\udcfe"]:
+        raw = path.encode("utf-8", "surrogateescape")
+        request = (b"GET " + raw + f" HTTP/1.1\r\nHost: {HOST}\r\n"
+                   f"Authorization: Bearer {token}\r\n\r\n".encode())
+        response = exchange(c.metrics_port, request, tls=True)
+        if status_of(response) != 404:
+            problems.append(f"GET {raw!r} with a valid token: {response[:60]!r}, want 404")
+    return problems
 
 
 def alert_payload():
@@ -864,7 +887,8 @@ def run_threads(target, count):
 ATTACKS = [malformed_request_lines, malformed_headers, bodies_on_get_and_post, conflicting_length,
            long_request_line, many_headers, tls_on_plain_port, path_traversal, head_and_options,
            spinning, idle_and_slowloris, slow_readers, tls_garbage_on_secure_port,
-           unauthenticated_and_bad_tokens, token_flood_on_metrics, handshakes_under_connect_flood]
+           unauthenticated_and_bad_tokens, paths_under_metrics, token_flood_on_metrics,
+           handshakes_under_connect_flood]
 WEBHOOK_ATTACKS = [webhook_attacks, token_flood_on_webhook, unauthenticated_bodies,
                    handshakes_under_connect_flood]
 
