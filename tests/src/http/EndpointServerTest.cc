@@ -1001,6 +1001,46 @@ TEST_F(EndpointLimitsTest, QueuedWorkOfEndedConnectionsIsDropped) {
   EXPECT_EQ(started.load(), 3);
 }
 
+// Handler work has a bound: with both handler threads stuck and the queue
+// full of work for connections that have ended, a newcomer gets 503 at once
+// instead of waiting behind it until its deadline.
+TEST_F(EndpointLimitsTest, FullHandlerBacklogIs503AtOnce) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> started{0};
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/slow", {[&](const EndpointServer::Request&) {
+                         ++started;
+                         std::unique_lock lock(mu);
+                         cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+                         return EndpointServer::Reply{200, "slow\n"};
+                       }}}},
+      std::nullopt, {.max_connections = 4, .deadline = std::chrono::milliseconds(500)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.emplace_back([port] { (void)Exchange(port, "GET /slow HTTP/1.1\r\n\r\n"); });
+  }
+  ASSERT_TRUE(dra::testing::WaitFor("both handler threads busy", std::chrono::seconds(5), [&] {
+                return started.load() == 2;
+              }).ok());
+  for (auto& t : clients) t.join();  // all four cut at their deadline; two still queued
+  auto start = std::chrono::steady_clock::now();
+  std::string busy = Exchange(port, "GET /slow HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(busy), 503) << busy;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(400));
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  EXPECT_TRUE(dra::testing::WaitFor("a slow request served again", std::chrono::seconds(5), [&] {
+                return StatusOf(Exchange(port, "GET /slow HTTP/1.1\r\n\r\n")) == 200;
+              }).ok());
+}
+
 // A caller the route refuses from its head is answered at once: the server
 // neither waits for nor reads the body it announced.
 TEST_F(EndpointLimitsTest, RefusedHeadIsAnsweredWithoutReadingTheBody) {
