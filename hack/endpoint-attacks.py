@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Attacks on the served surface of a real `dra-controller run` (issue 37).
 
-  endpoint-attacks.py BINARY KUBECONFIG [--budget SECONDS]
+  endpoint-attacks.py BINARY KUBECONFIG [--budget SECONDS] [--only ATTACK,...]
   endpoint-attacks.py --attach PID PROBE_PORT METRICS_PORT [--secure]
       Attacks a process that is already running (not stopped afterwards).
 
@@ -15,12 +15,21 @@ and seconds while a monitor asks /healthz (must answer 200 within 1 s) and
 /metrics (must answer within 2 s); afterwards the process must be alive and
 its CPU back to idle. Only 127.0.0.1 is targeted; the processes started are
 stopped by PID whatever happens. With $DRA_KUBECTL set, a service account
-token allowed to get /metrics checks the secure scrape for 200.
+token allowed to get /metrics checks the secure scrape for 200, and issue
+47's attacks run: while two client addresses (127.0.0.1, 127.0.0.2) flood
+made-up tokens, 16 freshly minted tokens of an identity let in before (from
+127.0.0.1) and 16 of a new one (from 127.0.0.3) must each get 200 on /metrics
+and on /alertmanager; 64 connections without a valid token sending 4 MiB
+bodies to the webhook must keep the process's RSS under 100 MB; and TLS
+clients with a 5 ms round trip must mostly finish their handshake during a
+connect flood. Connections come from 127.0.0.0/8 source addresses (Linux
+routes the whole block to loopback).
 
 Prints one line per attack and a JSON summary; exits 1 when any check fails.
 Only the Python standard library is used.
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -64,8 +73,11 @@ def on_signal(signum, _frame):
 # ---------------------------------------------------------------- clients
 
 
-def connect(port, tls, timeout):
-    sock = socket.create_connection((HOST, port), timeout=timeout)
+def connect(port, tls, timeout, source=None):
+    """`source`: the loopback address to connect from (127.0.0.2, ...): one
+    client per address, as the server tells clients apart by address."""
+    sock = socket.create_connection((HOST, port), timeout=timeout,
+                                    source_address=(source, 0) if source else None)
     if not tls:
         return sock
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -74,10 +86,10 @@ def connect(port, tls, timeout):
     return ctx.wrap_socket(sock, server_hostname="localhost")
 
 
-def exchange(port, data, tls=False, timeout=5.0):
+def exchange(port, data, tls=False, timeout=5.0, source=None):
     """Sends `data` (all of it, even after an answer) and reads until close."""
     try:
-        sock = connect(port, tls, timeout)
+        sock = connect(port, tls, timeout, source)
     except OSError:
         return b""
     if tls:
@@ -154,12 +166,12 @@ def header_of(response, name):
     return m.group(1) if m else None
 
 
-def timed_get(port, path, tls=False, token=None, method="GET", limit=2.0):
+def timed_get(port, path, tls=False, token=None, method="GET", limit=2.0, source=None):
     """(status or None, seconds) of one request that must end within `limit`."""
     start = time.monotonic()
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
     request = f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\n{auth}\r\n".encode()
-    response = exchange(port, request, tls=tls, timeout=limit)
+    response = exchange(port, request, tls=tls, timeout=limit, source=source)
     return status_of(response), time.monotonic() - start
 
 
@@ -467,11 +479,11 @@ def unauthenticated_and_bad_tokens(c, stop):
     return problems
 
 
-def post(port, path, body, token=None, content_type="application/json", timeout=5.0):
+def post(port, path, body, token=None, content_type="application/json", timeout=5.0, source=None):
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
     head = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\n{auth}Content-Type: {content_type}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode()
-    return status_of(exchange(port, head + body, tls=True, timeout=timeout))
+    return status_of(exchange(port, head + body, tls=True, timeout=timeout, source=source))
 
 
 def webhook_attacks(c, stop):
@@ -503,6 +515,9 @@ def webhook_attacks(c, stop):
                                            token=token), {400}),
             ("deep nesting", lambda: post(port, "/alertmanager", b"[" * 200_000, token=token), {400}),
             ("unknown GPU", lambda: post(port, "/alertmanager", payload, token=token), {200}),
+            ("text/plain body", lambda: post(port, "/alertmanager", payload, token=token,
+                                             content_type="text/plain"), {415}),
+            ("path under it", lambda: post(port, "/alertmanager/x", payload, token=token), {404}),
         ]
     for what, send, want in cases:
         got = send()
@@ -539,20 +554,333 @@ def apply_crds():
                              f"{done.stderr.strip()}")
 
 
-def webhook_token():
-    """A token allowed to create DeviceHealths, when kubectl is at hand."""
+def account_tokens(account, rule, count=1):
+    """`count` freshly minted tokens of ServiceAccount default/`account`,
+    bound to a ClusterRole of `rule` (kubectl create clusterrole flags),
+    when kubectl is at hand; [] otherwise."""
     kubectl = os.environ.get("DRA_KUBECTL")
     if not kubectl:
-        return None
+        return []
     def run(*args):
         return subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=30)
-    run("create", "serviceaccount", "endpoint-attack-alerts", "-n", "default")
-    run("create", "clusterrole", "endpoint-attack-alerts", "--verb=create",
-        "--resource=devicehealths.dra-controller.dev")
-    run("create", "clusterrolebinding", "endpoint-attack-alerts", "--clusterrole=endpoint-attack-alerts",
-        "--serviceaccount=default:endpoint-attack-alerts")
-    token = run("create", "token", "endpoint-attack-alerts", "-n", "default", "--duration=10m")
-    return token.stdout.strip() if token.returncode == 0 else None
+    run("create", "serviceaccount", account, "-n", "default")
+    run("create", "clusterrole", account, *rule)
+    run("create", "clusterrolebinding", account, f"--clusterrole={account}",
+        f"--serviceaccount=default:{account}")
+    tokens = []
+    for _ in range(count):
+        token = run("create", "token", account, "-n", "default", "--duration=10m")
+        if token.returncode == 0:
+            tokens.append(token.stdout.strip())
+    return tokens
+
+
+SENDER_RULE = ["--verb=post", "--non-resource-url=/alertmanager"]
+SCRAPER_RULE = ["--verb=get", "--non-resource-url=/metrics"]
+
+
+def webhook_token():
+    """A token allowed to post /alertmanager, when kubectl is at hand."""
+    tokens = account_tokens("endpoint-attack-alerts", SENDER_RULE)
+    return tokens[0] if tokens else None
+
+
+# ------------------------------------------- tokens that a flood cannot starve
+# Clients are told apart by address: the flooders connect from 127.0.0.1
+# (the address the fresh tokens of a known identity come from too) and
+# 127.0.0.2; a never-seen identity comes from 127.0.0.3.
+FLOOD_SOURCES = ["127.0.0.1", "127.0.0.2"]
+NEW_CLIENT_SOURCE = "127.0.0.3"
+FLOOD_WARMUP_S = 1.0
+FLOOD_LIMIT_S = 60.0
+
+
+def random_jwt():
+    """Made-up tokens shaped like service account tokens (and some not)."""
+    part = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    claims = json.dumps({"iss": "https://kubernetes.default.svc.cluster.local",
+                         "sub": f"system:serviceaccount:x:{os.urandom(4).hex()}"}).encode()
+    return ".".join([part(b'{"alg":"RS256"}'), part(claims), part(os.urandom(64))])
+
+
+def flood_while(request, body):
+    """Floods from FLOOD_SOURCES with made-up tokens while `body` runs;
+    (body's problems, statuses the flood got)."""
+    done = threading.Event()
+    statuses = {}
+    lock = threading.Lock()
+
+    def flood(i):
+        source = FLOOD_SOURCES[i % len(FLOOD_SOURCES)]
+        deadline = time.monotonic() + FLOOD_LIMIT_S
+        n = 0
+        while not done.is_set() and time.monotonic() < deadline:
+            token = random_jwt() if n % 2 else os.urandom(24).hex()
+            got = request(token, source)
+            with lock:
+                statuses[got] = statuses.get(got, 0) + 1
+            n += 1
+
+    threads = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(FLOOD_WARMUP_S)
+    try:
+        problems = body()
+    finally:
+        done.set()
+        for t in threads:
+            t.join(10)
+    return problems, statuses
+
+
+def fresh_tokens_through_a_flood(what, request, known, new, want):
+    """`known`: fresh tokens of an identity already let in (sent from a
+    flooder's address); `new`: of an identity never seen (another address).
+    Each must get `want` on its first request while the flood runs."""
+    def body():
+        problems = []
+        for label, tokens, source in (("known identity", known, FLOOD_SOURCES[0]),
+                                      ("new identity", new, NEW_CLIENT_SOURCE)):
+            got = [request(token, source) for token in tokens]
+            bad = [g for g in got if g != want]
+            if len(tokens) < 16:
+                problems.append(f"{what}: only {len(tokens)} fresh tokens of the {label} minted")
+            if bad:
+                problems.append(f"{what}: {len(bad)} of {len(tokens)} fresh tokens of the {label} "
+                                f"refused during the flood: {bad[:5]}")
+        return problems
+    problems, statuses = flood_while(request, body)
+    if not statuses.get(429):
+        problems.append(f"{what}: the flood never hit a review budget ({statuses}): no test")
+    if statuses.get(200):
+        problems.append(f"{what}: made-up tokens got 200 ({statuses})")
+    print(f"     {what}: flood statuses {statuses}", flush=True)
+    return problems
+
+
+def token_flood_on_metrics(c, _stop):
+    """The done-when of issue 47 for /metrics."""
+    if not c.secure or not os.environ.get("DRA_KUBECTL") or isinstance(c, Attached):
+        return []
+    known = account_tokens("endpoint-attack-scraper", SCRAPER_RULE, 16)
+    new = account_tokens("endpoint-attack-scraper-new", SCRAPER_RULE, 16)
+    request = lambda token, source: timed_get(c.metrics_port, "/metrics", tls=True, token=token,
+                                               limit=5, source=source)[0]
+    # The known identity was let in before the flood (the monitor's token is
+    # the same ServiceAccount's).
+    if request(scraper_token(), FLOOD_SOURCES[0]) != 200:
+        return ["/metrics: the scraper's token is not let in without a flood"]
+    return fresh_tokens_through_a_flood("/metrics", request, known, new, 200)
+
+
+def paths_under_metrics(c, _stop):
+    """Only /metrics itself is served: a path under it is no new question for
+    the authorizer (each was a SubjectAccessReview), and bytes that are not
+    UTF-8 get 404, never a 500 with an exception's text."""
+    if not c.secure:
+        return []
+    token = scraper_token()
+    if not token:
+        return []
+    problems = []
+    for path in ["/metrics/x", "/metrics/" + os.urandom(4).hex(), "/metrics/\udcff\udcfe"]:
+        raw = path.encode("utf-8", "surrogateescape")
+        request = (b"GET " + raw + f" HTTP/1.1\r\nHost: {HOST}\r\n"
+                   f"Authorization: Bearer {token}\r\n\r\n".encode())
+        response = exchange(c.metrics_port, request, tls=True)
+        if status_of(response) != 404:
+            problems.append(f"GET {raw!r} with a valid token: {response[:60]!r}, want 404")
+    return problems
+
+
+def alert_payload():
+    return json.dumps({"version": "4", "status": "firing", "alerts": [
+        {"status": "firing", "labels": {"alertname": "Attack", "UUID": "GPU-none"},
+         "startsAt": "2026-12-05T07:31:10Z", "fingerprint": "attack"}]}).encode()
+
+
+def token_flood_on_webhook(c, _stop):
+    """The done-when of issue 47 for /alertmanager."""
+    port = getattr(c, "webhook_port", None)
+    if not port or not os.environ.get("DRA_KUBECTL"):
+        return []
+    known = account_tokens("endpoint-attack-alerts", SENDER_RULE, 16)
+    new = account_tokens("endpoint-attack-alerts-new", SENDER_RULE, 16)
+    payload = alert_payload()
+    request = lambda token, source: post(port, "/alertmanager", payload, token=token, source=source)
+    if request(webhook_token(), FLOOD_SOURCES[0]) != 200:
+        return ["/alertmanager: the sender's token is not let in without a flood"]
+    return fresh_tokens_through_a_flood("/alertmanager", request, known, new, 200)
+
+
+def rss_bytes(pid):
+    with open(f"/proc/{pid}/status") as f:
+        m = re.search(r"VmRSS:\s+(\d+) kB", f.read())
+    return int(m.group(1)) * 1024 if m else 0
+
+
+RSS_LIMIT = 100 * 1024 * 1024
+BIG_BODY = 4 * 1024 * 1024
+
+
+def unauthenticated_bodies(c, _stop):
+    """64 connections without a valid token, each sending all but the last
+    byte of a 4 MiB body and holding on: the process's RSS stays under
+    RSS_LIMIT (nothing is read before the token is checked)."""
+    port = getattr(c, "webhook_port", None)
+    if not port:
+        return []
+    pid = c.proc.pid if isinstance(c, Controller) else c.pid
+    chunk = b"x" * 65536
+    release = threading.Event()
+    sent_all = []
+
+    def send(i):
+        try:
+            sock = connect(port, True, 10)
+            sock.sendall((f"POST /alertmanager HTTP/1.1\r\nHost: {HOST}\r\n"
+                          f"Authorization: Bearer made-up-{i}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {BIG_BODY}\r\n\r\n").encode())
+            sent = 0
+            while sent < BIG_BODY - 1:
+                piece = chunk[:BIG_BODY - 1 - sent]
+                sock.sendall(piece)
+                sent += len(piece)
+            sent_all.append(i)
+            release.wait(15)
+            sock.close()
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=send, args=(i,), daemon=True) for i in range(64)]
+    before = rss_bytes(pid)
+    peak = before
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 15
+    while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+        peak = max(peak, rss_bytes(pid))
+        if len(sent_all) + sum(1 for t in threads if not t.is_alive()) >= 64:
+            break  # every body is in (or refused): what is held now is held
+        time.sleep(0.05)
+    for _ in range(20):  # a second more of samples while they hold on
+        peak = max(peak, rss_bytes(pid))
+        time.sleep(0.05)
+    release.set()
+    for t in threads:
+        t.join(10)
+    print(f"     64 x 4 MiB unauthenticated: RSS {before / 2**20:.0f} MiB before, "
+          f"peak {peak / 2**20:.0f} MiB ({len(sent_all)} sent their whole body but a byte)",
+          flush=True)
+    if peak >= RSS_LIMIT:
+        return [f"RSS reached {peak / 2**20:.0f} MiB (limit {RSS_LIMIT / 2**20:.0f})"]
+    return []
+
+
+HANDSHAKE_LATENCY_S = 0.005
+HANDSHAKE_CLIENTS = 40
+HANDSHAKE_MIN_SHARE = 0.85
+
+
+def slow_tls_status(port, request, latency, timeout=5.0):
+    """The status a TLS client gets whose round trip takes `latency` (a
+    remote Alertmanager), or None when its connection ended first."""
+    # Everything before the connect, so that the ClientHello leaves with it,
+    # as a compiled client's does.
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = ctx.wrap_bio(incoming, outgoing, server_hostname="localhost")
+    try:
+        tls.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    hello = outgoing.read()
+    try:
+        sock = socket.create_connection((HOST, port), timeout=timeout)
+        sock.sendall(hello)
+    except OSError:
+        return None
+    received = b""
+    try:
+        while True:
+            try:
+                tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                pending = outgoing.read()
+                if pending:
+                    sock.sendall(pending)
+                data = sock.recv(65536)
+                if not data:
+                    return None
+                # The answer to the server's flight reaches it a round trip
+                # after the flight left (the ClientHello goes with the
+                # connection's last ACK, at once).
+                time.sleep(latency)
+                incoming.write(data)
+        tls.write(request)
+        sock.sendall(outgoing.read())
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            incoming.write(data)
+            try:
+                while True:
+                    chunk = tls.read(65536)
+                    if not chunk:
+                        break
+                    received += chunk
+            except (ssl.SSLWantReadError, ssl.SSLZeroReturnError):
+                pass
+    except (OSError, ssl.SSLError):
+        pass
+    finally:
+        sock.close()
+    return status_of(received)
+
+
+def handshakes_under_connect_flood(c, _stop):
+    """New sockets as fast as 8 threads open them (each evicting an idle one)
+    while TLS clients with a 5 ms round trip connect one after another: most
+    must finish their handshake and get an answer."""
+    port = getattr(c, "webhook_port", None) or (c.metrics_port if c.secure else None)
+    if not port:
+        return []
+    done = threading.Event()
+
+    def flood(_i):
+        held = []
+        while not done.is_set():
+            try:
+                held.append(socket.create_connection((HOST, port), timeout=1))
+            except OSError:
+                pass
+            if len(held) > 32:
+                held.pop(0).close()
+        for sock in held:
+            sock.close()
+
+    threads = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(8)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    path = "/alertmanager" if getattr(c, "webhook_port", None) else "/metrics"
+    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+    answered = sum(1 for _ in range(HANDSHAKE_CLIENTS)
+                   if slow_tls_status(port, request, HANDSHAKE_LATENCY_S) is not None)
+    done.set()
+    for t in threads:
+        t.join(10)
+    print(f"     {answered}/{HANDSHAKE_CLIENTS} TLS clients with a "
+          f"{HANDSHAKE_LATENCY_S * 1000:.0f} ms round trip answered during a connect flood",
+          flush=True)
+    if answered < HANDSHAKE_MIN_SHARE * HANDSHAKE_CLIENTS:
+        return [f"only {answered}/{HANDSHAKE_CLIENTS} TLS clients answered during a connect flood"]
+    return []
 
 
 def run_threads(target, count):
@@ -567,8 +895,10 @@ def run_threads(target, count):
 ATTACKS = [malformed_request_lines, malformed_headers, bodies_on_get_and_post, conflicting_length,
            long_request_line, many_headers, tls_on_plain_port, path_traversal, head_and_options,
            spinning, idle_and_slowloris, slow_readers, tls_garbage_on_secure_port,
-           unauthenticated_and_bad_tokens]
-WEBHOOK_ATTACKS = [webhook_attacks]
+           unauthenticated_and_bad_tokens, paths_under_metrics, token_flood_on_metrics,
+           handshakes_under_connect_flood]
+WEBHOOK_ATTACKS = [webhook_attacks, token_flood_on_webhook, unauthenticated_bodies,
+                   handshakes_under_connect_flood]
 
 
 # ---------------------------------------------------------------- monitor
@@ -642,17 +972,8 @@ def run_attack(c, attack, token):
 
 def scraper_token():
     """A token allowed to get /metrics, when kubectl is at hand."""
-    kubectl = os.environ.get("DRA_KUBECTL")
-    if not kubectl:
-        return None
-    def run(*args):
-        return subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=30)
-    run("create", "serviceaccount", "endpoint-attack-scraper", "-n", "default")
-    run("create", "clusterrole", "endpoint-attack-scraper", "--verb=get", "--non-resource-url=/metrics")
-    run("create", "clusterrolebinding", "endpoint-attack-scraper", "--clusterrole=endpoint-attack-scraper",
-        "--serviceaccount=default:endpoint-attack-scraper")
-    token = run("create", "token", "endpoint-attack-scraper", "-n", "default", "--duration=10m")
-    return token.stdout.strip() if token.returncode == 0 else None
+    tokens = account_tokens("endpoint-attack-scraper", SCRAPER_RULE)
+    return tokens[0] if tokens else None
 
 
 def report(results, c, attack, token):
@@ -670,9 +991,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary", nargs="?")
     parser.add_argument("kubeconfig", nargs="?")
-    parser.add_argument("--budget", type=float, default=240, help="seconds for everything")
+    parser.add_argument("--budget", type=float, default=360, help="seconds for everything")
     parser.add_argument("--attach", nargs=3, type=int, metavar=("PID", "PROBE_PORT", "METRICS_PORT"))
     parser.add_argument("--secure", action="store_true", help="with --attach: metrics is HTTPS")
+    parser.add_argument("--only", default="", help="comma-separated attack names to run (all when empty)")
     args = parser.parse_args()
     if not args.attach and not (args.binary and args.kubeconfig):
         parser.error("BINARY and KUBECONFIG, or --attach")
@@ -693,7 +1015,9 @@ def main():
         for make_target in targets:
             c = make_target()
             token = scraper_token() if c.secure and not args.attach else None
-            for attack in WEBHOOK_ATTACKS if getattr(c, "webhook_port", None) else ATTACKS:
+            chosen = WEBHOOK_ATTACKS if getattr(c, "webhook_port", None) else ATTACKS
+            only = set(filter(None, args.only.split(",")))
+            for attack in [a for a in chosen if not only or a.__name__ in only]:
                 if time.monotonic() > deadline:
                     results.append({"attack": attack.__name__, "problems": ["out of time budget"]})
                     failed = True

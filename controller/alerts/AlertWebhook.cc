@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "src/auth/RequestAuthorizer.h"
+#include "src/base/AsciiText.h"
+#include "src/base/QuoteForMessage.h"
 
 namespace dra::alerts {
 namespace {
@@ -23,6 +25,13 @@ std::string Describe(const std::vector<AlertOutcome>& outcomes) {
   return nlohmann::json({{"alerts", std::move(alerts)}}).dump() + "\n";
 }
 
+// "application/json", any case, with or without parameters ("; charset=utf-8").
+bool IsJson(const std::string& content_type) {
+  std::string_view media(content_type);
+  media = media.substr(0, media.find(';'));
+  return kube::AsciiText::Lower(kube::AsciiText::Trim(media)) == "application/json";
+}
+
 }  // namespace
 
 AlertWebhook::AlertWebhook(Authorize authorize, std::shared_ptr<AlertReceiver> receiver,
@@ -33,15 +42,28 @@ AlertWebhook::AlertWebhook(Authorize authorize, std::shared_ptr<AlertReceiver> r
       refusals_(kRefusalLogInterval) {}
 
 kube::EndpointReply AlertWebhook::Handle(const kube::EndpointRequest& request) {
-  kube::Status verdict = authorize_(request.authorization);
+  if (auto refusal = Admit(request)) return *refusal;
+  return HandleAdmitted(request);
+}
+
+std::optional<kube::EndpointReply> AlertWebhook::Admit(const kube::EndpointRequest& head) {
+  kube::Status verdict = authorize_(head);
   if (!verdict.ok()) {
     int status = kube::RequestAuthorizer::HttpStatusFor(verdict);
     if (auto suppressed = refusals_.Admit()) {
-      spdlog::warn("Alertmanager webhook: {} ({}; {} more not logged)", status, verdict.ToString(),
-                   *suppressed);
+      spdlog::warn("Alertmanager webhook: {} from {} ({}; {} more not logged)", status,
+                   kube::QuoteForMessage(head.peer), verdict.ToString(), *suppressed);
     }
     return Answer(status, verdict.message() + "\n");
   }
+  if (!IsJson(head.content_type)) {
+    return Answer(415, "the body must be application/json (got " +
+                           kube::QuoteForMessage(head.content_type) + ")\n");
+  }
+  return std::nullopt;
+}
+
+kube::EndpointReply AlertWebhook::HandleAdmitted(const kube::EndpointRequest& request) {
   auto payload = AlertmanagerPayload::Parse(request.body);
   if (!payload.ok()) return Answer(400, payload.status().message() + "\n");
   auto outcomes = receiver_->Receive(*payload);
@@ -55,7 +77,11 @@ kube::EndpointReply AlertWebhook::Handle(const kube::EndpointRequest& request) {
 
 kube::EndpointRoute AlertWebhook::Route(std::shared_ptr<AlertWebhook> self) const {
   kube::EndpointRoute route;
-  route.handler = [self](const kube::EndpointRequest& request) { return self->Handle(request); };
+  route.handler = [self](const kube::EndpointRequest& request) {
+    return self->HandleAdmitted(request);
+  };
+  route.admit_head = [self](const kube::EndpointRequest& head) { return self->Admit(head); };
+  route.exact = true;
   route.methods = {"POST"};
   route.max_body_bytes = kMaxBodyBytes;
   return route;

@@ -21,9 +21,6 @@ constexpr std::chrono::seconds kRequestDeadline{20};
 
 constexpr const char* kRequiredLabels = "alertmanager-required-labels";
 
-const kube::ResourceAttributes kCreateDeviceHealths{"create", "dra-controller.dev", "devicehealths",
-                                                    "", ""};
-
 // The Warning Event's subject: this controller's Pod, when it knows it.
 std::function<void(const std::string&, const std::string&)> PodWarnings(kube::Manager& manager) {
   // NOLINTBEGIN(concurrency-mt-unsafe): getenv races only with setenv, which we never call.
@@ -57,7 +54,8 @@ std::function<size_t(const GpuAlert&)> DeviceCounter(const inventory::Inventory&
 void AlertsFeature::DeclareFlags(kube::FlagSet& flags) {
   flags.String(kBind, "",
                "Alertmanager webhook: serve POST /alertmanager over HTTPS on HOST:PORT (off when "
-               "empty); callers need a token allowed to create devicehealths.dra-controller.dev");
+               "empty); callers need a token allowed to post the non-resource URL /alertmanager "
+               "(RBAC: nonResourceURLs [/alertmanager], verbs [post])");
   flags.String("alertmanager-uuid-label", AlertLabels{}.uuid,
                "Alertmanager webhook: the alert label holding the GPU's UUID");
   flags.String("alertmanager-host-label", AlertLabels{}.host,
@@ -116,8 +114,9 @@ kube::Status AlertsFeature::Wire(feature::FeatureContext& context) {
       std::make_shared<RestAlertHealthStore>(manager.client()), PodWarnings(manager), metrics,
       nullptr, required_labels_});
   auto webhook = std::make_shared<AlertWebhook>(
-      [authorizer](const std::string& header) {
-        return authorizer->AuthorizeResource(header, kCreateDeviceHealths);
+      [authorizer](const kube::EndpointRequest& head) {
+        return authorizer->Authorize(AlertWebhook::kVerb, AlertWebhook::kPath, head.authorization,
+                                     head.peer);
       },
       receiver, metrics);
   auto start = [slot = server_, bind = bind_address_, webhook, tls = *tls] {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "controller/app/Controller.h"
+#include "src/base/AsciiText.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
 #include "src/leader/LeaderElector.h"
@@ -12,6 +13,21 @@ namespace {
 
 kube::Status Usage(std::string message) {
   return kube::Status(kube::StatusCode::kInvalidArgument, std::move(message));
+}
+
+// "a,b" -> {"a", "b"}; "" -> {}; an empty item is a mistake.
+kube::Result<std::vector<std::string>> AudienceList(std::string_view text) {
+  std::vector<std::string> audiences;
+  if (text.empty()) return audiences;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = std::min(text.find(',', begin), text.size());
+    auto audience = kube::AsciiText::Trim(text.substr(begin, end - begin));
+    if (audience.empty()) return Usage("an empty audience in \"" + std::string(text) + "\"");
+    audiences.emplace_back(audience);
+    begin = end + 1;
+  }
+  return audiences;
 }
 
 kube::Status ParseDurationFlag(const kube::FlagSet& flags, const char* flag,
@@ -85,6 +101,10 @@ void RunOptions::DeclareOwn(kube::FlagSet& flags) {
   flags.String("metrics-cert-dir", "",
                "Directory with tls.crt and tls.key for --metrics-secure; without it a "
                "self-signed certificate is generated at start");
+  flags.String("token-review-audiences", "",
+               "Comma-separated audiences that bearer tokens on the served endpoints (/metrics "
+               "with --metrics-secure, the Alertmanager webhook) must be minted for; the "
+               "TokenReview asks for them. Empty: the API server's own audiences");
   flags.String("health-probe-bind-address", ":8081",
                "Address the /healthz, /livez and /readyz endpoints bind to; \"0\" disables them");
   flags.String("log-level", "info", "Log level: trace, debug, info, warn, error");
@@ -126,6 +146,9 @@ kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,
   if (!m.metrics_cert_dir.empty() && !m.metrics_secure) {
     return Usage("--metrics-cert-dir needs --metrics-secure");
   }
+  auto audiences = AudienceList(flags.Get("token-review-audiences"));
+  if (!audiences.ok()) return Usage("--token-review-audiences: " + audiences.status().message());
+  m.token_review_audiences = std::move(*audiences);
   for (const char* flag : {"metrics-bind-address", "health-probe-bind-address"}) {
     KUBE_RETURN_IF_ERROR(ValidateBindAddress(flag, flags.Get(flag)));
   }

@@ -74,7 +74,9 @@ Result<AccessDecision> AccessReviewer::Review(const UserInfo& user, const char* 
   HttpRequest request;
   request.method = "POST";
   request.path = kPath;
-  request.body = ReviewFor(user, attributes_field, std::move(attributes)).dump();
+  // A path is outside text: bytes that are not UTF-8 are replaced, not thrown over.
+  request.body = ReviewFor(user, attributes_field, std::move(attributes))
+                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   request.content_type = "application/json";
   auto response = client_->Do(request);
   if (!response.ok()) return ReviewFailed(response.status());

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "src/auth/PeerGroup.h"
+#include "src/auth/TokenClaims.h"
 #include "src/base/AsciiText.h"
 #include "src/base/RealClock.h"
 
@@ -24,7 +26,11 @@ std::string BearerToken(const std::string& header) {
   if (begin == std::string::npos) return "";
   auto end = header.find_last_not_of(" \t");
   std::string token = header.substr(begin, end - begin + 1);
-  return token.find(' ') == std::string::npos ? token : "";
+  // Tokens are printable ASCII (a JWT is base64url): anything else is no
+  // token, and never reaches a review's JSON.
+  bool printable =
+      std::all_of(token.begin(), token.end(), [](char c) { return c > ' ' && c < 0x7f; });
+  return printable ? token : "";
 }
 
 // Tokens are secrets: the cache keeps their digests only.
@@ -50,9 +56,10 @@ Status TooManyReviews() {
   return Status(StatusCode::kTooManyRequests, "too many authentication reviews; retry later");
 }
 
+// Outside text (a path) may be any bytes: replaced, never thrown over.
 std::string DecisionKey(const UserInfo& user, const nlohmann::json& request) {
   nlohmann::json key = {user.username, user.uid, user.groups, user.extra, request};
-  return key.dump();
+  return key.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -65,63 +72,81 @@ RequestAuthorizer::RequestAuthorizer(std::shared_ptr<TokenReviewer> tokens,
       options_(std::move(options)),
       clock_(options_.clock ? options_.clock : RealClock::Shared()),
       users_(options_.max_cache_entries),
+      rejected_tokens_(options_.max_cache_entries),
       decisions_(options_.max_cache_entries),
       review_budget_(std::max(1, options_.review_burst),
-                     ReviewInterval(options_.reviews_per_second), SinceEpoch(clock_->Now())),
+                     ReviewInterval(options_.reviews_per_second), Now()),
+      peer_budgets_(options_.peer_review_burst, ReviewInterval(options_.peer_reviews_per_second),
+                    options_.max_peers),
+      identity_budgets_(options_.identity_review_burst,
+                        ReviewInterval(options_.identity_reviews_per_second),
+                        options_.max_cache_entries),
       known_review_budget_(std::max(1, options_.known_review_burst),
-                           ReviewInterval(options_.known_reviews_per_second),
-                           SinceEpoch(clock_->Now())),
-      known_tokens_(options_.max_cache_entries) {}
+                           ReviewInterval(options_.known_reviews_per_second), Now()),
+      known_tokens_(options_.max_cache_entries),
+      allowed_identities_(options_.max_cache_entries),
+      barred_peers_(options_.max_peers) {}
+
+TokenBucket::Nanos RequestAuthorizer::Now() const { return SinceEpoch(clock_->Now()); }
 
 bool RequestAuthorizer::TakeReviewToken(TokenBucket& budget) {
   std::lock_guard lock(budget_mu_);
-  return budget.TryTake(SinceEpoch(clock_->Now()));
+  return budget.TryTake(Now());
 }
 
 Status RequestAuthorizer::Authorize(const std::string& method, const std::string& path,
-                                    const std::string& authorization_header) {
-  auto user = AuthenticateHeader(authorization_header);
-  if (!user.ok()) return user.status();
-  std::string verb = method == "HEAD" ? "get" : AsciiText::Lower(method);
-  return CheckAccess(*user, DecisionKey(*user, {verb, path}), verb + " " + path,
-                     [&] { return access_->ReviewNonResource(*user, verb, path); });
-}
-
-Status RequestAuthorizer::AuthorizeResource(const std::string& authorization_header,
-                                            const ResourceAttributes& attributes) {
-  auto user = AuthenticateHeader(authorization_header);
-  if (!user.ok()) return user.status();
-  nlohmann::json request = {"resource",          attributes.verb,       attributes.group,
-                            attributes.resource, attributes.namespace_, attributes.name};
-  return CheckAccess(*user, DecisionKey(*user, request), attributes.Describe(),
-                     [&] { return access_->ReviewResource(*user, attributes); });
-}
-
-Result<UserInfo> RequestAuthorizer::AuthenticateHeader(const std::string& authorization_header) {
+                                    const std::string& authorization_header,
+                                    const std::string& peer) {
   std::string token = BearerToken(authorization_header);
   if (token.empty()) return Status(StatusCode::kUnauthorized, "no bearer token");
-  return Authenticate(token);
+  auto user = Authenticate(token, PeerGroup::Of(peer));
+  if (!user.ok()) return user.status();
+  std::string verb = method == "HEAD" ? "get" : AsciiText::Lower(method);
+  Status verdict = CheckAccess(*user, DecisionKey(*user, {verb, path}), verb + " " + path,
+                               [&] { return access_->ReviewNonResource(*user, verb, path); });
+  if (verdict.ok()) {
+    // Its claims are true now: the token passed the review.
+    std::string claim = TokenClaims::ClaimedIdentity(token);
+    auto now = clock_->Now();
+    if (!claim.empty())
+      allowed_identities_.Put(claim, true, now + options_.allowed_identity_ttl, now);
+  }
+  return verdict;
 }
 
-Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token) {
+Result<UserInfo> RequestAuthorizer::Authenticate(const std::string& token,
+                                                 const std::string& peer) {
   std::string key = Sha256(token);
   if (key.empty()) return Status(StatusCode::kInternal, "cannot hash the token");
   auto now = clock_->Now();
-  if (auto cached = users_.Get(key, now)) {
-    if (*cached) return **cached;
+  if (auto cached = users_.Get(key, now)) return *cached;
+  if (rejected_tokens_.Get(key, now)) {
     return Status(StatusCode::kUnauthorized, "token not authenticated (cached)");
   }
-  bool known = known_tokens_.Get(key, now).has_value();
-  if (!TakeReviewToken(known ? known_review_budget_ : review_budget_)) return TooManyReviews();
+  std::string claim = TokenClaims::ClaimedIdentity(token);
+  bool reserved = false;
+  if (!TakeReview(key, claim, peer, reserved)) return TooManyReviews();
   auto user = tokens_->Review(token);
   now = clock_->Now();
   if (user.ok()) {
     users_.Put(key, *user, now + options_.authenticated_ttl, now);
     known_tokens_.Put(key, true, now + options_.known_token_ttl, now);
   } else if (user.status().code() == StatusCode::kUnauthorized) {
-    users_.Put(key, std::nullopt, now + options_.unauthenticated_ttl, now);
+    rejected_tokens_.Put(key, true, now + options_.unauthenticated_ttl, now);
+    if (reserved) barred_peers_.Put(peer, true, now + options_.forged_claim_penalty, now);
   }
   return user;
+}
+
+bool RequestAuthorizer::TakeReview(const std::string& key, const std::string& claim,
+                                   const std::string& peer, bool& reserved) {
+  auto now = clock_->Now();
+  if (known_tokens_.Get(key, now)) return TakeReviewToken(known_review_budget_);
+  reserved = !claim.empty() && allowed_identities_.Get(claim, now).has_value() &&
+             !barred_peers_.Get(peer, now).has_value();
+  std::lock_guard lock(budget_mu_);
+  if (reserved) return identity_budgets_.TryTake(claim, Now());
+  return peer_budgets_.TryTake(peer, Now()) && review_budget_.TryTake(Now());
 }
 
 Status RequestAuthorizer::CheckAccess(const UserInfo& user, const std::string& key,

@@ -27,7 +27,20 @@ UserInfo UserFromJson(const nlohmann::json& user) {
   return info;
 }
 
-Result<UserInfo> ParseReview(const std::string& body) {
+// The answer's audiences include one the review asked for.
+bool ForOneOf(const nlohmann::json& status, const std::vector<std::string>& audiences) {
+  auto answered = status.find("audiences");
+  if (answered == status.end() || !answered->is_array()) return false;
+  for (const auto& audience : *answered) {
+    if (!audience.is_string()) continue;
+    for (const auto& wanted : audiences) {
+      if (audience.get_ref<const std::string&>() == wanted) return true;
+    }
+  }
+  return false;
+}
+
+Result<UserInfo> ParseReview(const std::string& body, const std::vector<std::string>& audiences) {
   try {
     auto review = nlohmann::json::parse(body);
     const auto& status = review.at("status");
@@ -35,6 +48,9 @@ Result<UserInfo> ParseReview(const std::string& body) {
       std::string error = status.value("error", "");
       return Status(StatusCode::kUnauthorized, error.empty() ? "token not authenticated"
                                                              : "token not authenticated: " + error);
+    }
+    if (!audiences.empty() && !ForOneOf(status, audiences)) {
+      return Status(StatusCode::kUnauthorized, "token not minted for this server's audiences");
     }
     UserInfo user = UserFromJson(status.value("user", nlohmann::json::object()));
     if (user.username.empty()) {
@@ -54,12 +70,14 @@ Status ReviewFailed(const Status& failure) {
 
 }  // namespace
 
-TokenReviewer::TokenReviewer(std::shared_ptr<RestClient> client) : client_(std::move(client)) {}
+TokenReviewer::TokenReviewer(std::shared_ptr<RestClient> client, std::vector<std::string> audiences)
+    : client_(std::move(client)), audiences_(std::move(audiences)) {}
 
 Result<UserInfo> TokenReviewer::Review(const std::string& token) {
   nlohmann::json review = {{"apiVersion", "authentication.k8s.io/v1"},
                            {"kind", "TokenReview"},
                            {"spec", {{"token", token}}}};
+  if (!audiences_.empty()) review["spec"]["audiences"] = audiences_;
   HttpRequest request;
   request.method = "POST";
   request.path = kPath;
@@ -67,7 +85,7 @@ Result<UserInfo> TokenReviewer::Review(const std::string& token) {
   request.content_type = "application/json";
   auto response = client_->Do(request);
   if (!response.ok()) return ReviewFailed(response.status());
-  return ParseReview(response->body);
+  return ParseReview(response->body, audiences_);
 }
 
 }  // namespace kube

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/auth/UserInfo.h"
 #include "src/base/Result.h"
@@ -14,7 +15,11 @@ namespace kube {
 // timeout is the deadline of one review.
 class TokenReviewer {
  public:
-  explicit TokenReviewer(std::shared_ptr<RestClient> client);
+  // `audiences`: when set, the review asks for a token minted for one of
+  // them (spec.audiences), and a token the answer does not confirm for one
+  // of them is rejected; when empty, the API server's own audiences apply.
+  explicit TokenReviewer(std::shared_ptr<RestClient> client,
+                         std::vector<std::string> audiences = {});
 
   // The user when the token is valid; kUnauthorized when the API server
   // rejects it; any other code when the review itself failed.
@@ -22,6 +27,7 @@ class TokenReviewer {
 
  private:
   std::shared_ptr<RestClient> client_;
+  std::vector<std::string> audiences_;
 };
 
 }  // namespace kube

@@ -48,6 +48,19 @@ EndpointExchange::~EndpointExchange() = default;
 EndpointExchange::Step EndpointExchange::Feed(std::string_view bytes) {
   if (parser_->finished) return Step::kNeedMore;
   parser_->pending.append(bytes);
+  if (awaiting_admission_) return Step::kNeedMore;
+  return Parse();
+}
+
+EndpointExchange::Step EndpointExchange::Admitted() {
+  if (!awaiting_admission_ || parser_->finished) return Step::kNeedMore;
+  awaiting_admission_ = false;
+  parser_->beast.body_limit(route_->max_body_bytes);
+  if (parser_->beast.is_done()) return Ready();
+  return Parse();
+}
+
+EndpointExchange::Step EndpointExchange::Parse() {
   while (!parser_->pending.empty()) {
     boost::beast::error_code error;
     std::size_t used = parser_->beast.put(
@@ -63,6 +76,7 @@ EndpointExchange::Step EndpointExchange::Feed(std::string_view bytes) {
       Step admitted = AdmitHead();
       if (admitted != Step::kNeedMore) return admitted;
     }
+    if (awaiting_admission_) return Step::kAdmitHead;
     if (parser_->beast.is_done()) return Ready();
     if (used == 0) break;  // nothing taken without an error: wait for more
   }
@@ -100,20 +114,30 @@ EndpointExchange::Step EndpointExchange::AdmitHead() {
   if (content_length && *content_length > route_->max_body_bytes) {
     return Reject(413, "request body too large\n");
   }
-  parser_->beast.body_limit(route_->max_body_bytes);
   head_only_ = method == "HEAD";
+  if (route_->admit_head) {
+    // Not one body byte before the route's admission: the parser waits.
+    TakeHead();
+    awaiting_admission_ = true;
+    return Step::kNeedMore;
+  }
+  parser_->beast.body_limit(route_->max_body_bytes);
   return Step::kNeedMore;
 }
 
-EndpointExchange::Step EndpointExchange::Ready() {
-  parser_->finished = true;
+void EndpointExchange::TakeHead() {
   auto& message = parser_->beast.get();
   request_.method = std::string(message.method_string());
   std::string_view target(message.target().data(), message.target().size());
   request_.path = std::string(target.substr(0, target.find('?')));
   request_.authorization = FieldOf(message, http::field::authorization);
   request_.content_type = FieldOf(message, http::field::content_type);
-  request_.body = std::move(message.body());
+}
+
+EndpointExchange::Step EndpointExchange::Ready() {
+  parser_->finished = true;
+  TakeHead();
+  request_.body = std::move(parser_->beast.get().body());
   return Step::kReady;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "src/http/EndpointRouter.h"
@@ -18,9 +19,10 @@ class EndpointExchange {
   static constexpr std::size_t kMaxHeadBytes = 8 * 1024;
 
   enum class Step {
-    kNeedMore,  // feed more bytes
-    kReject,    // answer with rejection()
-    kReady,     // answer with the route's reply to request()
+    kNeedMore,   // feed more bytes
+    kReject,     // answer with rejection()
+    kReady,      // answer with the route's reply to request()
+    kAdmitHead,  // ask the route's admit_head about request() (no body yet), then Admitted()
   };
 
   explicit EndpointExchange(const EndpointRouter& router);
@@ -31,6 +33,11 @@ class EndpointExchange {
   Step Feed(std::string_view bytes);
   // The client closed its side: a request cut short is malformed.
   Step FeedEnd();
+  // After kAdmitHead, when the route's admit_head let the request on: the
+  // body is read from here (bytes fed before wait unparsed till now).
+  Step Admitted();
+  // The client's address, for request().peer.
+  void SetPeer(std::string peer) { request_.peer = std::move(peer); }
 
   const EndpointReply& rejection() const { return rejection_; }
   const EndpointRoute* route() const { return route_; }
@@ -42,12 +49,15 @@ class EndpointExchange {
   struct Parser;
 
   Step Reject(int status, std::string body);
+  Step Parse();
   Step AdmitHead();
+  void TakeHead();
   Step Ready();
 
   const EndpointRouter& router_;
   std::unique_ptr<Parser> parser_;
   bool admitted_ = false;
+  bool awaiting_admission_ = false;
   const EndpointRoute* route_ = nullptr;
   EndpointRequest request_;
   EndpointReply rejection_;

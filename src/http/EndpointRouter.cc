@@ -1,12 +1,21 @@
 #include "src/http/EndpointRouter.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <exception>
 
+#include "src/base/LogThrottle.h"
+#include "src/base/QuoteForMessage.h"
 #include "src/http/EndpointExchange.h"
 
 namespace kube {
 namespace {
+
+LogThrottle& HandlerFailures() {
+  static LogThrottle throttle(std::chrono::seconds(10));
+  return throttle;
+}
 
 // Routes are plain prefixes: a path that a file server would resolve
 // differently ("/metrics/../x", "/metrics/%2e%2e", "//metrics", "/a\b")
@@ -43,6 +52,16 @@ std::string AllowHeader(const EndpointRoute& route) {
   return allow;
 }
 
+// What a failing handler threw is for the log, not for the client (it may
+// carry the client's own bytes back, or internals).
+EndpointReply HandlerFailed(std::string_view what) {
+  if (auto suppressed = HandlerFailures().Admit()) {
+    spdlog::error("endpoint handler failed: {} ({} more not logged)", QuoteForMessage(what, 256),
+                  *suppressed);
+  }
+  return EndpointRouter::Error(500, "internal error\n");
+}
+
 // Header text from a handler cannot split the response.
 std::string HeaderValue(std::string_view value) {
   std::string clean(value);
@@ -67,7 +86,8 @@ const EndpointRoute* EndpointRouter::Find(std::string_view path) const {
   if (!IsSafePath(path)) return nullptr;
   for (const auto& [prefix, route] : routes_) {
     if (path.substr(0, prefix.size()) != prefix) continue;
-    if (path.size() == prefix.size() || path[prefix.size()] == '/') return &route;
+    if (path.size() == prefix.size()) return &route;
+    if (!route.exact && path[prefix.size()] == '/') return &route;
   }
   return nullptr;
 }
@@ -100,15 +120,33 @@ EndpointReply EndpointRouter::Serve(const EndpointRoute& route, const EndpointRe
     if (reply.status < 100 || reply.status > 599) reply.status = 500;
     return reply;
   } catch (const std::exception& e) {
-    return Error(500, std::string("handler failed: ") + e.what() + "\n");
+    return HandlerFailed(e.what());
   } catch (...) {
-    return Error(500, "handler failed\n");
+    return HandlerFailed("unknown exception");
+  }
+}
+
+std::optional<EndpointReply> EndpointRouter::AdmitHead(const EndpointRoute& route,
+                                                       const EndpointRequest& head) {
+  try {
+    if (!route.admit_head) return std::nullopt;
+    auto refusal = route.admit_head(head);
+    if (refusal && (refusal->status < 100 || refusal->status > 599)) refusal->status = 500;
+    return refusal;
+  } catch (const std::exception& e) {
+    return HandlerFailed(e.what());
+  } catch (...) {
+    return HandlerFailed("unknown exception");
   }
 }
 
 EndpointReply EndpointRouter::ServeRaw(std::string_view bytes) const {
   EndpointExchange exchange(*this);
   auto step = exchange.Feed(bytes);
+  if (step == EndpointExchange::Step::kAdmitHead) {
+    if (auto refusal = AdmitHead(*exchange.route(), exchange.request())) return *refusal;
+    step = exchange.Admitted();
+  }
   if (step == EndpointExchange::Step::kNeedMore) step = exchange.FeedEnd();
   if (step == EndpointExchange::Step::kReady) return Serve(*exchange.route(), exchange.request());
   return exchange.rejection();

@@ -34,21 +34,33 @@ struct EndpointRequest {
   std::string authorization;  // the Authorization header, "" when absent
   std::string content_type;   // the Content-Type header, "" when absent
   std::string body;           // empty unless the route accepts a body
+  std::string peer;           // the client's IP address ("10.1.2.3", "fd00::7"), "" unknown
 };
 
 // A path prefix's handler, the methods it takes and the largest request body
-// it reads. "/metrics" serves "/metrics" and everything under "/metrics/".
+// it reads. "/metrics" serves "/metrics" and everything under "/metrics/",
+// unless the route is `exact`.
 struct EndpointRoute {
   std::function<EndpointReply(const EndpointRequest&)> handler;
   // HEAD is answered like GET without the body; list "GET" for both.
   std::vector<std::string> methods = {"GET", "HEAD"};
   std::size_t max_body_bytes = 0;  // 0: a request with a body gets 413
+  // Serves its own path only: every path under it is 404 (a caller cannot
+  // make each request a new question for an authorizer).
+  bool exact = false;
+  // When set, asked with the request's head (no body yet) before any body
+  // byte is read: a reply refuses the request, nullopt lets it go on. For
+  // authentication, so that a caller without the right costs no body's
+  // memory and the route's body limit applies only to those admitted. Runs
+  // on the handler pool; must be thread-safe.
+  std::function<std::optional<EndpointReply>(const EndpointRequest&)> admit_head = nullptr;
 };
 
 // Routing and admission of requests, free of sockets: which route a target
 // names (404 for none, and for a path with "." or ".." segments, empty
 // segments, percent-escapes or backslashes), whether the method and body
-// fit it (405 with Allow, 413), and the handler's reply (500 when it throws).
+// fit it (405 with Allow, 413), and the handler's reply (500 when it throws,
+// without the exception's text).
 // Thread-safe once built.
 class EndpointRouter {
  public:
@@ -63,6 +75,10 @@ class EndpointRouter {
                                      bool has_body, const EndpointRoute*& route) const;
   // The route's reply; 500 when its handler throws.
   static EndpointReply Serve(const EndpointRoute& route, const EndpointRequest& request);
+  // The route's head admission (admit_head): a refusal, or nullopt; 500
+  // when it throws.
+  static std::optional<EndpointReply> AdmitHead(const EndpointRoute& route,
+                                                const EndpointRequest& head);
 
   // The whole request side without a socket: raw bytes (one request, as a
   // client sent them) through the parser and its limits to the reply the

@@ -117,7 +117,10 @@ void AdmitAndStart(EndpointConnections& connections, const std::shared_ptr<Sessi
 
 struct EndpointServer::Impl {
   Impl(std::map<std::string, Route> routes, Limits limits_in)
-      : router(std::move(routes)), limits(limits_in), connections(limits_in.max_connections) {}
+      : router(std::move(routes)),
+        limits(limits_in),
+        connections(limits_in.max_connections),
+        backlog(limits_in.max_connections) {}
 
   Status Listen(const std::string& bind_address);
   bool ListenOn(const asio::ip::address& address, unsigned short port);
@@ -133,6 +136,9 @@ struct EndpointServer::Impl {
   EndpointRouter router;
   Limits limits;
   EndpointConnections connections;
+  // Handler work queued or running; declared before the pool and the
+  // io_context, whose queued work refers to it.
+  EndpointBacklog backlog;
 
   std::mutex tls_mu;
   std::shared_ptr<asio::ssl::context> tls;  // new handshakes use this one
@@ -231,12 +237,13 @@ void EndpointServer::Impl::OnAccept(const boost::system::error_code& error, tcp:
   // Refused: every slot serves a request; the socket closes with the session.
   if (auto ctx = CurrentTls()) {
     using TlsStream = asio::ssl::stream<tcp::socket>;
-    AdmitAndStart(connections,
-                  std::make_shared<EndpointSession<TlsStream>>(
-                      TlsStream(std::move(socket), *ctx), ctx, router, handlers, limits.deadline));
+    AdmitAndStart(connections, std::make_shared<EndpointSession<TlsStream>>(
+                                   TlsStream(std::move(socket), *ctx), ctx, router, handlers,
+                                   backlog, limits.deadline));
   } else {
-    AdmitAndStart(connections, std::make_shared<EndpointSession<tcp::socket>>(
-                                   std::move(socket), nullptr, router, handlers, limits.deadline));
+    AdmitAndStart(connections,
+                  std::make_shared<EndpointSession<tcp::socket>>(
+                      std::move(socket), nullptr, router, handlers, backlog, limits.deadline));
   }
   Accept();
 }

@@ -29,9 +29,13 @@ struct EndpointLimits {
 // EndpointConnections): the request line and headers at most 8 KiB (431),
 // a body only where the route takes one and within its limit (413), methods
 // per route (405 with Allow), unknown or unsafe paths 404, malformed
-// requests 400; each connection ends within one absolute deadline from its
+// requests 400; a route's admit_head answers from the head before any body
+// byte is read; each connection ends within one absolute deadline from its
 // accept; at most max_connections at once, idle and trickling ones evicted
-// for newcomers. Handlers must be thread-safe.
+// for newcomers (a TLS handshake under way is not idle); at most
+// max_connections pieces of handler work queued or running (503 beyond),
+// and work of a connection that has ended is dropped unrun. Handlers must be
+// thread-safe.
 class EndpointServer {
  public:
   using Reply = EndpointReply;

@@ -67,9 +67,20 @@ Result<EndpointServer::TlsOptions> ServingTlsFor(const ManagerOptions& options) 
   return MetricsTls(*cert, options.metrics_cert_dir);
 }
 
-std::shared_ptr<RequestAuthorizer> AuthorizerFor(const std::shared_ptr<RestClient>& client) {
-  return std::make_shared<RequestAuthorizer>(std::make_shared<TokenReviewer>(client),
-                                             std::make_shared<AccessReviewer>(client));
+std::shared_ptr<RequestAuthorizer> AuthorizerFor(const std::shared_ptr<RestClient>& client,
+                                                 const ManagerOptions& options) {
+  return std::make_shared<RequestAuthorizer>(
+      std::make_shared<TokenReviewer>(client, options.token_review_audiences),
+      std::make_shared<AccessReviewer>(client));
+}
+
+// /metrics itself only: a path under it would be a new authorization
+// question per request (and nothing is served there).
+EndpointServer::Route MetricsRoute(EndpointServer::RequestHandler handler) {
+  EndpointServer::Route route;
+  route.handler = std::move(handler);
+  route.exact = true;
+  return route;
 }
 
 Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
@@ -77,10 +88,11 @@ Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
     const EndpointServer::Handler& scrape) {
   auto tls = ServingTlsFor(options);
   if (!tls.ok()) return tls.status().WithContext("metrics");
-  auto authorizer = AuthorizerFor(client);
+  auto authorizer = AuthorizerFor(client, options);
   auto failures = std::make_shared<LogThrottle>(kReviewFailureLogInterval);
   auto guarded = [authorizer, scrape, failures](const EndpointServer::Request& request) {
-    Status verdict = authorizer->Authorize(request.method, request.path, request.authorization);
+    Status verdict =
+        authorizer->Authorize(request.method, request.path, request.authorization, request.peer);
     if (verdict.ok()) return scrape();
     int status = RequestAuthorizer::HttpStatusFor(verdict);
     if (status == 500 || status == 429) {
@@ -91,7 +103,8 @@ Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
     }
     return EndpointServer::Reply{status, verdict.message() + "\n"};
   };
-  return EndpointServer::Start(options.metrics_bind_address, {{"/metrics", guarded}}, *tls);
+  return EndpointServer::StartRoutes(options.metrics_bind_address,
+                                     {{"/metrics", MetricsRoute(guarded)}}, *tls);
 }
 
 long long Millis(Clock::Duration d) {
@@ -246,7 +259,7 @@ Result<std::shared_ptr<RequestAuthorizer>> Manager::NewAuthorizer() const {
   review_config.request_timeout = std::min(config_.request_timeout, kMetricsReviewTimeout);
   auto client = NewClient(review_config, 0);
   if (!client.ok()) return client.status().WithContext("review client");
-  return AuthorizerFor(*client);
+  return AuthorizerFor(*client, options_);
 }
 
 EndpointServer::Reply Manager::Probe(const CheckSet& checks, bool verbose) const {
@@ -280,9 +293,14 @@ Status Manager::StartServers() {
     auto review_client = options_.metrics_secure ? NewClient(review_config, 0)
                                                  : Result<std::shared_ptr<RestClient>>(nullptr);
     if (!review_client.ok()) return review_client.status().WithContext("metrics review client");
-    auto metrics = options_.metrics_secure ? StartSecureMetrics(options_, *review_client, scrape)
-                                           : EndpointServer::Start(options_.metrics_bind_address,
-                                                                   {{"/metrics", scrape}});
+    auto metrics =
+        options_.metrics_secure
+            ? StartSecureMetrics(options_, *review_client, scrape)
+            : EndpointServer::StartRoutes(
+                  options_.metrics_bind_address,
+                  {{"/metrics",
+                    MetricsRoute([scrape](const EndpointServer::Request&) { return scrape(); })}},
+                  std::nullopt);
     if (!metrics.ok()) return metrics.status().WithContext("--metrics-bind-address");
     metrics_ = std::move(*metrics);
     spdlog::info("serving metrics on {} (/metrics{}) port={}", options_.metrics_bind_address,

@@ -29,6 +29,10 @@ struct ManagerOptions {
   // tls.crt and tls.key for the metrics server; empty: a self-signed
   // certificate generated in memory at start.
   std::string metrics_cert_dir;
+  // Audiences the TokenReviews of served endpoints (/metrics, and any
+  // authorizer from Manager::NewAuthorizer) ask for: a token minted for
+  // none of them is rejected. Empty: the API server's own audiences.
+  std::vector<std::string> token_review_audiences;
   bool leader_elect = false;
   std::string leader_election_namespace;  // default: the configuration's namespace
   std::string leader_election_id;         // the Lease's name; required with leader_elect

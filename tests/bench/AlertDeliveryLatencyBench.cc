@@ -143,12 +143,12 @@ std::string Payload(const Gpu& gpu, const std::string& status, int n) {
       .dump();
 }
 
-// The sender's account, allowed to create DeviceHealths; its token.
+// The sender's account, allowed to post /alertmanager; its token.
 kube::Result<std::string> SenderToken(const TestCluster& cluster) {
   (void)cluster.Kubectl({"create", "namespace", kNamespace});
   (void)cluster.Kubectl({"create", "serviceaccount", "sender", "-n", kNamespace});
-  (void)cluster.Kubectl({"create", "clusterrole", kRole, "--verb=create",
-                         "--resource=devicehealths.dra-controller.dev"});
+  (void)cluster.Kubectl(
+      {"create", "clusterrole", kRole, "--verb=post", "--non-resource-url=/alertmanager"});
   (void)cluster.Kubectl({"create", "clusterrolebinding", kRole, "--clusterrole", kRole,
                          "--serviceaccount", kNamespace + ":sender"});
   auto token = cluster.Kubectl({"create", "token", "sender", "-n", kNamespace});

@@ -2,10 +2,12 @@
 // server's limits, the router's admission and routing), from raw bytes to the
 // reply a connection would get, with no socket. It must never crash, and every
 // reply has a status the response line can carry and a head that cannot be
-// split.
+// split. /metrics is an exact route; /alertmanager admits from the head, which
+// must never see a body byte (500 if it does), and only "Bearer ok" gets on.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,20 +15,39 @@
 
 namespace {
 
+kube::EndpointRoute Metrics() {
+  kube::EndpointRoute route{[](const kube::EndpointRequest& r) {
+    return kube::EndpointReply{200, r.authorization};
+  }};
+  route.exact = true;
+  return route;
+}
+
+kube::EndpointRoute Webhook() {
+  kube::EndpointRoute route{[](const kube::EndpointRequest& r) {
+                              if (r.authorization != "Bearer ok") {
+                                return kube::EndpointReply{500, "not admitted\n"};
+                              }
+                              return kube::EndpointReply{202, r.body};
+                            },
+                            {"POST"},
+                            1024};
+  route.exact = true;
+  route.admit_head = [](const kube::EndpointRequest& head) -> std::optional<kube::EndpointReply> {
+    if (!head.body.empty()) return kube::EndpointReply{500, "a body before admission\n"};
+    if (head.authorization == "Bearer ok") return std::nullopt;
+    return kube::EndpointReply{401, "no\n"};
+  };
+  return route;
+}
+
 const kube::EndpointRouter& Router() {
   static const kube::EndpointRouter router({
       {"/healthz", {[](const kube::EndpointRequest&) {
          return kube::EndpointReply{200, "ok\n"};
        }}},
-      {"/metrics", {[](const kube::EndpointRequest& r) {
-         return kube::EndpointReply{200, r.authorization};
-       }}},
-      {"/alertmanager",
-       {[](const kube::EndpointRequest& r) {
-          return kube::EndpointReply{202, r.body};
-        },
-        {"POST"},
-        1024}},
+      {"/metrics", Metrics()},
+      {"/alertmanager", Webhook()},
   });
   return router;
 }
@@ -36,6 +57,7 @@ bool Valid(int status) {
     case 200:
     case 202:
     case 400:
+    case 401:
     case 404:
     case 405:
     case 413:

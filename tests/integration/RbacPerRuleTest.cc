@@ -169,8 +169,7 @@ std::string ServiceAccountUser(const std::string& account) {
 
 // The webhook's log line for the stranger's request holds this.
 std::string StrangerRefused() {
-  return "user \"" + ServiceAccountUser(kStranger) +
-         "\" may not create devicehealths.dra-controller.dev";
+  return "user \"" + ServiceAccountUser(kStranger) + "\" may not post /alertmanager";
 }
 
 // An Alertmanager notification (payload version 4) of one firing alert
@@ -364,9 +363,13 @@ class RbacPerRuleTest : public ClusterTest {
       ASSERT_TRUE(applied.ok()) << applied.ToString();
     }
     auto bound = WaitFor("RBAC to let " + std::string(kSender) + " send alerts", 30s, [&] {
-      return CanI("create", "devicehealths.dra-controller.dev", "", ServiceAccountUser(kSender));
+      return CanI("post", "/alertmanager", "", ServiceAccountUser(kSender));
     });
     ASSERT_TRUE(bound.ok()) << bound.ToString();
+    // The least power: the sender's right is no right on the API server.
+    EXPECT_FALSE(
+        CanI("create", "devicehealths.dra-controller.dev", "", ServiceAccountUser(kSender)));
+    EXPECT_FALSE(CanI("post", "/alertmanager", "", ServiceAccountUser(kStranger)));
     sender_token_ = Token(kSender);
     stranger_token_ = Token(kStranger);
   }

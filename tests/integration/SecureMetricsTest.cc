@@ -6,6 +6,7 @@
 
 #include "src/auth/RequestAuthorizer.h"
 #include "src/auth/ServingCertificate.h"
+#include "src/auth/TokenClaims.h"
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/ClusterTest.h"
@@ -71,8 +72,10 @@ class SecureMetricsTest : public ClusterTest {
     return bound.ok() ? kube::Status::Ok() : bound.status();
   }
 
-  std::string Token(const std::string& account) {
-    auto token = cluster_->Kubectl({"create", "token", account, "-n", ns_});
+  std::string Token(const std::string& account, const std::string& audience = "") {
+    std::vector<std::string> args{"create", "token", account, "-n", ns_};
+    if (!audience.empty()) args.push_back("--audience=" + audience);
+    auto token = cluster_->Kubectl(args);
     EXPECT_TRUE(token.ok()) << token.status().ToString();
     if (!token.ok()) return "";
     return token->out.substr(0, token->out.find_last_not_of("\n") + 1);
@@ -114,6 +117,27 @@ TEST_F(SecureMetricsTest, TokenReviewNamesTheServiceAccount) {
   EXPECT_FALSE(user->uid.empty());
   auto forged = reviewer.Review("not-a-token");
   EXPECT_EQ(forged.status().code(), kube::StatusCode::kUnauthorized) << forged.status().ToString();
+}
+
+// --token-review-audiences: the API server checks the token against the
+// audiences asked for; a token minted for the API server alone is refused.
+TEST_F(SecureMetricsTest, TokenReviewWithAudiencesTakesOnlyTokensMintedForThem) {
+  kube::TokenReviewer reviewer(client_, {"dra-controller-test"});
+  auto minted = reviewer.Review(Token("reader", "dra-controller-test"));
+  ASSERT_TRUE(minted.ok()) << minted.status().ToString();
+  EXPECT_EQ(minted->username, "system:serviceaccount:" + ns_ + ":reader");
+  auto general = reviewer.Review(Token("reader"));
+  EXPECT_EQ(general.status().code(), kube::StatusCode::kUnauthorized)
+      << general.status().ToString();
+}
+
+// The reserved share keys on a token's claimed identity: a real service
+// account token names its issuer and the account as its subject.
+TEST_F(SecureMetricsTest, ServiceAccountTokensClaimTheirAccount) {
+  std::string claim = kube::TokenClaims::ClaimedIdentity(Token("reader"));
+  std::string subject = " system:serviceaccount:" + ns_ + ":reader";
+  ASSERT_GT(claim.size(), subject.size()) << claim;
+  EXPECT_EQ(claim.substr(claim.size() - subject.size()), subject) << claim;
 }
 
 TEST_F(SecureMetricsTest, OnlyBoundAccountsReadMetrics) {

@@ -38,9 +38,12 @@ class AlertWebhookTest : public ::testing::Test {
     inputs.count_devices = [](const GpuAlert&) { return size_t{1}; };
     inputs.store = store_;
     inputs.metrics = metrics_;
-    auto authorize = [this](const std::string& header) {
-      if (header == "Bearer good") return kube::Status::Ok();
-      if (header == "Bearer weak") return kube::Status(kube::StatusCode::kForbidden, "no right");
+    auto authorize = [this](const kube::EndpointRequest& head) {
+      ++authorizations_;
+      if (head.authorization == "Bearer good") return kube::Status::Ok();
+      if (head.authorization == "Bearer weak") {
+        return kube::Status(kube::StatusCode::kForbidden, "no right");
+      }
       return kube::Status(kube::StatusCode::kUnauthorized, "no bearer token");
     };
     webhook_ = std::make_shared<AlertWebhook>(
@@ -62,6 +65,7 @@ class AlertWebhookTest : public ::testing::Test {
   std::shared_ptr<CountingStore> store_ = std::make_shared<CountingStore>();
   std::shared_ptr<AlertWebhook> webhook_;
   std::unique_ptr<kube::EndpointRouter> router_;
+  int authorizations_ = 0;
 };
 
 TEST_F(AlertWebhookTest, AuthorizedNotificationIsAppliedAndAnswered) {
@@ -103,6 +107,50 @@ TEST_F(AlertWebhookTest, OnlyPostAndBoundedBodies) {
   EXPECT_EQ(
       router_->ServeRaw("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").status,
       404);
+}
+
+// Alertmanager sends application/json; anything else is refused before
+// the body is read, and only after the caller was authorized.
+TEST_F(AlertWebhookTest, BodyThatIsNotDeclaredJsonIs415) {
+  auto post = [this](const std::string& token, const std::string& content_type) {
+    std::string raw = "POST /alertmanager HTTP/1.1\r\nHost: x\r\n";
+    if (!content_type.empty()) raw += "Content-Type: " + content_type + "\r\n";
+    if (!token.empty()) raw += "Authorization: Bearer " + token + "\r\n";
+    std::string body = Notification();
+    raw += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    return router_->ServeRaw(raw).status;
+  };
+  EXPECT_EQ(post("good", "text/plain"), 415);
+  EXPECT_EQ(post("good", ""), 415);
+  EXPECT_EQ(post("good", "application/jsonx"), 415);
+  EXPECT_EQ(post("forged", "text/plain"), 401);
+  EXPECT_EQ(post("good", "Application/JSON; charset=utf-8"), 200);
+  EXPECT_EQ(store_->writes, 1);
+}
+
+// The route asks its authorizer from the head: the body is never read for
+// a caller without the right, and only /alertmanager itself is served.
+TEST_F(AlertWebhookTest, RouteAuthorizesFromTheHeadOnItsExactPath) {
+  auto route = webhook_->Route(webhook_);
+  ASSERT_TRUE(route.admit_head);
+  EXPECT_TRUE(route.exact);
+  kube::EndpointRequest head;
+  head.method = "POST";
+  head.path = AlertWebhook::kPath;
+  head.authorization = "Bearer forged";
+  auto refusal = route.admit_head(head);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->status, 401);
+  head.authorization = "Bearer good";
+  head.content_type = "application/json";
+  EXPECT_FALSE(route.admit_head(head).has_value());
+  EXPECT_EQ(router_
+                ->ServeRaw("POST /alertmanager/x HTTP/1.1\r\nHost: x\r\nAuthorization: "
+                           "Bearer good\r\nContent-Length: 0\r\n\r\n")
+                .status,
+            404);
+  EXPECT_EQ(Post("good", Notification()).status, 200);
+  EXPECT_EQ(authorizations_, 3) << "one authorization per request, from the head";
 }
 
 }  // namespace

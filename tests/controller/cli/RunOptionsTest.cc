@@ -34,6 +34,20 @@ TEST(RunOptionsTest, AFeaturesBadFlagIsAUsageErrorNamingIt) {
   EXPECT_NE(options.status().message().find("--metrics-device-attributes"), std::string::npos);
 }
 
+TEST(RunOptionsTest, TokenReviewAudiencesAreAListWithoutEmptyItems) {
+  app::FeatureList features = app::AllFeatures();
+  auto none = Parse(features, {});
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_TRUE(none->manager.token_review_audiences.empty());
+  auto two = Parse(features, {"--token-review-audiences=dra-controller, other"});
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  EXPECT_EQ(two->manager.token_review_audiences,
+            (std::vector<std::string>{"dra-controller", "other"}));
+  auto empty_item = Parse(features, {"--token-review-audiences=a,,b"});
+  ASSERT_FALSE(empty_item.ok());
+  EXPECT_NE(empty_item.status().message().find("--token-review-audiences"), std::string::npos);
+}
+
 TEST(RunOptionsTest, FeaturesHaveDistinctNames) {
   std::set<std::string> names;
   for (const auto& feature : app::AllFeatures()) {

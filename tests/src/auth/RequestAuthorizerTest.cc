@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "src/auth/RequestAuthorizer.h"
+#include "src/base/Base64.h"
 #include "src/base/FakeClock.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/ScriptedHttpServer.h"
@@ -142,49 +144,6 @@ TEST_F(RequestAuthorizerTest, HeadIsAuthorizedAsGet) {
   EXPECT_EQ(Calls(kAccessReviews), 1u);
 }
 
-ResourceAttributes CreateDeviceHealths() {
-  return {"create", "dra-controller.dev", "devicehealths", "", ""};
-}
-
-TEST_F(RequestAuthorizerTest, ResourceReviewNamesVerbGroupAndResource) {
-  Serve(ScriptedResponse::Json(201, Authenticated("alertmanager")),
-        ScriptedResponse::Json(201, Access(true)));
-  Status verdict = Authorizer()->AuthorizeResource("Bearer am", CreateDeviceHealths());
-  EXPECT_TRUE(verdict.ok()) << verdict.ToString();
-  ASSERT_EQ(Calls(kAccessReviews), 1u);
-  auto review = nlohmann::json::parse(api_->Requests().at(1).body);
-  EXPECT_EQ(review["spec"]["user"], "alertmanager");
-  EXPECT_EQ(review["spec"]["resourceAttributes"], nlohmann::json({{"verb", "create"},
-                                                                  {"group", "dra-controller.dev"},
-                                                                  {"resource", "devicehealths"}}));
-  EXPECT_FALSE(review["spec"].contains("nonResourceAttributes"));
-}
-
-TEST_F(RequestAuthorizerTest, ResourceReviewDeniedIsForbiddenAndNamesTheRight) {
-  Serve(ScriptedResponse::Json(201, Authenticated("bob")),
-        ScriptedResponse::Json(201, Access(false)));
-  auto authorizer = Authorizer();
-  EXPECT_EQ(authorizer->AuthorizeResource("", CreateDeviceHealths()).code(),
-            StatusCode::kUnauthorized);
-  Status verdict = authorizer->AuthorizeResource("Bearer b", CreateDeviceHealths());
-  EXPECT_EQ(RequestAuthorizer::HttpStatusFor(verdict), 403);
-  EXPECT_NE(verdict.message().find("create devicehealths.dra-controller.dev"), std::string::npos)
-      << verdict.message();
-}
-
-// A resource decision is cached apart from a non-resource one of the same
-// verb: allowing GET /metrics must not allow creating DeviceHealths.
-TEST_F(RequestAuthorizerTest, ResourceAndNonResourceDecisionsAreCachedApart) {
-  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
-        ScriptedResponse::Json(201, Access(true)));
-  auto authorizer = Authorizer();
-  EXPECT_TRUE(authorizer->Authorize("CREATE", "devicehealths", "Bearer t").ok());
-  EXPECT_TRUE(authorizer->AuthorizeResource("Bearer t", CreateDeviceHealths()).ok());
-  EXPECT_EQ(Calls(kAccessReviews), 2u);
-  EXPECT_TRUE(authorizer->AuthorizeResource("Bearer t", CreateDeviceHealths()).ok());
-  EXPECT_EQ(Calls(kAccessReviews), 2u);
-}
-
 // A flood of unknown tokens costs the API server at most the review rate;
 // beyond it callers get 429 at once, and the budget refills with time.
 TEST_F(RequestAuthorizerTest, ReviewsBeyondTheRateAreTooManyRequests) {
@@ -232,6 +191,138 @@ TEST_F(RequestAuthorizerTest, FloodOfUnknownTokensDoesNotLockOutKnownScrapers) {
   for (int i = 0; i < 30; ++i)
     (void)authorizer->Authorize("GET", "/metrics", "Bearer x" + std::to_string(i));
   EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", "Bearer scraper").ok());
+}
+
+// A JWT-shaped token: base64url header and payload claiming `subject` of
+// `issuer`, and a "signature" that says whether the fake API server takes it.
+std::string Jwt(const std::string& subject, const std::string& nonce, bool valid,
+                const std::string& issuer = "https://kubernetes.default.svc") {
+  auto url = [](std::string text) {
+    text = Base64Encode(text);
+    std::replace(text.begin(), text.end(), '+', '-');
+    std::replace(text.begin(), text.end(), '/', '_');
+    text.erase(std::remove(text.begin(), text.end(), '='), text.end());
+    return text;
+  };
+  nlohmann::json claims = {{"iss", issuer}, {"sub", subject}, {"jti", nonce}};
+  return url(R"({"alg":"RS256"})") + "." + url(claims.dump()) + "." +
+         (valid ? "valid-signature" : "forged-signature");
+}
+
+class RequestAuthorizerFloodTest : public RequestAuthorizerTest {
+ protected:
+  // Tokens with a valid signature belong to Prometheus; everything else is rejected.
+  void SetUp() override {
+    RequestAuthorizerTest::SetUp();
+    api_->AddRoute(Route::Where("POST",
+                                [](const dra::testing::RecordedRequest& r) {
+                                  return r.Path() == kTokenReviews &&
+                                         r.body.find("valid-signature") != std::string::npos;
+                                }),
+                   {ScriptedResponse::Json(201, Authenticated(kPrometheus))});
+    Serve(ScriptedResponse::Json(201, NotAuthenticated()),
+          ScriptedResponse::Json(201, Access(true)));
+  }
+
+  // A flood from `peer` until its budgets are spent: every later made-up
+  // token from it gets 429.
+  void Flood(RequestAuthorizer& authorizer, const std::string& peer, int count = 200) {
+    for (int i = 0; i < count; ++i) {
+      (void)authorizer.Authorize("GET", "/metrics", "Bearer junk-" + peer + std::to_string(i),
+                                 peer);
+    }
+    ASSERT_EQ(authorizer.Authorize("GET", "/metrics", "Bearer junk-last", peer).code(),
+              StatusCode::kTooManyRequests);
+  }
+
+  static constexpr const char* kPrometheus = "system:serviceaccount:monitoring:prometheus";
+};
+
+// One client's flood of made-up tokens spends its own budget, not everyone's:
+// a token never seen before, from another address, is reviewed and let in.
+TEST_F(RequestAuthorizerFloodTest, FloodFromOneAddressLeavesReviewsForAnother) {
+  auto authorizer = Authorizer();
+  Flood(*authorizer, "10.0.0.66");
+  Flood(*authorizer, "10.0.0.67");
+  Status verdict = authorizer->Authorize("GET", "/metrics",
+                                         "Bearer " + Jwt(kPrometheus, "first", true), "10.0.0.9");
+  EXPECT_TRUE(verdict.ok()) << verdict.ToString();
+}
+
+// The reserved share: once an identity was allowed, its new tokens (a
+// rotated projected token, another replica's) get through a flood even
+// from the same address.
+TEST_F(RequestAuthorizerFloodTest, NewTokensOfAnAllowedIdentityGetThroughAFloodFromTheirAddress) {
+  auto authorizer = Authorizer();
+  const std::string prometheus = "10.0.0.9";
+  ASSERT_TRUE(
+      authorizer->Authorize("GET", "/metrics", "Bearer " + Jwt(kPrometheus, "0", true), prometheus)
+          .ok());
+  Flood(*authorizer, prometheus);
+  for (int i = 1; i <= 16; ++i) {
+    Status verdict = authorizer->Authorize(
+        "GET", "/metrics", "Bearer " + Jwt(kPrometheus, std::to_string(i), true), prometheus);
+    EXPECT_TRUE(verdict.ok()) << i << ": " << verdict.ToString();
+  }
+}
+
+// Claiming an allowed identity in a forged token costs the forger the
+// reserved share (its later claims draw from its own spent budget), and
+// the identity's share is left for its real tokens.
+TEST_F(RequestAuthorizerFloodTest, ForgedClaimsDoNotSpendTheReservedShare) {
+  auto authorizer = Authorizer();
+  const std::string prometheus = "10.0.0.9";
+  const std::string forger = "10.0.0.66";
+  ASSERT_TRUE(
+      authorizer->Authorize("GET", "/metrics", "Bearer " + Jwt(kPrometheus, "0", true), prometheus)
+          .ok());
+  int reviewed_before = static_cast<int>(Calls(kTokenReviews));
+  int too_many = 0;
+  for (int i = 0; i < 100; ++i) {
+    Status verdict = authorizer->Authorize(
+        "GET", "/metrics", "Bearer " + Jwt(kPrometheus, "f" + std::to_string(i), false), forger);
+    too_many += verdict.code() == StatusCode::kTooManyRequests ? 1 : 0;
+  }
+  // One forged review from the reserved share, then the forger's own 10.
+  EXPECT_EQ(static_cast<int>(Calls(kTokenReviews)) - reviewed_before, 11);
+  EXPECT_EQ(too_many, 89);
+  for (int i = 1; i <= 16; ++i) {
+    Status verdict = authorizer->Authorize(
+        "GET", "/metrics", "Bearer " + Jwt(kPrometheus, std::to_string(i), true), prometheus);
+    EXPECT_TRUE(verdict.ok()) << i << ": " << verdict.ToString();
+  }
+}
+
+// Rejected tokens have a cache of their own: a flood of them cannot push
+// out a valid token's answer and force its re-review.
+TEST_F(RequestAuthorizerFloodTest, RejectedTokensDoNotPushOutAuthenticatedOnes) {
+  RequestAuthorizerOptions options;
+  options.max_cache_entries = 4;
+  options.peer_review_burst = 1000;
+  options.review_burst = 1000;
+  auto authorizer = Authorizer(milliseconds(5000), options);
+  std::string token = "Bearer " + Jwt(kPrometheus, "0", true);
+  ASSERT_TRUE(authorizer->Authorize("GET", "/metrics", token).ok());
+  // Its answer now expires before any new rejection would.
+  clock_->Step(seconds(6));
+  std::size_t reviews = Calls(kTokenReviews);
+  for (int i = 0; i < 20; ++i)
+    (void)authorizer->Authorize("GET", "/metrics", "Bearer j" + std::to_string(i));
+  ASSERT_EQ(Calls(kTokenReviews), reviews + 20);
+  EXPECT_TRUE(authorizer->Authorize("GET", "/metrics", token).ok());
+  EXPECT_EQ(Calls(kTokenReviews), reviews + 20);
+}
+
+// A path (or token) that is not UTF-8 is outside text, never an exception.
+TEST_F(RequestAuthorizerTest, NonUtf8PathIsAQuestionNotAnException) {
+  Serve(ScriptedResponse::Json(201, Authenticated("alice")),
+        ScriptedResponse::Json(201, Access(false)));
+  auto authorizer = Authorizer();
+  Status verdict;
+  EXPECT_NO_THROW(verdict = authorizer->Authorize("GET", "/metrics/\xff\xfe", "Bearer t"));
+  EXPECT_EQ(verdict.code(), StatusCode::kForbidden) << verdict.ToString();
+  EXPECT_NO_THROW(verdict = authorizer->Authorize("GET", "/metrics", "Bearer t\xff"));
+  EXPECT_EQ(verdict.code(), StatusCode::kUnauthorized) << verdict.ToString();
 }
 
 TEST_F(RequestAuthorizerTest, AnswersAreCachedBrieflyTwoCallsPerTokenAndPeriod) {

@@ -19,6 +19,7 @@
 #include "src/http/EndpointServer.h"
 #include "src/http/HttpTransport.h"
 #include "tests/support/RawHttpClient.h"
+#include "tests/support/SlowTcpProxy.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/TestTime.h"
 #include "tests/support/WaitFor.h"
@@ -111,7 +112,7 @@ TEST(EndpointServerTest, HandlerExceptionBecomes500) {
   auto reply = Get((*server)->port(), "/boom");
   ASSERT_TRUE(reply.ok());
   EXPECT_EQ(reply->status, 500);
-  EXPECT_NE(reply->body.find("kaput"), std::string::npos);
+  EXPECT_EQ(reply->body.find("kaput"), std::string::npos) << "the exception's text is not sent";
 }
 
 // An open TCP connection that never sends a request.
@@ -321,6 +322,20 @@ EndpointServer::Reply Echo(const EndpointServer::Request& request) {
                                request.method + "|" + request.path + "|" + request.authorization};
 }
 
+// Budgets per client need the client's address.
+TEST(EndpointServerTest, HandlersSeeThePeerAddress) {
+  auto server = EndpointServer::Start("127.0.0.1:0",
+                                      {{"/peer",
+                                        [](const EndpointServer::Request& r) {
+                                          return EndpointServer::Reply{200, r.peer};
+                                        }}},
+                                      std::nullopt);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto reply = Get((*server)->port(), "/peer");
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->body, "127.0.0.1");
+}
+
 Result<HttpResponse> Send(const RestConfig& config, const std::string& method,
                           const std::string& path, const std::string& authorization) {
   auto transport = HttpTransport::Create(config);
@@ -432,6 +447,37 @@ TEST_F(TlsEndpointServerTest, HandlerExceptionBecomes500) {
   auto reply = Send(HttpsTo((*server)->port(), cert_.cert_pem), "GET", "/boom", "");
   ASSERT_TRUE(reply.ok()) << reply.status().ToString();
   EXPECT_EQ(reply->status, 500);
+}
+
+// A client far away (300 ms round trip, through a proxy) while new sockets
+// keep arriving, each evicting the oldest idle connection: once its
+// ClientHello is in, its handshake is not idle, and it is answered.
+TEST_F(TlsEndpointServerTest, HandshakeInProgressIsNotEvictedByAConnectFlood) {
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/echo", {Echo}}}, EndpointServer::TlsOptions{cert_.cert_pem, cert_.key_pem},
+      {.max_connections = 2, .deadline = std::chrono::seconds(5)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  auto proxy = dra::testing::SlowTcpProxy::Start(port, std::chrono::milliseconds(300));
+  ASSERT_TRUE(proxy.ok()) << proxy.status().ToString();
+  std::atomic<bool> flooding{true};
+  std::thread flood([&] {
+    std::vector<std::unique_ptr<IdleConnection>> idle;
+    while (flooding) {
+      idle.push_back(std::make_unique<IdleConnection>(port));
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+  });
+  RestConfig config = HttpsTo((*proxy)->port(), cert_.cert_pem);
+  config.request_timeout = dra::testing::TestTime::Scaled(std::chrono::seconds(4));
+  int answered = 0;
+  for (int i = 0; i < 5; ++i) {
+    auto reply = Send(config, "GET", "/echo", "");
+    answered += reply.ok() && reply->status == 200 ? 1 : 0;
+  }
+  flooding = false;
+  flood.join();
+  EXPECT_GE(answered, 4);
 }
 
 TEST_F(TlsEndpointServerTest, IdleConnectionsDoNotBlockScrapesOrShutdown) {
@@ -907,6 +953,124 @@ TEST(HttpTransportCreateTest, RejectsGarbageCertificateAuthority) {
   auto transport = HttpTransport::Create(config);
   ASSERT_FALSE(transport.ok());
   EXPECT_NE(transport.status().message().find("certificate-authority"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kube
+
+namespace kube {
+namespace {
+
+// Work queued for connections that have ended (their deadline passed while
+// both handler threads were busy) is dropped, not run for no one.
+TEST_F(EndpointLimitsTest, QueuedWorkOfEndedConnectionsIsDropped) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> started{0};
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/slow", {[&](const EndpointServer::Request&) {
+                         ++started;
+                         std::unique_lock lock(mu);
+                         cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+                         return EndpointServer::Reply{200, "slow\n"};
+                       }}}},
+      std::nullopt, {.max_connections = 64, .deadline = std::chrono::milliseconds(300)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 2; ++i) {
+    clients.emplace_back([port] { (void)Exchange(port, "GET /slow HTTP/1.1\r\n\r\n"); });
+  }
+  ASSERT_TRUE(dra::testing::WaitFor("both handler threads busy", std::chrono::seconds(5), [&] {
+                return started.load() == 2;
+              }).ok());
+  // Six more requests queue behind them and reach their deadline unanswered.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(StatusOf(Exchange(port, "GET /slow HTTP/1.1\r\n\r\n")), -1);
+  }
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  for (auto& t : clients) t.join();
+  // A request after them is served; the six queued ones never ran.
+  std::string last = Exchange(port, "GET /slow HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(last), 200) << last;
+  EXPECT_EQ(started.load(), 3);
+}
+
+// Handler work has a bound: with both handler threads stuck and the queue
+// full of work for connections that have ended, a newcomer gets 503 at once
+// instead of waiting behind it until its deadline.
+TEST_F(EndpointLimitsTest, FullHandlerBacklogIs503AtOnce) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> started{0};
+  auto server = EndpointServer::StartRoutes(
+      "127.0.0.1:0", {{"/slow", {[&](const EndpointServer::Request&) {
+                         ++started;
+                         std::unique_lock lock(mu);
+                         cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+                         return EndpointServer::Reply{200, "slow\n"};
+                       }}}},
+      std::nullopt, {.max_connections = 4, .deadline = std::chrono::milliseconds(500)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  int port = (*server)->port();
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.emplace_back([port] { (void)Exchange(port, "GET /slow HTTP/1.1\r\n\r\n"); });
+  }
+  ASSERT_TRUE(dra::testing::WaitFor("both handler threads busy", std::chrono::seconds(5), [&] {
+                return started.load() == 2;
+              }).ok());
+  for (auto& t : clients) t.join();  // all four cut at their deadline; two still queued
+  auto start = std::chrono::steady_clock::now();
+  std::string busy = Exchange(port, "GET /slow HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusOf(busy), 503) << busy;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(400));
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  EXPECT_TRUE(dra::testing::WaitFor("a slow request served again", std::chrono::seconds(5), [&] {
+                return StatusOf(Exchange(port, "GET /slow HTTP/1.1\r\n\r\n")) == 200;
+              }).ok());
+}
+
+// A caller the route refuses from its head is answered at once: the server
+// neither waits for nor reads the body it announced.
+TEST_F(EndpointLimitsTest, RefusedHeadIsAnsweredWithoutReadingTheBody) {
+  std::atomic<int> handled{0};
+  EndpointServer::Route hook{[&](const EndpointServer::Request& request) {
+                               ++handled;
+                               return EndpointServer::Reply{200, request.body};
+                             },
+                             {"POST"},
+                             4 << 20};
+  hook.admit_head = [](const EndpointServer::Request& head) -> std::optional<EndpointReply> {
+    if (head.authorization == "Bearer ok") return std::nullopt;
+    return EndpointRouter::Error(401, "no\n");
+  };
+  auto server =
+      EndpointServer::StartRoutes("127.0.0.1:0", {{"/hook", hook}}, std::nullopt,
+                                  {.max_connections = 64, .deadline = std::chrono::seconds(5)});
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto start = std::chrono::steady_clock::now();
+  std::string refused =
+      Exchange((*server)->port(), "POST /hook HTTP/1.1\r\nContent-Length: 4194304\r\n\r\n",
+               std::chrono::seconds(3));
+  EXPECT_EQ(StatusOf(refused), 401) << refused;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  std::string admitted = Exchange((*server)->port(),
+                                  "POST /hook HTTP/1.1\r\nAuthorization: Bearer ok\r\n"
+                                  "Content-Length: 5\r\n\r\nhello");
+  EXPECT_EQ(StatusOf(admitted), 200) << admitted;
+  EXPECT_EQ(admitted.substr(admitted.size() - 5), "hello");
+  EXPECT_EQ(handled.load(), 1);
 }
 
 }  // namespace
