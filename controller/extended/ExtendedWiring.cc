@@ -12,8 +12,6 @@
 namespace dra::extended {
 namespace {
 
-constexpr char kRefreshAnnotation[] = "dra-controller.dev/extended-resource-refresh";
-
 template <typename T>
 std::vector<std::string> MappingKey(const T&) {
   return {MappingReconciler::kKey};
@@ -38,7 +36,8 @@ kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& 
                  std::chrono::system_clock::now().time_since_epoch())
                  .count();
   nlohmann::json patch = {
-      {"metadata", {{"annotations", {{kRefreshAnnotation, std::to_string(now)}}}}}};
+      {"metadata",
+       {{"annotations", {{api::DeviceClass::kRefreshAnnotation, std::to_string(now)}}}}}};
   auto path = api::DeviceClass::kResource.ItemPath("", class_name);
   auto result = client.Patch(path, kube::PatchType::kMerge, patch.dump());
   return result.ok() ? kube::Status::Ok() : result.status();

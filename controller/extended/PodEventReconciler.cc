@@ -69,11 +69,16 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
   } else if (auto own = stores_.nodes.Get(pod->node_name.str())) {
     nodes.push_back(std::move(own));
   }
-  PodExplainer::Inputs in{mapping, nodes, inventory_,
-                          [this](const std::string& ns, const std::string& name) {
-                            return stores_.claims.Get(ns + "/" + name);
-                          },
-                          findings_ ? findings_() : std::vector<MappingFinding>{}};
+  PodExplainer::Inputs in{
+      mapping,
+      nodes,
+      inventory_,
+      [this](const std::string& ns, const std::string& name) {
+        return stores_.claims.Get(ns + "/" + name);
+      },
+      findings_ ? findings_() : std::vector<MappingFinding>{},
+      std::chrono::duration_cast<std::chrono::seconds>(clock_->WallNow().time_since_epoch())
+          .count()};
   auto explanation = PodExplainer::Explain(*pod, in);
   if (explanation.dra_resources.empty() && explanation.notes.empty()) {
     Forget(key);
