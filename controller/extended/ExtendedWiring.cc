@@ -7,6 +7,7 @@
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
 #include "controller/extended/PodInformer.h"
+#include "controller/extended/SentPodEvents.h"
 #include "controller/inventory/InventoryInformers.h"
 
 namespace dra::extended {
@@ -92,7 +93,10 @@ kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
   wiring->pods_ = std::make_shared<PodEventReconciler>(
       PodEventReconciler::Stores{pods.store(), classes.store(), nodes.store(), claims.store()},
       inventory, event, manager.clock(), PodEventReconciler::Options{},
-      [mapping] { return mapping->findings(); });
+      [mapping] { return mapping->findings(); },
+      [client = manager.client()](const std::string& reason) {
+        return SentPodEvents::List(*client, reason, "dra-controller");
+      });
   auto pod_controller =
       manager.AddController({"extended-resource-pods", 2, true, with_pods}, wiring->pods_);
   if (!pod_controller.ok()) {

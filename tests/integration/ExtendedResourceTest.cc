@@ -230,6 +230,19 @@ TEST_F(ExtendedResourceTest, UnfittablePodGetsOneEventAndExplainAgrees) {
   for (const auto& n : explained.value("nodes", json::array())) {
     EXPECT_NE(n.value("reason", ""), "Fits") << n.dump();
   }
+
+  // A restarted controller does not send the Pod the Event it already has;
+  // a Pod created afterwards gets its own (the new process reconciles Pods).
+  controller_.reset();
+  StartController();
+  ASSERT_TRUE(
+      cluster_
+          ->Create(PodManifest("big-2", ns_, json::array({Container("main", {{kResource, "3"}})})))
+          .ok());
+  ASSERT_TRUE(EventAppears(ns_, "big-2", "ExtendedResourceUnschedulable", 90s));
+  events = Events(ns_, "big", "ExtendedResourceUnschedulable");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].value("count", 0), 1) << events[0].dump();
 }
 
 TEST_F(ExtendedResourceTest, BacklogOf2000PodsGetsAtMostOneEventEach) {
