@@ -444,8 +444,13 @@ TEST_F(DeviceHealthTest, AGpuNamedByUuidIsTaintedAndFollowedAcrossARenamedSlice)
     return Rule("dh-by-uuid")["spec"]["deviceSelector"] ==
            json{{"driver", "gpu.example.com"}, {"pool", "dh-a-renamed"}, {"device", "gpu-1"}};
   }));
-  EXPECT_EQ(HealthObject("dh-by-uuid").value("/status/resolved"_json_pointer, std::string()),
-            "gpu.example.com/dh-a-renamed/gpu-1");
+  // The status is written after the rule, in the same reconcile.
+  auto resolved = [&] {
+    return HealthObject("dh-by-uuid").value("/status/resolved"_json_pointer, std::string());
+  };
+  EXPECT_TRUE(Eventually(
+      "the status to name the new pool",
+      [&] { return resolved() == "gpu.example.com/dh-a-renamed/gpu-1"; }, resolved, 10s));
   (void)cluster_->Kubectl({"delete", "resourceslice", "dh-a-renamed-gpu.example.com"});
 }
 
