@@ -51,7 +51,8 @@ TEST(SchedulerMappingEvidenceTest, InsufficientOnNodesWithoutAPluginIsTheHazard)
       Pending("0/2 nodes are available: 2 Insufficient example.com/gpu."), mapping,
       {Node("a"), Node("b", 4)});
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0], (UnmappedResource{"example.com/gpu", "gpu.example.com", "team/p", 2, std::nullopt}));
+  EXPECT_EQ(found[0],
+            (UnmappedResource{"example.com/gpu", "gpu.example.com", "team/p", 2, std::nullopt}));
   auto finding = SchedulerMappingEvidence::Finding(found[0]);
   EXPECT_EQ(finding.kind, MappingFinding::Kind::kOrderHazard);
   EXPECT_EQ(finding.object_name, "gpu.example.com");
