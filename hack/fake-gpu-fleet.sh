@@ -75,7 +75,8 @@ parse_spec() {
 apply_node() {
   parse_spec "$1"
   if k get node "$NAME" >/dev/null 2>&1; then
-    k patch node "$NAME" --subresource=status --type=merge -p "$(node_status)" >/dev/null
+    # The status subresource takes a Node: the status goes under "status".
+    k patch node "$NAME" --subresource=status --type=merge -p "{\"status\":$(node_status)}" >/dev/null
   else
     node_manifest "$NAME" | k create -f - >/dev/null
     # The TaintNodesByCondition admission plugin marks new nodes not-ready;

@@ -1,5 +1,7 @@
 #include "controller/api/DeviceClass.h"
 
+#include <charconv>
+
 #include "controller/api/JsonWalk.h"
 #include "src/cache/JsonFields.h"
 
@@ -13,6 +15,15 @@ kube::Result<DeviceClass> DeviceClass::FromJson(simdjson::dom::element object) {
   KUBE_ASSIGN_OR_RETURN(device_class.meta, kube::ObjectMeta::FromObject(object));
   device_class.creation_timestamp = kube::json::ParseTimestamp(
       kube::json::StringOr(kube::json::Field(object, "metadata"), "creationTimestamp"));
+  simdjson::dom::element annotations =
+      kube::json::Field(kube::json::Field(object, "metadata"), "annotations");
+  std::string_view refreshed = kube::json::StringOr(annotations, kRefreshAnnotation);
+  int64_t seconds = 0;
+  auto [end, error] =
+      std::from_chars(refreshed.data(), refreshed.data() + refreshed.size(), seconds);
+  if (!refreshed.empty() && error == std::errc() && end == refreshed.data() + refreshed.size()) {
+    device_class.refreshed_at = seconds;
+  }
   simdjson::dom::element spec = kube::json::Field(object, "spec");
   device_class.selectors = json::CelExpressions(kube::json::Field(spec, "selectors"));
   std::string_view name = kube::json::StringOr(spec, "extendedResourceName");

@@ -28,8 +28,9 @@ struct Need {
   bool in_namespace;  // in the controller's namespace; cluster-wide otherwise
 };
 
-// What `run` needs with every feature on but the optional repair and secure
-// metrics (patch deviceclasses; create tokenreviews/subjectaccessreviews).
+// What `run` needs with every feature on but the optional repair, secure
+// metrics and Event lookup (patch deviceclasses; create
+// tokenreviews/subjectaccessreviews; list events).
 const std::vector<Need>& ControllerNeeds() {
   static const std::vector<Need> kNeeds = [] {
     std::vector<Need> needs;

@@ -7,6 +7,7 @@
 #include "controller/check/MetricsReachability.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/MappingAudit.h"
+#include "controller/extended/SchedulerMappingEvidence.h"
 
 namespace dra::check {
 
@@ -19,9 +20,14 @@ void Checklist::SnapshotChecks(const CheckInputs& in, std::vector<CheckResult>& 
   const auto& s = *in.snapshot;
   auto mapping = extended::ExtendedResourceMapping::Build(s.classes);
   auto findings = extended::MappingAudit::Run(s.classes, s.nodes, mapping, *s.inventory);
+  for (auto& hazard :
+       extended::SchedulerMappingEvidence::Findings(s.pods, mapping, s.nodes, in.now)) {
+    findings.push_back(std::move(hazard));
+  }
   out.push_back(DeviceChecks::DriversAndPools(s));
   out.push_back(DeviceChecks::Classes(s));
   out.push_back(DeviceChecks::Duplicates(findings));
+  out.push_back(DeviceChecks::OrderHazard(findings));
   out.push_back(DeviceChecks::NoDevices(findings));
   out.push_back(DeviceChecks::DevicePluginOverlap(findings));
   out.push_back(DeviceChecks::Taints(s));

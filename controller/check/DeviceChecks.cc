@@ -68,6 +68,20 @@ CheckResult DeviceChecks::Duplicates(const Findings& findings) {
   return CheckResult::Fail("duplicate-extended-resources", ShortList(found, 3));
 }
 
+// kube-scheduler refusing a name a class serves (SchedulerMappingEvidence).
+CheckResult DeviceChecks::OrderHazard(const Findings& findings) {
+  constexpr const char* kName = "mapping-order-hazard";
+  std::vector<std::string> found;
+  for (const auto& f : findings) {
+    if (f.kind == Kind::kOrderHazard) {
+      found.push_back(f.resource + " (DeviceClass " + f.object_name + ")");
+    }
+  }
+  if (found.empty()) return CheckResult::Pass(kName, "none");
+  return CheckResult::Fail(kName, "kube-scheduler has no DeviceClass for " + ShortList(found, 3) +
+                                      "; touch the class (dra-controller mapping names it)");
+}
+
 CheckResult DeviceChecks::NoDevices(const Findings& findings) {
   std::vector<std::string> classes;
   for (const auto& f : findings) {

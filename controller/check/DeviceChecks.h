@@ -21,6 +21,8 @@ class DeviceChecks {
   static CheckResult Classes(const report::ClusterSnapshot& s);
   // Two classes naming the same extended resource: fail.
   static CheckResult Duplicates(const Findings& findings);
+  // Fails while Pending Pods show kube-scheduler refusing a name a class serves.
+  static CheckResult OrderHazard(const Findings& findings);
   // Classes whose selectors match no published device: warn.
   static CheckResult NoDevices(const Findings& findings);
   // Nodes serving a mapped name by device plugin and by DRA: fail.

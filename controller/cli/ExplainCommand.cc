@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <ctime>
+
 #include "controller/api/PodView.h"
 #include "controller/cli/ClusterConnection.h"
 #include "controller/extended/MappingAudit.h"
@@ -86,11 +88,9 @@ int ExplainCommand::Run(std::span<const std::string> args, CommandIo io) {
   const auto& s = **snapshot;
   auto mapping = extended::ExtendedResourceMapping::Build(s.classes);
   extended::PodExplainer::Inputs in{
-      mapping,
-      s.nodes,
-      *s.inventory,
-      [&s](const std::string& n, const std::string& c) { return s.Claim(n, c); },
-      {}};
+      mapping,      s.nodes,
+      *s.inventory, [&s](const std::string& n, const std::string& c) { return s.Claim(n, c); },
+      {},           static_cast<int64_t>(std::time(nullptr))};
   auto explanation = extended::PodExplainer::Explain(pod->view, in);
   explanation.termination = pod->termination.Describe();
   io.out << (output == "json" ? report::ExplanationPrinter::Json(explanation)

@@ -50,6 +50,7 @@ ExtendedResourceMapping ExtendedResourceMapping::Build(const std::vector<ClassPt
   ExtendedResourceMapping mapping;
   for (const auto& c : classes) {
     if (c) mapping.classes_.push_back(c->meta.name);
+    if (c && c->refreshed_at) mapping.refreshed_at_.emplace(c->meta.name, *c->refreshed_at);
   }
   std::sort(mapping.classes_.begin(), mapping.classes_.end());
   for (const auto& [resource, claimants] : GroupByExplicitName(classes)) {
@@ -68,6 +69,12 @@ std::optional<std::string> ExtendedResourceMapping::ClassFor(std::string_view re
     if (HasClass(class_name)) return std::string(class_name);
   }
   return std::nullopt;
+}
+
+std::optional<int64_t> ExtendedResourceMapping::RefreshedAt(std::string_view class_name) const {
+  auto it = refreshed_at_.find(class_name);
+  if (it == refreshed_at_.end()) return std::nullopt;
+  return it->second;
 }
 
 std::optional<std::string> ExtendedResourceMapping::ExplicitNameOf(

@@ -46,6 +46,9 @@ class ExtendedResourceMapping {
   }
   const std::vector<ContestedName>& contested() const { return contested_; }
   bool HasClass(std::string_view class_name) const;
+  // When the class was last touched to make kube-scheduler re-read it
+  // (api::DeviceClass::refreshed_at).
+  std::optional<int64_t> RefreshedAt(std::string_view class_name) const;
 
   // True when `a` wins a contested name against `b` (newer, then smaller name).
   static bool Prefers(const api::DeviceClass& a, const api::DeviceClass& b);
@@ -57,6 +60,7 @@ class ExtendedResourceMapping {
   std::map<std::string, std::string, std::less<>> explicit_;  // resource -> class
   std::map<std::string, std::string, std::less<>> by_class_;  // class -> explicit name it won
   std::vector<std::string> classes_;                          // sorted
+  std::map<std::string, int64_t, std::less<>> refreshed_at_;  // class -> refresh time
   std::vector<ContestedName> contested_;
 };
 

@@ -7,12 +7,11 @@
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
 #include "controller/extended/PodInformer.h"
+#include "controller/extended/SentPodEvents.h"
 #include "controller/inventory/InventoryInformers.h"
 
 namespace dra::extended {
 namespace {
-
-constexpr char kRefreshAnnotation[] = "dra-controller.dev/extended-resource-refresh";
 
 template <typename T>
 std::vector<std::string> MappingKey(const T&) {
@@ -38,7 +37,8 @@ kube::Status ExtendedWiring::Touch(kube::RestClient& client, const std::string& 
                  std::chrono::system_clock::now().time_since_epoch())
                  .count();
   nlohmann::json patch = {
-      {"metadata", {{"annotations", {{kRefreshAnnotation, std::to_string(now)}}}}}};
+      {"metadata",
+       {{"annotations", {{api::DeviceClass::kRefreshAnnotation, std::to_string(now)}}}}}};
   auto path = api::DeviceClass::kResource.ItemPath("", class_name);
   auto result = client.Patch(path, kube::PatchType::kMerge, patch.dump());
   return result.ok() ? kube::Status::Ok() : result.status();
@@ -93,7 +93,10 @@ kube::Result<std::unique_ptr<ExtendedWiring>> ExtendedWiring::Register(
   wiring->pods_ = std::make_shared<PodEventReconciler>(
       PodEventReconciler::Stores{pods.store(), classes.store(), nodes.store(), claims.store()},
       inventory, event, manager.clock(), PodEventReconciler::Options{},
-      [mapping] { return mapping->findings(); });
+      [mapping] { return mapping->findings(); },
+      [client = manager.client()](const std::string& reason) {
+        return SentPodEvents::List(*client, reason, "dra-controller");
+      });
   auto pod_controller =
       manager.AddController({"extended-resource-pods", 2, true, with_pods}, wiring->pods_);
   if (!pod_controller.ok()) {

@@ -1,5 +1,7 @@
 #include "controller/extended/PodEventReconciler.h"
 
+#include <spdlog/spdlog.h>
+
 #include "controller/extended/ExplanationEvent.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/PodExplainer.h"
@@ -21,13 +23,14 @@ bool Unschedulable(const api::PodView& pod) {
 PodEventReconciler::PodEventReconciler(Stores stores, const inventory::Inventory& inventory,
                                        FindingReporter::EventFn event,
                                        std::shared_ptr<kube::Clock> clock, Options options,
-                                       FindingsFn findings)
+                                       FindingsFn findings, SentFn sent)
     : stores_(stores),
       inventory_(inventory),
       event_(std::move(event)),
       clock_(std::move(clock)),
       options_(options),
       findings_(std::move(findings)),
+      sent_fn_(std::move(sent)),
       bucket_(options.burst, options.interval, Since(*clock_)) {}
 
 size_t PodEventReconciler::remembered() const {
@@ -69,11 +72,16 @@ kube::ReconcileResult PodEventReconciler::Reconcile(const std::string& key) {
   } else if (auto own = stores_.nodes.Get(pod->node_name.str())) {
     nodes.push_back(std::move(own));
   }
-  PodExplainer::Inputs in{mapping, nodes, inventory_,
-                          [this](const std::string& ns, const std::string& name) {
-                            return stores_.claims.Get(ns + "/" + name);
-                          },
-                          findings_ ? findings_() : std::vector<MappingFinding>{}};
+  PodExplainer::Inputs in{
+      mapping,
+      nodes,
+      inventory_,
+      [this](const std::string& ns, const std::string& name) {
+        return stores_.claims.Get(ns + "/" + name);
+      },
+      findings_ ? findings_() : std::vector<MappingFinding>{},
+      std::chrono::duration_cast<std::chrono::seconds>(clock_->WallNow().time_since_epoch())
+          .count()};
   auto explanation = PodExplainer::Explain(*pod, in);
   if (explanation.dra_resources.empty() && explanation.notes.empty()) {
     Forget(key);
@@ -111,8 +119,42 @@ kube::ReconcileResult PodEventReconciler::CheckScheduled(const api::PodView& pod
   return Emit(pod, "ExtendedResourceClaimMismatch", message);
 }
 
+const std::map<std::string, std::string>& PodEventReconciler::Sent(const std::string& reason) {
+  std::lock_guard lock(sent_mu_);
+  auto it = sent_.find(reason);
+  if (it != sent_.end()) return it->second;
+  auto listed = sent_fn_(reason);
+  if (!listed.ok()) {
+    spdlog::warn(
+        "extended resources: cannot read the {} Events already on Pods ({}); a Pod may "
+        "get its Event again",
+        reason, listed.status().message());
+  }
+  return sent_
+      .emplace(reason, listed.ok() ? std::move(*listed) : std::map<std::string, std::string>{})
+      .first->second;
+}
+
+bool PodEventReconciler::SentBefore(const api::PodView& pod, const std::string& reason,
+                                    const std::string& message) {
+  if (!sent_fn_) return false;
+  {
+    std::lock_guard lock(mu_);
+    Memory& m = memory_[pod.meta.Key()];
+    if (m.sent_checked || !m.message.empty()) return false;
+    m.sent_checked = true;
+  }
+  const auto& sent = Sent(reason);
+  auto it = sent.find(pod.meta.uid.str());
+  if (it == sent.end() || it->second != kube::EventRecorder::StoredMessage(message)) return false;
+  std::lock_guard lock(mu_);
+  memory_[pod.meta.Key()].message = message;
+  return true;
+}
+
 kube::ReconcileResult PodEventReconciler::Emit(const api::PodView& pod, const std::string& reason,
                                                const std::string& message) {
+  if (SentBefore(pod, reason, message)) return kube::ReconcileResult::Done();
   {
     std::lock_guard lock(mu_);
     Memory& m = memory_[pod.meta.Key()];

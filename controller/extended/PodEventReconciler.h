@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,10 +49,16 @@ class PodEventReconciler : public kube::Reconciler {
     std::chrono::seconds claim_grace{30};
   };
   using FindingsFn = std::function<std::vector<MappingFinding>()>;
+  // The Events of `reason` already on Pods: Pod uid -> the newest message
+  // (SentPodEvents::List). Asked once per reason, before the first Event of
+  // that reason, so that a restarted controller does not send a Pod the
+  // Event it already has.
+  using SentFn =
+      std::function<kube::Result<std::map<std::string, std::string>>(const std::string& reason)>;
 
   PodEventReconciler(Stores stores, const inventory::Inventory& inventory,
                      FindingReporter::EventFn event, std::shared_ptr<kube::Clock> clock,
-                     Options options, FindingsFn findings = {});
+                     Options options, FindingsFn findings = {}, SentFn sent = {});
 
   kube::ReconcileResult Reconcile(const std::string& key) override;
 
@@ -59,7 +66,8 @@ class PodEventReconciler : public kube::Reconciler {
 
  private:
   struct Memory {
-    std::string message;  // the latest Event's text
+    std::string message;        // the latest Event's text
+    bool sent_checked = false;  // compared with the Events already on the Pod
     kube::Clock::TimePoint problem_since{};
     bool problem_seen = false;
     // A token reserved for this Pod's next Event, usable from this time on.
@@ -69,6 +77,11 @@ class PodEventReconciler : public kube::Reconciler {
   kube::ReconcileResult Emit(const api::PodView& pod, const std::string& reason,
                              const std::string& message);
   kube::ReconcileResult CheckScheduled(const api::PodView& pod, const std::string& message);
+  // Whether the Pod already has this Event from an earlier run (remembered
+  // then). Only the Pod's first Event of this process asks.
+  bool SentBefore(const api::PodView& pod, const std::string& reason, const std::string& message);
+  // SentFn's answer for `reason`, asked once; empty when it failed.
+  const std::map<std::string, std::string>& Sent(const std::string& reason);
   void Forget(const std::string& key);
   // How long the Pod still waits for its reserved token (zero: none reserved, or due).
   kube::Clock::Duration TokenWait(const std::string& key) const;
@@ -79,6 +92,9 @@ class PodEventReconciler : public kube::Reconciler {
   std::shared_ptr<kube::Clock> clock_;
   Options options_;
   FindingsFn findings_;
+  SentFn sent_fn_;
+  std::mutex sent_mu_;  // guards sent_; held while SentFn lists
+  std::map<std::string, std::map<std::string, std::string>> sent_;  // by reason
   mutable std::mutex mu_;
   kube::TokenBucket bucket_;
   std::unordered_map<std::string, Memory> memory_;  // by Pod key

@@ -232,9 +232,10 @@ std::set<std::string> PodExplainer::SchedulerUnmapped(const api::PodView& pod, c
     if (f.kind == MappingFinding::Kind::kOrderHazard) unmapped.insert(f.resource);
   }
   for (const auto& seen : SchedulerMappingEvidence::FromPod(pod, in.mapping, in.nodes)) {
-    if (unmapped.insert(seen.resource).second) {
-      out.notes.push_back(SchedulerMappingEvidence::Message(seen));
-    }
+    if (unmapped.contains(seen.resource)) continue;
+    out.notes.push_back(SchedulerMappingEvidence::Note(seen, in.now));
+    // Repaired since: the nodes are judged by the mapping kube-scheduler has now.
+    if (!SchedulerMappingEvidence::RetryPending(seen, in.now)) unmapped.insert(seen.resource);
   }
   return unmapped;
 }

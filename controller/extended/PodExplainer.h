@@ -35,6 +35,9 @@ class PodExplainer {
     const inventory::Inventory& inventory;
     ClaimLookup claims;
     std::vector<MappingFinding> findings;  // duplicates and hazards to name
+    // Seconds since the epoch, to tell a hazard the Pod shows from one
+    // repaired since (SchedulerMappingEvidence::RetryPending).
+    int64_t now = 0;
   };
 
   static PodExplanation Explain(const api::PodView& pod, const Inputs& in);

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <ctime>
+#include <set>
 
 namespace dra::extended {
 namespace {
@@ -28,6 +30,15 @@ std::string_view NameAt(std::string_view text, size_t begin) {
   std::string_view name = text.substr(begin, end - begin);
   while (!name.empty() && name.back() == '.') name.remove_suffix(1);
   return name;
+}
+
+std::string UtcText(int64_t seconds) {
+  std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 int PluginNodes(const std::vector<std::shared_ptr<const api::NodeView>>& nodes,
@@ -62,7 +73,8 @@ std::vector<UnmappedResource> SchedulerMappingEvidence::FromPod(
     auto served = mapping.explicit_names().find(resource);
     if (served == mapping.explicit_names().end()) continue;
     if (refused <= PluginNodes(nodes, resource)) continue;  // device plugins can explain them
-    out.push_back({resource, served->second, pod.meta.Key(), refused});
+    out.push_back(
+        {resource, served->second, pod.meta.Key(), refused, mapping.RefreshedAt(served->second)});
   }
   return out;
 }
@@ -76,6 +88,47 @@ std::string SchedulerMappingEvidence::Message(const UnmappedResource& unmapped) 
          "(kubernetes issue 141103): a class that won the name was deleted or stopped naming it. "
          "Fix: touch the class, e.g. kubectl annotate deviceclass " +
          unmapped.device_class + " dra-controller.dev/extended-resource-refresh=<now> --overwrite";
+}
+
+bool SchedulerMappingEvidence::RetryPending(const UnmappedResource& unmapped, int64_t now) {
+  return unmapped.class_refreshed_at && now - *unmapped.class_refreshed_at >= 0 &&
+         now - *unmapped.class_refreshed_at < kSchedulerRetryWithin.count();
+}
+
+std::string SchedulerMappingEvidence::Note(const UnmappedResource& unmapped, int64_t now) {
+  if (!unmapped.class_refreshed_at) return Message(unmapped);
+  std::string touched = "DeviceClass " + unmapped.device_class + " was touched at " +
+                        UtcText(*unmapped.class_refreshed_at) + " (annotation " +
+                        api::DeviceClass::kRefreshAnnotation + ")";
+  if (!RetryPending(unmapped, now)) {
+    return Message(unmapped) + " " + touched +
+           ", and kube-scheduler has retried the Pod since, so the hazard is still there.";
+  }
+  return "kube-scheduler refused Pod " + unmapped.pod + " with \"Insufficient " +
+         unmapped.resource + "\" on " + std::to_string(unmapped.refused_nodes) +
+         " node(s) while it had no DeviceClass for " + unmapped.resource +
+         " (the v1.37.2 order hazard). " + touched +
+         ", so kube-scheduler maps it to that class again; the refusal can predate that. "
+         "kube-scheduler retries an unschedulable Pod within its unschedulable flush period "
+         "(podMaxInUnschedulablePodsDuration, 5 minutes, checked every 30 s): by " +
+         UtcText(*unmapped.class_refreshed_at + kSchedulerRetryWithin.count()) + ".";
+}
+
+std::vector<MappingFinding> SchedulerMappingEvidence::Findings(
+    const std::vector<std::shared_ptr<const api::PodView>>& pods,
+    const ExtendedResourceMapping& mapping,
+    const std::vector<std::shared_ptr<const api::NodeView>>& nodes, int64_t now) {
+  std::vector<MappingFinding> out;
+  std::set<std::string> keys;
+  for (const auto& pod : pods) {
+    if (!pod) continue;
+    for (const auto& seen : FromPod(*pod, mapping, nodes)) {
+      if (RetryPending(seen, now)) continue;
+      auto finding = Finding(seen);
+      if (keys.insert(finding.Key()).second) out.push_back(std::move(finding));
+    }
+  }
+  return out;
 }
 
 MappingFinding SchedulerMappingEvidence::Finding(const UnmappedResource& unmapped) {

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +25,9 @@ struct UnmappedResource {
   std::string device_class;  // the class that serves it by the DeviceClasses
   std::string pod;           // "<namespace>/<name>" of the Pod that shows it
   int refused_nodes = 0;     // nodes the scheduler found "Insufficient"
+  // When the class was last touched so that kube-scheduler re-reads it
+  // (its refresh annotation), if ever.
+  std::optional<int64_t> class_refreshed_at;
 
   friend bool operator==(const UnmappedResource&, const UnmappedResource&) = default;
 };
@@ -35,6 +41,12 @@ struct UnmappedResource {
 // any replica reads the same way. Pure.
 class SchedulerMappingEvidence {
  public:
+  // How long after a class was touched kube-scheduler has surely retried a
+  // Pod it refused before: v1.37.2 moves a Pod that stayed unschedulable for
+  // podMaxInUnschedulablePodsDuration (5 minutes by default) back to its
+  // queues, checking every 30 seconds (scheduling_queue.go).
+  static constexpr std::chrono::seconds kSchedulerRetryWithin{5 * 60 + 30};
+
   static std::vector<UnmappedResource> FromPod(
       const api::PodView& pod, const ExtendedResourceMapping& mapping,
       const std::vector<std::shared_ptr<const api::NodeView>>& nodes);
@@ -46,6 +58,21 @@ class SchedulerMappingEvidence {
   // The order-hazard finding on the class, for the mapping's findings.
   static MappingFinding Finding(const UnmappedResource& unmapped);
   static std::string Message(const UnmappedResource& unmapped);
+
+  // Whether the class was touched less than kSchedulerRetryWithin before
+  // `now` (seconds since the epoch): the refusal may predate the repair, and
+  // kube-scheduler may not have retried the Pod since.
+  static bool RetryPending(const UnmappedResource& unmapped, int64_t now);
+  // What `explain` says of it at `now`: while RetryPending, when the class
+  // was touched and by when kube-scheduler retries the Pod; else Message().
+  static std::string Note(const UnmappedResource& unmapped, int64_t now);
+  // The order-hazard findings the Pending Pods show at `now`, one per class
+  // and resource, leaving out those whose RetryPending: what `mapping` and
+  // `check` report, from the evidence `explain` reads.
+  static std::vector<MappingFinding> Findings(
+      const std::vector<std::shared_ptr<const api::PodView>>& pods,
+      const ExtendedResourceMapping& mapping,
+      const std::vector<std::shared_ptr<const api::NodeView>>& nodes, int64_t now);
 };
 
 }  // namespace dra::extended

@@ -4,7 +4,7 @@
 
 #include "controller/api/DeviceHealth.h"
 #include "controller/health/DeviceHealthApi.h"
-#include "controller/health/DeviceScope.h"
+#include "controller/health/HealthKeys.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/TaintRuleBuilder.h"
 #include "controller/health/TargetResolver.h"
@@ -16,20 +16,6 @@ bool Served(kube::Manager& manager) {
   kube::Status served = DeviceHealthApi::Served(*manager.client());
   if (!served.ok()) spdlog::warn("device health off: {}", served.message());
   return served.ok();
-}
-
-// The target as status.resolved last named it, for a target by uuid or
-// node + index; the health itself otherwise.
-api::DeviceHealth ResolvedTarget(const api::DeviceHealth& health) {
-  api::DeviceHealth target = health;
-  if (health.NamesPool()) return target;
-  auto key = inventory::DeviceKey::Parse(health.status.resolved);
-  if (key.ok()) {
-    target.driver = key->driver;
-    target.pool = key->pool;
-    target.device = key->device;
-  }
-  return target;
 }
 
 }  // namespace
@@ -83,29 +69,19 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     std::string owner = TaintRuleBuilder::OwnerOf(r);
     return owner.empty() ? std::vector<std::string>{} : std::vector<std::string>{owner};
   });
-  // A target by uuid or node + index may move to any slice (a driver
-  // restart that renames pools): every slice change looks it up again.
-  controller.Watch<api::ResourceSlice>(informers.slices(), [store](const api::ResourceSlice& s) {
-    std::vector<std::string> keys;
-    for (const auto& h : store->List()) {
-      bool named = h->driver == s.driver && h->pool == s.pool.name;
-      bool looked_up = !h->NamesPool() && (h->driver.empty() || h->driver == s.driver);
-      if (named || looked_up) keys.push_back(h->meta.name);
-    }
-    return keys;
-  });
-  // A claim matters to the tainted DeviceHealths naming a device it holds
-  // (their affected Pods); old and new object are both mapped, so a
-  // deallocation reaches them too. Other claims would only flood the queue.
-  controller.Watch<api::ResourceClaim>(informers.claims(), [store](const api::ResourceClaim& c) {
-    std::vector<std::string> keys;
-    if (c.results.empty()) return keys;
-    for (const auto& h : store->List()) {
-      if (!h->status.effect.empty() && DeviceScope::NamesAnyOf(ResolvedTarget(*h), c.results))
-        keys.push_back(h->meta.name);
-    }
-    return keys;
-  });
+  // Slices and claims are mapped once the Inventory has them: a reconcile
+  // queued by a handler of their own could run before the Inventory's feed
+  // and resolve the target (or gather its Pods) from the old state, and
+  // nothing would queue it again. Old and new object of an update are both
+  // mapped (a slice that moved pools; a claim's deallocation).
+  kube::WorkQueue* queue = &controller.queue();
+  auto enqueue = [queue](const std::vector<std::string>& keys) {
+    for (const auto& key : keys) queue->Add(key);
+  };
+  informers.AfterSliceChange(
+      [store, enqueue](const api::ResourceSlice& s) { enqueue(HealthKeys::ForSlice(*store, s)); });
+  informers.AfterClaimChange(
+      [store, enqueue](const api::ResourceClaim& c) { enqueue(HealthKeys::ForClaim(*store, c)); });
 }
 
 kube::InformerDependency HealthWiring::HealthDependency() const {

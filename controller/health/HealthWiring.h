@@ -17,7 +17,8 @@ namespace dra::health {
 
 // Plugs device health into a Manager: the DeviceHealth informer, the
 // leader-only "devicehealth" controller (DeviceHealth, DeviceTaintRule,
-// ResourceSlice and ResourceClaim events become DeviceHealth keys) and the
+// ResourceSlice and ResourceClaim events become DeviceHealth keys, the last
+// two once the Inventory has applied them; see HealthKeys) and the
 // Manager's Event recorder. Off (nullptr, with a warning) when the API server
 // does not serve dra-controller.dev/v1alpha1 DeviceHealths or DeviceTaintRules;
 // an error when the controller cannot be added.

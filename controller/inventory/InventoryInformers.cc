@@ -24,10 +24,10 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
       [inv](const api::DeviceClass& c) { inv->RemoveClass(c); }));
   slices_.AddHandler(std::make_shared<InventoryFeed<api::ResourceSlice>>(
       [inv](auto s) { inv->ApplySlice(std::move(s)); },
-      [inv](const api::ResourceSlice& s) { inv->RemoveSlice(s); }));
+      [inv](const api::ResourceSlice& s) { inv->RemoveSlice(s); }, slice_observers_));
   claims_.AddHandler(std::make_shared<InventoryFeed<api::ResourceClaim>>(
       [inv](auto c) { inv->ApplyClaim(std::move(c)); },
-      [inv](const api::ResourceClaim& c) { inv->RemoveClaim(c); }));
+      [inv](const api::ResourceClaim& c) { inv->RemoveClaim(c); }, claim_observers_));
   nodes_.AddHandler(std::make_shared<InventoryFeed<api::NodeView>>(
       [inv](auto n) { inv->ApplyNode(std::move(n)); },
       [inv](const api::NodeView& n) { inv->RemoveNode(n); }));

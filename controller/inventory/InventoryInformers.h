@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <vector>
 
 #include "controller/api/DeviceClass.h"
@@ -8,6 +9,7 @@
 #include "controller/api/NodeView.h"
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
+#include "controller/inventory/ChangeObservers.h"
 #include "controller/inventory/Inventory.h"
 #include "src/cache/Informer.h"
 #include "src/cache/InformerRegistry.h"
@@ -39,12 +41,26 @@ class InventoryInformers {
   // nullptr without taint rules.
   kube::Informer<api::DeviceTaintRule>* rules() { return rules_; }
 
+  // Told of each slice or claim once the Inventory has applied (or removed)
+  // it, on the feed's thread; a handler of slices() or claims() may run
+  // before that. Observers must be quick (e.g. only queue keys).
+  void AfterSliceChange(ChangeObservers<api::ResourceSlice>::Observer observer) {
+    slice_observers_->Add(std::move(observer));
+  }
+  void AfterClaimChange(ChangeObservers<api::ResourceClaim>::Observer observer) {
+    claim_observers_->Add(std::move(observer));
+  }
+
  private:
   kube::Informer<api::DeviceClass>& classes_;
   kube::Informer<api::ResourceSlice>& slices_;
   kube::Informer<api::ResourceClaim>& claims_;
   kube::Informer<api::NodeView>& nodes_;
   kube::Informer<api::DeviceTaintRule>* rules_ = nullptr;
+  std::shared_ptr<ChangeObservers<api::ResourceSlice>> slice_observers_ =
+      std::make_shared<ChangeObservers<api::ResourceSlice>>();
+  std::shared_ptr<ChangeObservers<api::ResourceClaim>> claim_observers_ =
+      std::make_shared<ChangeObservers<api::ResourceClaim>>();
 };
 
 }  // namespace dra::inventory

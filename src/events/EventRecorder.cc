@@ -35,6 +35,8 @@ EventSource SourceFor(std::string component, const std::string& host) {
 
 }  // namespace
 
+std::string EventRecorder::StoredMessage(const std::string& message) { return Truncated(message); }
+
 EventRecorder::EventRecorder(std::shared_ptr<RestClient> client, std::string component,
                              EventRecorderOptions options)
     : clock_(options.clock ? std::move(options.clock) : RealClock::Shared()),

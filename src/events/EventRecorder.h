@@ -71,6 +71,9 @@ class EventRecorder {
 
   EventRecorderCounters counters() const { return metrics_.Snapshot(); }
 
+  // `message` as Event() stores it (cut to 1024 bytes on a UTF-8 boundary).
+  static std::string StoredMessage(const std::string& message);
+
  private:
   void Run();
   void WriteOne(const CorrelatedEvent& event);

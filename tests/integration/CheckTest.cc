@@ -135,6 +135,7 @@ TEST_F(CheckTest, DemoFleetPasses) {
   EXPECT_EQ(run.Result("dra-api-served"), "pass") << run.raw;
   EXPECT_EQ(run.Result("drivers-and-pools"), "pass") << run.raw;
   EXPECT_EQ(run.Result("duplicate-extended-resources"), "pass") << run.raw;
+  EXPECT_EQ(run.Result("mapping-order-hazard"), "pass") << run.raw;
   EXPECT_EQ(run.Result("device-taints"), "pass") << run.raw;
   EXPECT_EQ(run.Result("caller-rbac"), "pass") << run.raw;
   EXPECT_NE(run.Detail("device-classes").find("gpu.example.com -> example.com/gpu"),

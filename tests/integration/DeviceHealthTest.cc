@@ -91,6 +91,8 @@ class DeviceHealthTest : public ClusterTest {
                              "app.kubernetes.io/managed-by=dra-controller", "--wait=false"});
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
+    (void)cluster_->Kubectl(
+        {"delete", "resourceslice", "dh-twin-gpu.example.com", "--ignore-not-found"});
     RemoveFakeFleet(*cluster_, kFleet);
   }
 
@@ -620,9 +622,54 @@ TEST_F(DeviceHealthTest, AGpuNamedByUuidIsTaintedAndFollowedAcrossARenamedSlice)
     return Rule("dh-by-uuid")["spec"]["deviceSelector"] ==
            json{{"driver", "gpu.example.com"}, {"pool", "dh-a-renamed"}, {"device", "gpu-1"}};
   }));
-  EXPECT_EQ(HealthObject("dh-by-uuid").value("/status/resolved"_json_pointer, std::string()),
-            "gpu.example.com/dh-a-renamed/gpu-1");
+  // The status is written after the rule, in the same reconcile.
+  auto resolved = [&] {
+    return HealthObject("dh-by-uuid").value("/status/resolved"_json_pointer, std::string());
+  };
+  EXPECT_TRUE(Eventually(
+      "the status to name the new pool",
+      [&] { return resolved() == "gpu.example.com/dh-a-renamed/gpu-1"; }, resolved, 10s));
   (void)cluster_->Kubectl({"delete", "resourceslice", "dh-a-renamed-gpu.example.com"});
+}
+
+// A second device with the same UUID in another pool makes the target
+// ambiguous, and its removal resolves it again: each slice change reaches a
+// DeviceHealth by UUID once the inventory has it, without anything else
+// touching the DeviceHealth.
+TEST_F(DeviceHealthTest, ASecondDeviceWithTheSameUuidMakesTheTargetAmbiguousAtOnce) {
+  json slice = Get({"get", "resourceslice", "dh-a-gpu.example.com"});
+  json gpu;
+  for (const auto& d : slice.value("/spec/devices"_json_pointer, json::array())) {
+    if (d.value("name", "") == "gpu-1") gpu = d;
+  }
+  std::string uuid = gpu.value("/attributes/uuid/string"_json_pointer, std::string());
+  ASSERT_FALSE(uuid.empty()) << slice.dump();
+  ASSERT_TRUE(cluster_
+                  ->Apply("apiVersion: dra-controller.dev/v1alpha1\nkind: DeviceHealth\nmetadata:\n"
+                          "  name: dh-dup-uuid\n  labels:\n"
+                          "    dra-controller.dev/integration-test: device-health\n"
+                          "spec:\n  uuid: " +
+                          uuid + "\n  state: Degraded\n  reason: XidError\n")
+                  .ok());
+  auto resolved = [&] {
+    return HealthObject("dh-dup-uuid").value("/status/resolved"_json_pointer, std::string());
+  };
+  ASSERT_TRUE(Eventually(
+      "the UUID to resolve to dh-a/gpu-1",
+      [&] { return resolved() == "gpu.example.com/dh-a/gpu-1"; }, resolved));
+
+  json twin = slice;
+  twin["metadata"] = {{"name", "dh-twin-gpu.example.com"}};
+  twin["spec"]["pool"]["name"] = "dh-twin";
+  twin["spec"]["devices"] = json::array({gpu});
+  ASSERT_TRUE(cluster_->Apply(twin.dump()).ok());
+  EXPECT_TRUE(Eventually(
+      "the target to turn ambiguous", [&] { return resolved() == "ambiguous: 2 devices"; },
+      resolved, 20s));
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "resourceslice", "dh-twin-gpu.example.com"}).ok());
+  EXPECT_TRUE(Eventually(
+      "the target to resolve again", [&] { return resolved() == "gpu.example.com/dh-a/gpu-1"; },
+      resolved, 20s));
 }
 
 TEST_F(DeviceHealthTest, ATargetNamedTwoWaysOrNotAtAllIsRefused) {

@@ -230,6 +230,19 @@ TEST_F(ExtendedResourceTest, UnfittablePodGetsOneEventAndExplainAgrees) {
   for (const auto& n : explained.value("nodes", json::array())) {
     EXPECT_NE(n.value("reason", ""), "Fits") << n.dump();
   }
+
+  // A restarted controller does not send the Pod the Event it already has;
+  // a Pod created afterwards gets its own (the new process reconciles Pods).
+  controller_.reset();
+  StartController();
+  ASSERT_TRUE(
+      cluster_
+          ->Create(PodManifest("big-2", ns_, json::array({Container("main", {{kResource, "3"}})})))
+          .ok());
+  ASSERT_TRUE(EventAppears(ns_, "big-2", "ExtendedResourceUnschedulable", 90s));
+  events = Events(ns_, "big", "ExtendedResourceUnschedulable");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].value("count", 0), 1) << events[0].dump();
 }
 
 TEST_F(ExtendedResourceTest, BacklogOf2000PodsGetsAtMostOneEventEach) {
@@ -340,9 +353,33 @@ TEST_F(ExtendedResourceTest, OrderHazardIsSeenAndRepairedAfterARestart) {
     noted |= note.get<std::string>().find("kube-scheduler has no DeviceClass") != std::string::npos;
   }
   EXPECT_TRUE(noted) << explained.dump(2);
+  // `mapping` and `check` read the same evidence.
+  json mapped = CliJson({"mapping", "-o", "json"}, &code);
+  EXPECT_EQ(code, 1) << mapped.dump(2);
+  EXPECT_TRUE(HasFinding(mapped, "ExtendedResourceMappingOrderHazard", kClass)) << mapped.dump(2);
+  json checked = CliJson({"check", "-o", "json"});
+  std::string hazard_check;
+  for (const auto& r : checked.value("results", json::array())) {
+    if (r.value("name", "") == "mapping-order-hazard") hazard_check = r.value("result", "");
+  }
+  EXPECT_EQ(hazard_check, "fail") << checked.dump(2);
 
   StartController({"--repair-extended-resource-mapping"});
   ASSERT_TRUE(EventAppears("default", kClass, "ExtendedResourceMappingRepaired"));
+  // The Pod refused before the repair keeps its message until kube-scheduler
+  // retries it: `explain` says when the class was touched and by when that
+  // retry comes, and `mapping` no longer reports the hazard.
+  if (NodeOf("after").empty() &&
+      SchedulerMessage("after").find(insufficient) != std::string::npos) {
+    explained = CliJson({"explain", "pod", ns_ + "/after", "-o", "json"}, &code);
+    std::string notes = explained.value("notes", json::array()).dump();
+    EXPECT_NE(notes.find("was touched at"), std::string::npos) << notes;
+    EXPECT_NE(notes.find("unschedulable flush period"), std::string::npos) << notes;
+    EXPECT_EQ(notes.find("Fix: touch the class"), std::string::npos) << notes;
+    mapped = CliJson({"mapping", "-o", "json"});
+    EXPECT_FALSE(HasFinding(mapped, "ExtendedResourceMappingOrderHazard", kClass))
+        << mapped.dump(2);
+  }
   EXPECT_TRUE(EventAppears("default", kClass, "ExtendedResourceMappingOrderHazardResolved"));
   // The scheduler maps the resource again: a new Pod is bound. (A Pod refused
   // before the repair waits for the scheduler to retry it.)

@@ -120,7 +120,7 @@ const std::vector<Expectation>& Expectations() {
       {"resource.k8s.io/devicetaintrules:create,patch,delete",
        "device health (DeviceTaintRule writes)",
        {Denial("patch", "devicetaintrules", "resource.k8s.io")}},
-      {"/events:create,patch", "Events", {Denial("create", "events", "")}},
+      {"/events:create,patch,list", "Events", {Denial("create", "events", "")}},
       {"/pods,nodes:get,list,watch",
        "extended resources, leak audit, allocation metrics (Pods, Nodes); the inventory and "
        "device health keep working",

@@ -48,5 +48,23 @@ TEST(DeviceClassTest, WrongTypesAreIgnored) {
           .ok());
 }
 
+// The time a repair of kube-scheduler's mapping touched the class; anything
+// but an integer (a person's own text) reads as unknown.
+TEST(DeviceClassTest, ReadsTheRefreshAnnotationWhenItIsATime) {
+  auto dc = Project<DeviceClass>(
+      R"({"metadata":{"name":"c","annotations":{"dra-controller.dev/extended-resource-refresh":"1800000000"}}})");
+  ASSERT_TRUE(dc.ok());
+  EXPECT_EQ(dc->refreshed_at, 1800000000);
+  for (const char* text : {"now", "", "12x", "-"}) {
+    auto other = Project<DeviceClass>(
+        std::string(
+            R"({"metadata":{"name":"c","annotations":{"dra-controller.dev/extended-resource-refresh":")") +
+        text + "\"}}}");
+    ASSERT_TRUE(other.ok()) << text;
+    EXPECT_FALSE(other->refreshed_at.has_value()) << text;
+  }
+  EXPECT_FALSE(Project<DeviceClass>(R"({"metadata":{"name":"c"}})")->refreshed_at.has_value());
+}
+
 }  // namespace
 }  // namespace dra::api

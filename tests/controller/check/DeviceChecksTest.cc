@@ -172,5 +172,19 @@ TEST(DeviceHealthCheckTest, MissingCrdWarnsAndUnhealthyFails) {
   EXPECT_EQ(r.detail, "not Healthy: xid (gpu.example.com/node-a/gpu-0) Unhealthy");
 }
 
+TEST_F(DeviceChecksTest, OrderHazardFailsNamingResourceAndClass) {
+  EXPECT_EQ(DeviceChecks::OrderHazard(Findings()).outcome, Outcome::kPass);
+  extended::MappingFinding hazard{extended::MappingFinding::Kind::kOrderHazard,
+                                  "DeviceClass",
+                                  "gpu.example.com",
+                                  "example.com/gpu",
+                                  "",
+                                  "message"};
+  auto r = DeviceChecks::OrderHazard({hazard});
+  EXPECT_EQ(r.outcome, Outcome::kFail);
+  EXPECT_NE(r.detail.find("example.com/gpu (DeviceClass gpu.example.com)"), std::string::npos)
+      << r.detail;
+}
+
 }  // namespace
 }  // namespace dra::check

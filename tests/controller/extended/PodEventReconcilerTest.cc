@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "controller/extended/PodEventReconciler.h"
 #include "src/base/FakeClock.h"
 #include "src/cache/Store.h"
@@ -54,14 +56,16 @@ class PodEventReconcilerTest : public ::testing::Test {
     nodes_.Upsert(node);
   }
 
-  PodEventReconciler Make(PodEventReconciler::Options options = {}) {
+  PodEventReconciler Make(PodEventReconciler::Options options = {},
+                          PodEventReconciler::SentFn sent = {}) {
     return PodEventReconciler(
         {pods_, classes_, nodes_, claims_}, inventory_,
         [this](const kube::ObjectReference& o, const std::string&, const std::string& reason,
                const std::string& message) {
           events_.push_back(o.name + "|" + reason + "|" + message);
+          messages_[o.uid] = message;
         },
-        clock_, options);
+        clock_, options, {}, std::move(sent));
   }
 
   std::shared_ptr<kube::FakeClock> clock_;
@@ -71,6 +75,7 @@ class PodEventReconcilerTest : public ::testing::Test {
   kube::Store<api::ResourceClaim> claims_;
   inventory::Inventory inventory_;
   std::vector<std::string> events_;
+  std::map<std::string, std::string> messages_;  // Pod uid -> the last Event's message
 };
 
 TEST_F(PodEventReconcilerTest, OneEventPerExplanation) {
@@ -200,6 +205,44 @@ TEST_F(PodEventReconcilerTest, FreshReconcilerNamesTheHazardTheSchedulerShows) {
             std::string::npos)
       << events_[0];
   EXPECT_EQ(events_[0].find("1/1 nodes"), std::string::npos) << events_[0];
+}
+
+// A restarted controller (a new reconciler) finds the Event the Pod already
+// has among the Events the API server keeps, and sends it only if its text
+// would differ. The Events are listed once, not per Pod.
+TEST_F(PodEventReconcilerTest, ARestartDoesNotSendAPodTheEventItAlreadyHas) {
+  pods_.Upsert(PendingPod("p", 2, "0/1 nodes are available"));
+  pods_.Upsert(PendingPod("q", 2, "0/1 nodes are available"));
+  {
+    auto first = Make();
+    first.Reconcile("team/p");
+    first.Reconcile("team/q");
+  }
+  ASSERT_EQ(events_.size(), 2u);
+  auto on_the_server = messages_;
+  on_the_server["u-q"] = "an older text";
+  int lists = 0;
+  auto restarted = Make({}, [&](const std::string& reason) {
+    ++lists;
+    EXPECT_EQ(reason, "ExtendedResourceUnschedulable");
+    return kube::Result<std::map<std::string, std::string>>(on_the_server);
+  });
+  restarted.Reconcile("team/p");
+  restarted.Reconcile("team/q");
+  restarted.Reconcile("team/p");
+  EXPECT_EQ(lists, 1);
+  ASSERT_EQ(events_.size(), 3u);  // only q, whose Event on the server says something else
+  EXPECT_EQ(events_[2].substr(0, 2), "q|");
+}
+
+TEST_F(PodEventReconcilerTest, EventsThatCannotBeListedAreSentAgain) {
+  pods_.Upsert(PendingPod("p", 2, "0/1 nodes are available"));
+  auto restarted = Make({}, [](const std::string&) {
+    return kube::Result<std::map<std::string, std::string>>(
+        kube::Status(kube::StatusCode::kForbidden, "no list"));
+  });
+  restarted.Reconcile("team/p");
+  EXPECT_EQ(events_.size(), 1u);
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ TEST(SchedulerMappingEvidenceTest, InsufficientOnNodesWithoutAPluginIsTheHazard)
       Pending("0/2 nodes are available: 2 Insufficient example.com/gpu."), mapping,
       {Node("a"), Node("b", 4)});
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0], (UnmappedResource{"example.com/gpu", "gpu.example.com", "team/p", 2}));
+  EXPECT_EQ(found[0],
+            (UnmappedResource{"example.com/gpu", "gpu.example.com", "team/p", 2, std::nullopt}));
   auto finding = SchedulerMappingEvidence::Finding(found[0]);
   EXPECT_EQ(finding.kind, MappingFinding::Kind::kOrderHazard);
   EXPECT_EQ(finding.object_name, "gpu.example.com");
@@ -74,6 +75,49 @@ TEST(SchedulerMappingEvidenceTest, DevicePluginsExplainingTheCountAreNoEvidence)
                   Pending("0/1 nodes are available: 1 Insufficient example.com/gpu.", "a"), mapping,
                   {Node("a")})
                   .empty());
+}
+
+// A class touched at `refreshed_at` (its refresh annotation), serving example.com/gpu.
+ExtendedResourceMapping TouchedGpuMapping(int64_t refreshed_at) {
+  auto c = std::make_shared<api::DeviceClass>();
+  c->meta.name = "gpu.example.com";
+  c->extended_resource_name = "example.com/gpu";
+  c->refreshed_at = refreshed_at;
+  return ExtendedResourceMapping::Build({c});
+}
+
+constexpr int64_t kTouched = 1'800'000'000;  // 2027-01-15T08:00:00Z
+
+TEST(SchedulerMappingEvidenceTest, FindingsLeaveOutARefusalTheSchedulerHasNotRetriedSinceARepair) {
+  std::vector<std::shared_ptr<const api::PodView>> pods{
+      std::make_shared<api::PodView>(
+          Pending("0/1 nodes are available: 1 Insufficient example.com/gpu.")),
+      std::make_shared<api::PodView>(
+          Pending("0/1 nodes are available: 1 Insufficient example.com/gpu."))};
+  auto never = SchedulerMappingEvidence::Findings(pods, GpuMapping(), {Node("a")}, kTouched);
+  ASSERT_EQ(never.size(), 1u);  // one per class and resource
+  EXPECT_EQ(never[0].kind, MappingFinding::Kind::kOrderHazard);
+  auto touched = TouchedGpuMapping(kTouched);
+  EXPECT_TRUE(
+      SchedulerMappingEvidence::Findings(pods, touched, {Node("a")}, kTouched + 60).empty());
+  auto retry_over = kTouched + SchedulerMappingEvidence::kSchedulerRetryWithin.count();
+  EXPECT_EQ(SchedulerMappingEvidence::Findings(pods, touched, {Node("a")}, retry_over).size(), 1u);
+}
+
+TEST(SchedulerMappingEvidenceTest, NoteSaysWhenTheClassWasTouchedAndWhenTheSchedulerRetries) {
+  auto found = SchedulerMappingEvidence::FromPod(
+      Pending("0/1 nodes are available: 1 Insufficient example.com/gpu."),
+      TouchedGpuMapping(kTouched), {Node("a")});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].class_refreshed_at, kTouched);
+  std::string pending = SchedulerMappingEvidence::Note(found[0], kTouched + 60);
+  EXPECT_NE(pending.find("was touched at 2027-01-15T08:00:00Z"), std::string::npos) << pending;
+  EXPECT_NE(pending.find("unschedulable flush period"), std::string::npos) << pending;
+  EXPECT_NE(pending.find("by 2027-01-15T08:05:30Z"), std::string::npos) << pending;
+  EXPECT_EQ(pending.find("Fix: touch the class"), std::string::npos) << pending;
+  std::string still = SchedulerMappingEvidence::Note(found[0], kTouched + 600);
+  EXPECT_NE(still.find("Fix: touch the class"), std::string::npos) << still;
+  EXPECT_NE(still.find("the hazard is still there"), std::string::npos) << still;
 }
 
 }  // namespace
