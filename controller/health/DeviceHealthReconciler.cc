@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/health/EvictionTolerance.h"
 #include "controller/health/HealthStatusBuilder.h"
 #include "controller/health/StormGuard.h"
 #include "controller/health/TaintRuleBuilder.h"
@@ -418,12 +419,19 @@ void DeviceHealthReconciler::RecordEvents(const api::DeviceHealth& health, const
   bool newly_no_execute = decision.keep_rule && decision.effect == TaintEffect::kNoExecute &&
                           input.in_force != TaintEffect::kNoExecute;
   if (!newly_no_execute || dry_run) return;
-  for (const auto& pod : scope.pods) {
+  // Only the Pods kube-controller-manager will evict: a claim that tolerates
+  // the taint with effect NoExecute keeps its Pod.
+  api::DeviceTaint taint{kTaintKey, TaintRuleBuilder::TaintValue(health), TaintEffect::kNoExecute,
+                         "", 0};
+  for (const auto& pod : EvictionTolerance::Evicted(*sources_.inventory, scope, taint)) {
     events_({"v1", "Pod", pod.namespace_name, pod.name, pod.uid, ""}, kube::kEventTypeWarning,
             "DeviceTaintedNoExecute",
             "device " + Target(health) + " is tainted NoExecute by DeviceHealth " +
                 health.meta.name + " (" + TaintRuleBuilder::TaintValue(health) +
-                "): the Pod is evicted unless it tolerates " + kTaintKey);
+                "): kube-controller-manager evicts the Pod unless its claim tolerates " +
+                kTaintKey +
+                " with effect NoExecute (a toleration without an effect does not stop " +
+                "the eviction)");
   }
 }
 

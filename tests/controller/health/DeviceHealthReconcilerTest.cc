@@ -35,8 +35,11 @@ class DeviceHealthReconcilerTest : public ::testing::Test {
   std::unique_ptr<DeviceHealthReconciler> Make(HealthOptions options) {
     return std::make_unique<DeviceHealthReconciler>(
         HealthSources{&healths_, &rules_, &inventory_}, api_,
-        [this](auto&, auto&, auto& reason, auto&) { events_.push_back(reason); }, clock_, options,
-        nullptr);
+        [this](const kube::ObjectReference& ref, auto&, auto& reason, auto&) {
+          events_.push_back(reason);
+          if (ref.kind == "Pod") pod_events_.push_back(ref.name + " " + reason);
+        },
+        clock_, options, nullptr);
   }
 
   // Reconciles until nothing more changes (a real watch would requeue).
@@ -65,6 +68,7 @@ class DeviceHealthReconcilerTest : public ::testing::Test {
   inventory::Inventory inventory_;
   std::shared_ptr<FakeHealthApi> api_ = std::make_shared<FakeHealthApi>(healths_, rules_);
   std::vector<std::string> events_;
+  std::vector<std::string> pod_events_;  // "<pod> <reason>"
 };
 
 TEST_F(DeviceHealthReconcilerTest, DegradedAppliesOneOwnedRuleWithSpecOnly) {
@@ -154,6 +158,27 @@ TEST_F(DeviceHealthReconcilerTest, AnAmbiguousTargetSaysNoRuleIsWritten) {
   EXPECT_EQ(message.find("no ResourceSlice publishes"), std::string::npos) << message;
   EXPECT_EQ(ConditionOf(status, "Enforced", "status"), "False");
   EXPECT_EQ(status.value("matchedDevices", -1), 0);
+}
+
+// Issue 46: DeviceTaintedNoExecute ("the Pod is evicted") went to Pods whose
+// claims tolerate the taint. v1.37.2's eviction controller counts only a
+// toleration with effect NoExecute; such a Pod stays and gets no Event.
+TEST_F(DeviceHealthReconcilerTest, PodsWhoseClaimToleratesNoExecuteGetNoEvictionEvent) {
+  auto tolerating = std::make_shared<api::ResourceClaim>(
+      *testing::Claim("ns", "claim-2", {{"node-a", "gpu-2"}}, {"pod-2"}));
+  api::DeviceToleration toleration;
+  toleration.key = kTaintKey;
+  toleration.op = api::DeviceToleration::Operator::kExists;
+  toleration.effect = TaintEffect::kNoExecute;
+  tolerating->results[0].tolerations.push_back(toleration);
+  inventory_.ApplyClaim(tolerating);
+  HealthOptions options = Options(0s);
+  options.storm_share = 1.0;
+  auto r = Make(options);
+  api_->Put(Health("pool", "node-a", "", "Unhealthy"));
+  (void)Settle(*r, "pool");
+  ASSERT_EQ(Rule("pool")->taint.effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(pod_events_, std::vector<std::string>{"pod-1 DeviceTaintedNoExecute"});
 }
 
 TEST_F(DeviceHealthReconcilerTest, CachesBehindOwnWritesMakeNoSecondWrite) {
