@@ -117,6 +117,8 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   PolicyInput input = InputOf(target, own_rule, now);
   ScopeView scope = Scope(target);
   input.device_found = resolution.resolved() && !scope.devices.empty();
+  std::unique_lock admission(admission_mu_, std::defer_lock);
+  if (policy_.Decide(input, now, true).wants_no_execute) admission.lock();
   StormVerdict storm = StormCheck(target, input, scope, now);
   PolicyDecision decision = policy_.Decide(input, now, storm.admitted);
   if (decision.reason == kReasonStormGuard) {
@@ -133,6 +135,8 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   if (kube::Status s = WriteRule(target, decision, own_rule, wrote); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
+  NoteNoExecute(key, target, scope, decision, Seconds(input.state_since));
+  if (admission.owns_lock()) admission.unlock();
   OwnWrites::Write written;
   if (wrote != Write::kNothing) written.rule_rv = rule_rv;
   RecordEvents(target, input, decision, scope);
@@ -154,6 +158,10 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
 kube::ReconcileResult DeviceHealthReconciler::Remove(
     const std::string& key, const std::shared_ptr<const api::DeviceTaintRule>& rule, bool ours) {
   SetHeld(key, false);
+  {
+    std::lock_guard lock(no_execute_mu_);
+    no_execute_.erase(key);
+  }
   metrics_->Forget(key);
   own_writes_.Forget(key);
   {
@@ -229,6 +237,7 @@ StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
                           wants});
   }
   AddRulesInForce(health.meta.name, candidates);
+  AddNoExecuteInMemory(health.meta.name, candidates);
   candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
                         input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
   StormGuard guard(policy_.options().storm_share);
@@ -257,6 +266,34 @@ void DeviceHealthReconciler::AddRulesInForce(const std::string& self,
     target.device = rule->selector->device;
     candidates.push_back({"rule " + rule->meta.name, target.driver, target.pool,
                           DeviceNames(Scope(target)), true, 0, false});
+  }
+}
+
+void DeviceHealthReconciler::NoteNoExecute(const std::string& key, const api::DeviceHealth& target,
+                                           const ScopeView& scope, const PolicyDecision& decision,
+                                           int64_t since) {
+  bool in_force = decision.keep_rule && decision.effect == TaintEffect::kNoExecute &&
+                  !policy_.options().dry_run && !target.driver.empty() && !target.pool.empty();
+  std::lock_guard lock(no_execute_mu_);
+  if (!in_force) {
+    no_execute_.erase(key);
+    return;
+  }
+  no_execute_[key] = {key, target.driver, target.pool, DeviceNames(scope), true, since, false};
+}
+
+// What this process put under NoExecute is under NoExecute, whatever the
+// cached status says yet: it is never outranked by a newcomer.
+void DeviceHealthReconciler::AddNoExecuteInMemory(const std::string& self,
+                                                  std::vector<StormCandidate>& candidates) const {
+  std::lock_guard lock(no_execute_mu_);
+  std::set<std::string> present{self};
+  for (auto& c : candidates) {
+    present.insert(c.key);
+    if (no_execute_.contains(c.key)) c.under_no_execute = true;
+  }
+  for (const auto& [key, candidate] : no_execute_) {
+    if (!present.contains(key)) candidates.push_back(candidate);
   }
 }
 

@@ -104,6 +104,17 @@ class DeviceHealthReconciler : public kube::Reconciler {
   std::shared_ptr<HealthMetrics> metrics_;
   OwnWrites own_writes_;
 
+  // NoExecute this process put in force, by key, until its decision changes:
+  // the storm guard counts it before the caches show the write, since
+  // several workers decide at once. Admissions to NoExecute are serialized
+  // from the storm guard's verdict to the rule write.
+  void NoteNoExecute(const std::string& key, const api::DeviceHealth& target,
+                     const ScopeView& scope, const PolicyDecision& decision, int64_t since);
+  void AddNoExecuteInMemory(const std::string& self, std::vector<StormCandidate>& candidates) const;
+  std::mutex admission_mu_;
+  mutable std::mutex no_execute_mu_;
+  std::map<std::string, StormCandidate> no_execute_;  // guarded by no_execute_mu_
+
   mutable std::mutex mu_;  // guards the two below
   std::set<std::string> held_;
   std::map<std::string, kube::Clock::TimePoint> changed_at_;

@@ -65,10 +65,15 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     keys.push_back(h.meta.name);
     return keys;
   });
-  controller.Watch<api::DeviceTaintRule>(*informers.rules(), [](const api::DeviceTaintRule& r) {
-    std::string owner = TaintRuleBuilder::OwnerOf(r);
-    return owner.empty() ? std::vector<std::string>{} : std::vector<std::string>{owner};
-  });
+  // A rule that changes or goes may free room for the DeviceHealths the storm
+  // guard holds back.
+  controller.Watch<api::DeviceTaintRule>(*informers.rules(),
+                                         [reconciler](const api::DeviceTaintRule& r) {
+                                           auto keys = reconciler->HeldKeys();
+                                           std::string owner = TaintRuleBuilder::OwnerOf(r);
+                                           if (!owner.empty()) keys.push_back(owner);
+                                           return keys;
+                                         });
   // Slices and claims are mapped once the Inventory has them: a reconcile
   // queued by a handler of their own could run before the Inventory's feed
   // and resolve the target (or gather its Pods) from the old state, and

@@ -557,7 +557,8 @@ TEST_F(DeviceHealthTest, FiftyAlertsFiringThenResolvingNeverExceedTheCaps) {
   stop = true;
   poller.join();
   EXPECT_GE(polls.load(), 10);
-  EXPECT_EQ(worst, "") << "over the cap (pool " << pool_cap << ", driver " << driver_cap << ")";
+  EXPECT_EQ(worst, "") << "over the cap (pool " << pool_cap << ", driver " << driver_cap << ")\n"
+                       << controller_->Output();
   (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kTestLabel, "--wait=true"});
   RemoveFakeFleet(*cluster_, storm_fleet);
 }

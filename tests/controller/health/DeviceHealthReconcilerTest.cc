@@ -181,6 +181,51 @@ TEST_F(DeviceHealthReconcilerTest, PodsWhoseClaimToleratesNoExecuteGetNoEviction
   EXPECT_EQ(pod_events_, std::vector<std::string>{"pod-1 DeviceTaintedNoExecute"});
 }
 
+// Several workers admit DeviceHealths to NoExecute at once, each before the
+// caches show the others' rules: the storm guard counts what this process
+// has put in force, so a pool never goes past its cap (here 2 of 4).
+TEST_F(DeviceHealthReconcilerTest, StormGuardCountsItsOwnWritesBeforeTheCachesShowThem) {
+  HealthOptions options = Options(0s);
+  options.storm_share = 0.5;
+  auto r = Make(options);
+  api_->delay_watch = true;
+  for (int i = 0; i < 3; ++i) {
+    api_->Put(Health("d" + std::to_string(i), "node-a", "gpu-" + std::to_string(i), "Unhealthy"));
+  }
+  // In every order a work queue may hand them out, repeatedly: at no point
+  // more than two of them have a NoExecute rule written.
+  std::map<std::string, std::string> effect;  // rule name -> last effect written
+  api_->on_apply = [&](const json& rule) {
+    effect[rule["metadata"]["name"]] = rule["spec"]["taint"]["effect"];
+    int evicting = 0;
+    for (const auto& [name, e] : effect) evicting += e == "NoExecute" ? 1 : 0;
+    EXPECT_LE(evicting, 2) << rule.dump();
+  };
+  for (const auto& order : {std::vector<int>{2, 1, 0}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}}) {
+    for (int i : order) (void)r->Reconcile("d" + std::to_string(i));
+  }
+  int evicting = 0;
+  for (const auto& [name, e] : effect) evicting += e == "NoExecute" ? 1 : 0;
+  EXPECT_EQ(evicting, 2);
+}
+
+// The same when the DeviceHealths arrive one by one and the one that ranks
+// first (the same second, the smallest name) comes last: the two already in
+// force are not outranked by it, whatever their cached status says.
+TEST_F(DeviceHealthReconcilerTest, StormGuardNeverOutranksWhatIsInForce) {
+  HealthOptions options = Options(0s);
+  options.storm_share = 0.5;
+  auto r = Make(options);
+  api_->delay_watch = true;
+  for (const char* name : {"d1", "d2", "d0"}) {
+    std::string device = std::string("gpu-") + name[1];
+    api_->Put(Health(name, "node-a", device, "Unhealthy"));
+    (void)r->Reconcile(name);
+  }
+  EXPECT_EQ(api_->last_rule["metadata"]["name"], "devicehealth-d0");
+  EXPECT_EQ(api_->last_rule["spec"]["taint"]["effect"], "NoSchedule");
+}
+
 TEST_F(DeviceHealthReconcilerTest, CachesBehindOwnWritesMakeNoSecondWrite) {
   auto r = Make(Options(0s, 0s));
   api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
