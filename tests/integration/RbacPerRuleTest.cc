@@ -429,6 +429,38 @@ class RbacPerRuleTest : public ClusterTest {
     ASSERT_TRUE(allocated.ok()) << allocated.status().ToString();
   }
 
+  // The claim `name`, allocated `pool`/gpu-0 and reserved for the Pod `name`,
+  // as the scheduler leaves it: the kubelet source believes only reports of
+  // devices the Pod's claims hold.
+  void CreateClaimHeldBy(const std::string& name, const std::string& pool) {
+    auto pod = cluster_->GetJson({"get", "pod", name, "-n", "default", "-o", "json"});
+    ASSERT_TRUE(pod.ok()) << pod.status().ToString();
+    json claim = {
+        {"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "ResourceClaim"},
+        {"metadata",
+         {{"name", name}, {"namespace", "default"}, {"labels", {{"rbac-test", "true"}}}}},
+        {"spec",
+         {{"devices",
+           {{"requests",
+             {{{"name", "gpu"}, {"exactly", {{"deviceClassName", kSurvivorClass}}}}}}}}}}};
+    ASSERT_TRUE(cluster_->Create(claim.dump()).ok());
+    json status = {
+        {"status",
+         {{"allocation",
+           {{"devices",
+             {{"results", json::array({{{"request", "gpu"},
+                                        {"driver", "gpu.example.com"},
+                                        {"pool", pool},
+                                        {"device", "gpu-0"}}})}}}}},
+          {"reservedFor", json::array({{{"resource", "pods"},
+                                        {"name", name},
+                                        {"uid", (*pod)["metadata"].value("uid", "")}}})}}}};
+    auto patched = cluster_->Kubectl({"patch", "resourceclaim", name, "-n", "default",
+                                      "--subresource=status", "--type=merge", "-p", status.dump()});
+    ASSERT_TRUE(patched.ok()) << patched.status().ToString();
+  }
+
   // A Pod on a node without a kubelet whose status reports, as the kubelet
   // does, its claim's device `pool`/gpu-0 Unhealthy: the kubelet source
   // writes a DeviceHealth for it.
@@ -447,6 +479,7 @@ class RbacPerRuleTest : public ClusterTest {
                   {"resourceClaims", json::array({{{"name", "gpu"}, {"resourceClaimName", name}}})},
                   {"containers", json::array({container})}}}};
     ASSERT_TRUE(cluster_->Create(pod.dump()).ok());
+    ASSERT_NO_FATAL_FAILURE(CreateClaimHeldBy(name, pool));
     json report = {{"name", "claim:gpu/gpu"},
                    {"resources", json::array({{{"resourceID", "gpu.example.com/" + pool + "/gpu-0"},
                                                {"health", "Unhealthy"}}})}};
