@@ -32,6 +32,7 @@
 #include "tests/controller/health/FakeHealthApi.h"
 #include "tests/controller/health/HealthSafetyModel.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
+#include "tests/support/QuietLog.h"
 
 namespace dra::health {
 namespace {
@@ -352,17 +353,8 @@ int EnvInt(const char* name, int fallback) {
   return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : fallback;
 }
 
-class QuietLog {
- public:
-  QuietLog() : level_(spdlog::get_level()) { spdlog::set_level(spdlog::level::off); }
-  ~QuietLog() { spdlog::set_level(level_); }
-
- private:
-  spdlog::level::level_enum level_;
-};
-
 TEST(HealthModelTest, RandomSequencesKeepTheSafetyRule) {
-  QuietLog quiet;
+  dra::testing::QuietLog quiet(spdlog::level::off);
   const int sequences = EnvInt("DRA_HEALTH_MODEL_SEQUENCES", 2000);
   const unsigned seed =
       static_cast<unsigned>(EnvInt("DRA_HEALTH_MODEL_SEED", std::random_device{}()));

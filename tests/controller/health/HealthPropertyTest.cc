@@ -16,6 +16,7 @@
 #include "tests/controller/health/FakeHealthApi.h"
 #include "tests/controller/health/HealthSafetyModel.h"
 #include "tests/controller/inventory/InventoryFixtures.h"
+#include "tests/support/QuietLog.h"
 
 namespace dra::health {
 namespace {
@@ -145,19 +146,8 @@ int MaxSteps() {
   return steps < 1 || steps > 4 ? 4 : steps;
 }
 
-// The reconciler logs every rule write at info; 10^4 sequences of them cost
-// most of the run.
-class QuietLog {
- public:
-  QuietLog() : level_(spdlog::get_level()) { spdlog::set_level(spdlog::level::warn); }
-  ~QuietLog() { spdlog::set_level(level_); }
-
- private:
-  spdlog::level::level_enum level_;
-};
-
 TEST(HealthPropertyTest, EffectNeverDropsBelowWhatTheStateDemands) {
-  QuietLog quiet;
+  dra::testing::QuietLog quiet(spdlog::level::warn);
   const int length = MaxSteps();
   const std::vector<Config> configs{{0s, 0s}, {10s, 0s}, {0s, 20s}, {10s, 20s}};
   int sequences = 0;
