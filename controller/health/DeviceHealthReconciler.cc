@@ -246,9 +246,8 @@ StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
   return it == verdicts.end() ? StormVerdict{.admitted = true} : it->second;
 }
 
-// NoExecute rules whose DeviceHealth is not among `candidates` (deleted, its
-// rule not yet: the garbage collector or Remove() takes it soon) still evict:
-// they count until they are gone.
+// Our NoExecute rules whose DeviceHealth is deleted (the garbage collector or
+// Remove() takes the rule soon) still evict: they count until they are gone.
 void DeviceHealthReconciler::AddRulesInForce(const std::string& self,
                                              std::vector<StormCandidate>& candidates) const {
   if (sources_.rules == nullptr) return;
@@ -260,6 +259,12 @@ void DeviceHealthReconciler::AddRulesInForce(const std::string& self,
         counted.contains(rule->meta.name)) {
       continue;
     }
+    // Only our own rules whose DeviceHealth is gone or going: the others'
+    // DeviceHealths are candidates already, and foreign rules are not ours to count.
+    std::string owner = TaintRuleBuilder::OwnerOf(*rule);
+    if (owner.empty()) continue;
+    auto health = sources_.healths->Get(owner);
+    if (health && !health->meta.deleting) continue;
     api::DeviceHealth target;
     target.driver = rule->selector->driver;
     target.pool = rule->selector->pool;
