@@ -236,7 +236,6 @@ StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
                           DeviceNames(Scope(other_target)), under, Seconds(other_input.state_since),
                           wants});
   }
-  AddRulesInForce(health.meta.name, candidates);
   AddNoExecuteInMemory(health.meta.name, candidates);
   candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
                         input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
@@ -244,34 +243,6 @@ StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
   auto verdicts = guard.Decide(std::move(candidates), DeviceScope::Fleet(*sources_.inventory));
   auto it = verdicts.find(health.meta.name);
   return it == verdicts.end() ? StormVerdict{.admitted = true} : it->second;
-}
-
-// Our NoExecute rules whose DeviceHealth is deleted (the garbage collector or
-// Remove() takes the rule soon) still evict: they count until they are gone.
-void DeviceHealthReconciler::AddRulesInForce(const std::string& self,
-                                             std::vector<StormCandidate>& candidates) const {
-  if (sources_.rules == nullptr) return;
-  std::set<std::string> counted{TaintRuleBuilder::RuleName(self)};
-  for (const auto& c : candidates) counted.insert(TaintRuleBuilder::RuleName(c.key));
-  for (const auto& rule : sources_.rules->List()) {
-    if (rule->taint.effect != TaintEffect::kNoExecute || !rule->selector ||
-        rule->selector->driver.empty() || rule->selector->pool.empty() ||
-        counted.contains(rule->meta.name)) {
-      continue;
-    }
-    // Only our own rules whose DeviceHealth is gone or going: the others'
-    // DeviceHealths are candidates already, and foreign rules are not ours to count.
-    std::string owner = TaintRuleBuilder::OwnerOf(*rule);
-    if (owner.empty()) continue;
-    auto health = sources_.healths->Get(owner);
-    if (health && !health->meta.deleting) continue;
-    api::DeviceHealth target;
-    target.driver = rule->selector->driver;
-    target.pool = rule->selector->pool;
-    target.device = rule->selector->device;
-    candidates.push_back({"rule " + rule->meta.name, target.driver, target.pool,
-                          DeviceNames(Scope(target)), true, 0, false});
-  }
 }
 
 void DeviceHealthReconciler::NoteNoExecute(const std::string& key, const api::DeviceHealth& target,

@@ -66,7 +66,6 @@ class DeviceHealthReconciler : public kube::Reconciler {
                       std::chrono::system_clock::time_point now) const;
   // The storm guard's verdict for `health` (admitted when it does not ask
   // for NoExecute now).
-  void AddRulesInForce(const std::string& self, std::vector<StormCandidate>& candidates) const;
   StormVerdict StormCheck(const api::DeviceHealth& health, const PolicyInput& input,
                           const ScopeView& scope, std::chrono::system_clock::time_point now) const;
   // What WriteRule did to the rule.
