@@ -113,7 +113,7 @@ const std::vector<Expectation>& Expectations() {
       {"dra-controller.dev/devicehealths/status:patch",
        "device health (DeviceHealth status)",
        {Denial("patch", "devicehealths/status", "dra-controller.dev")}},
-      {.rule = "dra-controller.dev/devicehealths:create,patch,delete",
+      {.rule = "dra-controller.dev/devicehealths:create,patch,delete,act-as-source",
        .feature = "kubelet health reports and the Alertmanager webhook (DeviceHealth writes)",
        .denials = {Denial("create", "devicehealths", "dra-controller.dev")},
        .webhook = 503},
