@@ -61,6 +61,10 @@ struct AccessCheck {
 
 // Everything the checks judge, read once from the cluster (CheckInputsReader)
 // or built by hand in unit tests. The checks themselves never talk to the API.
+// The ValidatingAdmissionPolicy (and its binding) of
+// manifests/base/devicehealth-source-policy.yaml.
+inline constexpr const char* kSourcePolicyName = "dra-controller-devicehealth-sources";
+
 struct CheckInputs {
   Fetched<std::string> version;                             // /version gitVersion
   Fetched<std::vector<std::string>> served;                 // resources of resource.k8s.io/v1
@@ -72,6 +76,9 @@ struct CheckInputs {
   std::string lease_name = "dra-controller";
   Fetched<DeploymentInfo> deployment;
   Fetched<LeaseInfo> lease;
+  // The ValidatingAdmissionPolicy reserving the monitoring sources' DeviceHealths
+  // and its binding: present when both exist, not_found when either is missing.
+  Fetched<bool> source_policy;
   MetricsProbe metrics;                        // the metrics Service, probed in-cluster only
   std::vector<AccessCheck> access;             // the caller's (SelfSubjectAccessReview)
   std::string controller_user;                 // the Deployment's service account user

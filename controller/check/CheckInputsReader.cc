@@ -44,6 +44,11 @@ const std::vector<Need>& ControllerNeeds() {
       needs.push_back({verb, "devicetaintrules.resource.k8s.io", "", false});
     }
     needs.push_back({"patch", "devicehealths.dra-controller.dev", "status", false});
+    // The monitoring sources' writes; act-as-source is what the admission
+    // policy of manifests/base/devicehealth-source-policy.yaml asks.
+    for (const char* verb : {"create", "patch", "delete", "act-as-source"}) {
+      needs.push_back({verb, "devicehealths.dra-controller.dev", "", false});
+    }
     needs.push_back({"create", "events", "", false});
     for (const char* verb : {"get", "create", "update"}) {
       needs.push_back({verb, "leases.coordination.k8s.io", "", true});
@@ -136,6 +141,7 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
   } else {
     Record(in.deployment, deployment.status());
   }
+  ReadSourcePolicy(client, in);
   auto lease = client.Get("/apis/coordination.k8s.io/v1/namespaces/" + ns + "/leases/" +
                           kube::UrlEncode(in.lease_name));
   if (!lease.ok()) return Record(in.lease, lease.status());
@@ -143,6 +149,15 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
   in.lease.Set(LeaseInfo{StringAt(spec, "holderIdentity"),
                          kube::json::ParseTimestamp(StringAt(spec, "renewTime")),
                          IntAt(spec, "leaseDurationSeconds")});
+}
+
+void CheckInputsReader::ReadSourcePolicy(kube::RestClient& client, CheckInputs& in) {
+  const std::string base = "/apis/admissionregistration.k8s.io/v1/";
+  for (const char* kind : {"validatingadmissionpolicies/", "validatingadmissionpolicybindings/"}) {
+    auto got = client.Get(base + kind + kSourcePolicyName);
+    if (!got.ok()) return Record(in.source_policy, got.status());
+  }
+  in.source_policy.Set(true);
 }
 
 AccessCheck CheckInputsReader::Review(kube::RestClient& client, AccessCheck check,

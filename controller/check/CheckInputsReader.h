@@ -28,6 +28,7 @@ class CheckInputsReader {
   static void AddClaimConditions(const nlohmann::json& claim,
                                  std::vector<ClaimDeviceCondition>& found);
   static void ReadController(kube::RestClient& client, CheckInputs& in);
+  static void ReadSourcePolicy(kube::RestClient& client, CheckInputs& in);
   static void ReadAccess(kube::RestClient& client, CheckInputs& in);
   static void ReadControllerAccess(kube::RestClient& client, CheckInputs& in);
   // A SelfSubjectAccessReview, or with `user` a SubjectAccessReview for that

@@ -42,6 +42,7 @@ std::vector<CheckResult> Checklist::Run(const CheckInputs& in) {
   out.push_back(DeviceChecks::Health(in));
   out.push_back(ControllerChecks::Deployment(in));
   out.push_back(ControllerChecks::Lease(in));
+  out.push_back(ControllerChecks::SourcePolicy(in));
   out.push_back(MetricsReachability::Judge(in.metrics));
   out.push_back(ControllerChecks::Access(in));
   out.push_back(ControllerChecks::ControllerAccess(in));

@@ -58,6 +58,22 @@ std::string ControllerChecks::Denied(const std::vector<AccessCheck>& checks) {
   return denied;
 }
 
+CheckResult ControllerChecks::SourcePolicy(const CheckInputs& in) {
+  constexpr const char* kName = "health-source-policy";
+  const std::string policy = std::string("ValidatingAdmissionPolicy ") + kSourcePolicyName;
+  if (in.source_policy.ok()) {
+    return CheckResult::Pass(kName, policy +
+                                        " and its binding reserve the monitoring sources' "
+                                        "DeviceHealth names (kubelet-*, alert-*) and label");
+  }
+  std::string risk =
+      ": whoever may create DeviceHealths can take a monitoring source's name or label and "
+      "silence that source for a GPU; apply manifests/base/devicehealth-source-policy.yaml";
+  if (in.source_policy.not_found)
+    return CheckResult::Warn(kName, policy + " or its binding not found" + risk);
+  return CheckResult::Warn(kName, "cannot read " + policy + ": " + in.source_policy.error + risk);
+}
+
 CheckResult ControllerChecks::Access(const CheckInputs& in) {
   constexpr const char* kName = "caller-rbac";
   std::string denied = Denied(in.access);

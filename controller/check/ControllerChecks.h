@@ -15,6 +15,10 @@ class ControllerChecks {
   // The leader Lease renewed within its leaseDurationSeconds. Problems fail
   // when the Deployment exists and only warn when it does not (a local run's Lease).
   static CheckResult Lease(const CheckInputs& in);
+  // The admission policy that keeps the monitoring sources' DeviceHealth
+  // names and label theirs: absent (or unreadable) warns, since without it a
+  // person who may create DeviceHealths can silence a source for a GPU.
+  static CheckResult SourcePolicy(const CheckInputs& in);
   // Every caller AccessCheck allowed.
   static CheckResult Access(const CheckInputs& in);
   // Every permission `run` needs allowed to the Deployment's service account;

@@ -326,6 +326,9 @@ TEST_F(CheckTest, ControllerPermissionsAreNamed) {
              {{"apiGroups", {"dra-controller.dev"}},
               {"resources", {"devicehealths/status"}},
               {"verbs", {"patch"}}},
+             {{"apiGroups", {"dra-controller.dev"}},
+              {"resources", {"devicehealths"}},
+              {"verbs", {"create", "patch", "delete", "act-as-source"}}},
              {{"apiGroups", {""}}, {"resources", {"pods", "nodes"}}, {"verbs", rw}},
              {{"apiGroups", {""}}, {"resources", {"events"}}, {"verbs", {"create", "patch"}}}})}},
       {"delete", "clusterrole", role});

@@ -53,9 +53,10 @@ TEST(ChecklistTest, HealthyInputsHaveNoFail) {
   in.claim_conditions.Set({});
   in.deployment.not_found = true;
   in.lease.not_found = true;
+  in.source_policy.Set(true);
   CheckReport report(Checklist::Run(in));
   EXPECT_FALSE(report.failed()) << report.FormatTable();
-  EXPECT_EQ(report.results().size(), 18u);  // mapping-order-hazard among them
+  EXPECT_EQ(report.results().size(), 19u);  // mapping-order-hazard among them
 }
 
 }  // namespace

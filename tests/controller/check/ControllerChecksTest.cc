@@ -50,6 +50,23 @@ TEST(ControllerChecksTest, LeaseMissingFailsOnlyWhenDeployed) {
   EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
 }
 
+TEST(ControllerChecksTest, SourcePolicyMissingOrUnreadableWarnsWithTheRisk) {
+  CheckInputs in;
+  in.source_policy.Set(true);
+  EXPECT_EQ(ControllerChecks::SourcePolicy(in).outcome, Outcome::kPass);
+  CheckInputs missing;
+  missing.source_policy.not_found = true;
+  auto absent = ControllerChecks::SourcePolicy(missing);
+  EXPECT_EQ(absent.outcome, Outcome::kWarn);
+  EXPECT_NE(absent.detail.find("not found"), std::string::npos) << absent.detail;
+  EXPECT_NE(absent.detail.find("devicehealth-source-policy.yaml"), std::string::npos);
+  CheckInputs denied;
+  denied.source_policy.error = "forbidden";
+  auto unreadable = ControllerChecks::SourcePolicy(denied);
+  EXPECT_EQ(unreadable.outcome, Outcome::kWarn);
+  EXPECT_NE(unreadable.detail.find("cannot read"), std::string::npos) << unreadable.detail;
+}
+
 TEST(ControllerChecksTest, DeniedPermissionNamed) {
   CheckInputs in;
   AccessCheck granted;
