@@ -41,6 +41,17 @@ struct DeploymentInfo {
   int64_t replicas = 0;
   int64_t ready_replicas = 0;
   std::string service_account = "default";  // spec.template.spec.serviceAccountName
+  // The args of its container "controller" (else its first): the features it runs.
+  std::vector<std::string> args;
+};
+
+// One permission `run` needs, and the feature that needs it.
+struct ControllerNeed {
+  std::string verb;
+  std::string resource;  // "pods", "devicetaintrules.resource.k8s.io", ...
+  std::string subresource;
+  bool in_namespace = false;  // in the controller's namespace; cluster-wide otherwise
+  std::string feature;        // "device-health", "leader election", ...
 };
 
 struct LeaseInfo {
@@ -56,7 +67,8 @@ struct AccessCheck {
   std::string subresource;
   std::string namespace_name;
   bool allowed = false;
-  std::string error;  // the review itself failed
+  std::string error;    // the review itself failed
+  std::string feature;  // what needs it (the controller's permissions only)
 };
 
 // Everything the checks judge, read once from the cluster (CheckInputsReader)
@@ -83,6 +95,7 @@ struct CheckInputs {
   std::vector<AccessCheck> access;             // the caller's (SelfSubjectAccessReview)
   std::string controller_user;                 // the Deployment's service account user
   std::vector<AccessCheck> controller_access;  // its permissions (SubjectAccessReview)
+  std::string controller_needs_error;          // its args could not be read
   int64_t now = 0;                             // seconds since the epoch
 };
 

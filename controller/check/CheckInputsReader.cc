@@ -21,43 +21,6 @@ const kube::ResourceType kAccessReviews{"authorization.k8s.io", "v1", "selfsubje
 const kube::ResourceType kSubjectReviews{"authorization.k8s.io", "v1", "subjectaccessreviews",
                                          false, "SubjectAccessReview"};
 
-struct Need {
-  const char* verb;
-  const char* resource;
-  const char* subresource;
-  bool in_namespace;  // in the controller's namespace; cluster-wide otherwise
-};
-
-// What `run` needs with every feature on but the optional repair, secure
-// metrics and Event lookup (patch deviceclasses; create
-// tokenreviews/subjectaccessreviews; list events).
-const std::vector<Need>& ControllerNeeds() {
-  static const std::vector<Need> kNeeds = [] {
-    std::vector<Need> needs;
-    for (const char* r : {"deviceclasses.resource.k8s.io", "resourceslices.resource.k8s.io",
-                          "resourceclaims.resource.k8s.io", "devicetaintrules.resource.k8s.io",
-                          "devicehealths.dra-controller.dev", "pods", "nodes"}) {
-      needs.push_back({"list", r, "", false});
-      needs.push_back({"watch", r, "", false});
-    }
-    for (const char* verb : {"create", "patch", "delete"}) {
-      needs.push_back({verb, "devicetaintrules.resource.k8s.io", "", false});
-    }
-    needs.push_back({"patch", "devicehealths.dra-controller.dev", "status", false});
-    // The monitoring sources' writes; act-as-source is what the admission
-    // policy of manifests/base/devicehealth-source-policy.yaml asks.
-    for (const char* verb : {"create", "patch", "delete", "act-as-source"}) {
-      needs.push_back({verb, "devicehealths.dra-controller.dev", "", false});
-    }
-    needs.push_back({"create", "events", "", false});
-    for (const char* verb : {"get", "create", "update"}) {
-      needs.push_back({verb, "leases.coordination.k8s.io", "", true});
-    }
-    return needs;
-  }();
-  return kNeeds;
-}
-
 // Records a failed read: NotFound apart from every other error.
 template <typename T>
 void Record(Fetched<T>& fetched, const kube::Status& status) {
@@ -71,6 +34,23 @@ void Record(Fetched<T>& fetched, const kube::Status& status) {
 constexpr auto* At = &kube::NlohmannFields::At;
 constexpr auto* IntAt = &kube::NlohmannFields::IntAt;
 constexpr auto* StringAt = &kube::NlohmannFields::StringAt;
+
+// The args of the container named "controller", else of the first.
+std::vector<std::string> ControllerArgs(const nlohmann::json& pod_spec) {
+  const auto& containers = At(pod_spec, "containers");
+  if (!containers.is_array() || containers.empty()) return {};
+  const nlohmann::json* chosen = &containers.front();
+  for (const auto& c : containers) {
+    if (StringAt(c, "name") == "controller") chosen = &c;
+  }
+  std::vector<std::string> args;
+  const auto& list = At(*chosen, "args");
+  if (!list.is_array()) return args;
+  for (const auto& a : list) {
+    if (a.is_string()) args.push_back(a.get<std::string>());
+  }
+  return args;
+}
 
 }  // namespace
 
@@ -134,10 +114,10 @@ void CheckInputsReader::ReadController(kube::RestClient& client, CheckInputs& in
   auto deployment = client.Get("/apis/apps/v1/namespaces/" + ns + "/deployments/dra-controller");
   if (deployment.ok()) {
     const auto& st = At(*deployment, "status");
-    std::string account =
-        StringAt(At(At(At(*deployment, "spec"), "template"), "spec"), "serviceAccountName");
+    const auto& pod = At(At(At(*deployment, "spec"), "template"), "spec");
+    std::string account = StringAt(pod, "serviceAccountName");
     in.deployment.Set(DeploymentInfo{IntAt(st, "replicas"), IntAt(st, "readyReplicas"),
-                                     account.empty() ? "default" : account});
+                                     account.empty() ? "default" : account, ControllerArgs(pod)});
   } else {
     Record(in.deployment, deployment.status());
   }
@@ -220,15 +200,22 @@ void CheckInputsReader::ReadAccess(kube::RestClient& client, CheckInputs& in) {
   }
 }
 
-void CheckInputsReader::ReadControllerAccess(kube::RestClient& client, CheckInputs& in) {
-  if (!in.deployment.ok()) return;
+void CheckInputsReader::ReadControllerAccess(kube::RestClient& client, const Options& options,
+                                             CheckInputs& in) {
+  if (!in.deployment.ok() || !options.controller_needs) return;
   in.controller_user =
       "system:serviceaccount:" + in.namespace_name + ":" + in.deployment.value.service_account;
-  for (const auto& n : ControllerNeeds()) {
+  auto needs = options.controller_needs(in.deployment.value.args);
+  if (!needs.ok()) {
+    in.controller_needs_error = needs.status().message();
+    return;
+  }
+  for (const auto& n : *needs) {
     AccessCheck check;
     check.verb = n.verb;
     check.resource = n.resource;
     check.subresource = n.subresource;
+    check.feature = n.feature;
     if (n.in_namespace) check.namespace_name = in.namespace_name;
     in.controller_access.push_back(
         Review(client, std::move(check), in.controller_user, in.namespace_name));
@@ -252,7 +239,7 @@ CheckInputs CheckInputsReader::Read(kube::RestClient& client, const Options& opt
   ReadController(client, in);
   in.metrics = MetricsReachability::Probe(client, options.namespace_name);
   ReadAccess(client, in);
-  ReadControllerAccess(client, in);
+  ReadControllerAccess(client, options, in);
   return in;
 }
 

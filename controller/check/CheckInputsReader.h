@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ class CheckInputsReader {
   struct Options {
     std::string namespace_name = "dra-system";  // the controller's Deployment and Lease
     std::string lease_name = "dra-controller";
+    // What `run` needs with the Deployment's args (cli::ControllerNeeds; the
+    // check folder does not know the features' flags).
+    std::function<kube::Result<std::vector<ControllerNeed>>(const std::vector<std::string>&)>
+        controller_needs;
   };
 
   static CheckInputs Read(kube::RestClient& client, const Options& options);
@@ -30,7 +35,8 @@ class CheckInputsReader {
   static void ReadController(kube::RestClient& client, CheckInputs& in);
   static void ReadSourcePolicy(kube::RestClient& client, CheckInputs& in);
   static void ReadAccess(kube::RestClient& client, CheckInputs& in);
-  static void ReadControllerAccess(kube::RestClient& client, CheckInputs& in);
+  static void ReadControllerAccess(kube::RestClient& client, const Options& options,
+                                   CheckInputs& in);
   // A SelfSubjectAccessReview, or with `user` a SubjectAccessReview for that
   // service account user of `user_namespace`.
   static AccessCheck Review(kube::RestClient& client, AccessCheck check,

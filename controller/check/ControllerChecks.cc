@@ -52,7 +52,8 @@ std::string ControllerChecks::Denied(const std::vector<AccessCheck>& checks) {
     std::string what = a.verb + " " + a.resource +
                        (a.subresource.empty() ? "" : "/" + a.subresource) +
                        (a.namespace_name.empty() ? "" : " in " + a.namespace_name) +
-                       (a.error.empty() ? "" : " (review failed: " + a.error + ")");
+                       (a.error.empty() ? "" : " (review failed: " + a.error + ")") +
+                       (a.feature.empty() ? "" : " (" + a.feature + ")");
     denied += (denied.empty() ? "" : ", ") + what;
   }
   return denied;
@@ -85,6 +86,10 @@ CheckResult ControllerChecks::ControllerAccess(const CheckInputs& in) {
   constexpr const char* kName = "controller-rbac";
   if (in.controller_user.empty()) {
     return CheckResult::Warn(kName, "skipped: no Deployment to take the service account from");
+  }
+  if (!in.controller_needs_error.empty()) {
+    return CheckResult::Fail(
+        kName, "cannot tell what the Deployment's args turn on: " + in.controller_needs_error);
   }
   std::string denied = Denied(in.controller_access);
   if (!denied.empty()) return CheckResult::Fail(kName, in.controller_user + " missing: " + denied);

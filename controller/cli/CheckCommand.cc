@@ -6,6 +6,7 @@
 #include "controller/check/InterruptFlag.h"
 #include "controller/check/ScheduleTest.h"
 #include "controller/cli/ClusterConnection.h"
+#include "controller/cli/ControllerNeeds.h"
 #include "src/base/Duration.h"
 
 namespace dra::cli {
@@ -48,6 +49,7 @@ int CheckCommand::Run(std::span<const std::string> args, CommandIo io) {
   auto connection = ClusterConnection::OpenOrReport(flags, io.err);
   if (!connection) return kExitFailure;
   check::CheckInputsReader::Options options;
+  options.controller_needs = ControllerNeeds::For;
   options.namespace_name = flags.Get("namespace");
   options.lease_name = flags.Get("leader-election-id");
   auto inputs = check::CheckInputsReader::Read(connection->client(), options);

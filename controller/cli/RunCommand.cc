@@ -82,6 +82,7 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   auto options = RunOptions::FromFlags(flags, features_);
   if (!options.ok()) return UsageError(io, options.status().message());
   (void)kube::InitLogging(options->log_level);  // validated above
+  for (const auto& off : options->features_off) spdlog::info("feature {}", off);
   BlockShutdownSignals();
   // Only now: a thread started earlier would not block the signals, and the
   // kernel may hand SIGTERM or SIGUSR1 to it, whose default action ends the

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "controller/app/Controller.h"
+#include "controller/app/ControllerSelection.h"
 #include "src/base/AsciiText.h"
 #include "src/base/Duration.h"
 #include "src/base/Logging.h"
@@ -120,6 +121,12 @@ void RunOptions::DeclareOwn(kube::FlagSet& flags) {
   flags.String("leader-elect-retry-period", "2s", "How often candidates try to acquire or renew");
   flags.String("graceful-shutdown-timeout", "30s",
                "How long SIGTERM waits for reconciles in flight before exiting anyway");
+  flags.String("controllers", "*",
+               "Features to run, read as kube-controller-manager reads its flag of this name: "
+               "* for all, NAME to add one, -NAME to remove one (device-health, "
+               "extended-resources, kubelet-health-reports, alertmanager-webhook, "
+               "allocation-metrics); the kubelet's reports and the Alertmanager webhook are off "
+               "without device-health. Each feature needs its own RBAC (docs/deploy.md)");
   flags.String("watch-list", "auto",
                "How informers fill their caches: auto (a streamed watch-list where the API "
                "server serves it, else paged LIST), on (watch-list only) or off (paged LIST)");
@@ -163,6 +170,10 @@ kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,
   if (!watch_list.ok()) return Usage("--watch-list " + watch_list.status().message());
   options.watch_list = *watch_list;
   for (const auto& feature : features) KUBE_RETURN_IF_ERROR(feature->ParseFlags(flags));
+  auto selection = app::ControllerSelection::Parse(flags.Get("controllers"), features);
+  if (!selection.ok()) return selection.status();
+  selection->Filter(features);
+  options.features_off = selection->reasons();
   return options;
 }
 

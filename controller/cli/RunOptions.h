@@ -20,13 +20,16 @@ struct RunOptions {
   kube::ManagerOptions manager;
   // How informers fill their caches (--watch-list=auto|on|off).
   kube::WatchListMode watch_list = kube::WatchListMode::kAuto;
+  // Why each feature --controllers leaves out is off (logged at start).
+  std::vector<std::string> features_off;
 
   // Declares run's own flags and each feature's on `flags`.
   static void Declare(kube::FlagSet& flags, const app::FeatureList& features);
   // run's own flags only (client, servers, logging, leader election).
   static void DeclareOwn(kube::FlagSet& flags);
-  // Reads parsed flags, run's own and, into each feature, the feature's; an
-  // error is a usage error (exit 2).
+  // Reads parsed flags, run's own and, into each feature, the feature's, and
+  // removes from `features` those --controllers turns off; an error is a
+  // usage error (exit 2).
   static kube::Result<RunOptions> FromFlags(const kube::FlagSet& flags, app::FeatureList& features);
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "controller/feature/FeatureContext.h"
 #include "src/base/Status.h"
@@ -20,6 +21,9 @@ class Feature {
 
   // Names the feature in logs and wiring errors.
   virtual std::string_view Name() const = 0;
+  // Features this one feeds and is useless without (--controllers turns it
+  // off with them).
+  virtual std::vector<std::string_view> Needs() const { return {}; }
   virtual void DeclareFlags(kube::FlagSet& flags) = 0;
   // A usage error (kInvalidArgument) names the flag; `run` exits 2 on it.
   virtual kube::Status ParseFlags(const kube::FlagSet& flags) = 0;

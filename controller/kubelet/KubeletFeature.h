@@ -16,6 +16,8 @@ namespace dra::kubelet {
 class KubeletFeature : public feature::Feature {
  public:
   std::string_view Name() const override { return "kubelet-health-reports"; }
+  // Its DeviceHealths are acted on by device health.
+  std::vector<std::string_view> Needs() const override { return {"device-health"}; }
   void DeclareFlags(kube::FlagSet& flags) override;
   kube::Status ParseFlags(const kube::FlagSet& flags) override;
   kube::Status Wire(feature::FeatureContext& context) override;

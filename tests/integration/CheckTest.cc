@@ -301,8 +301,9 @@ TEST_F(CheckTest, ControllerPermissionsAreNamed) {
                              {"spec",
                               {{"serviceAccountName", "check-controller"},
                                {"containers",
-                                json::array({{{"name", "main"},
-                                              {"image", "registry.k8s.io/pause:3.10"}}})}}}}}}}})
+                                json::array({{{"name", "controller"},
+                                              {"image", "registry.k8s.io/pause:3.10"},
+                                              {"args", {"run", "--leader-elect"}}}})}}}}}}}})
                        .dump())
           .ok());
   const std::string role = "dra-check-controller-" + ns;
@@ -345,10 +346,9 @@ TEST_F(CheckTest, ControllerPermissionsAreNamed) {
   });
   EXPECT_EQ(without.exit_code, 1) << without.raw;
   EXPECT_EQ(without.Result("controller-rbac"), "fail") << without.raw;
-  EXPECT_EQ(without.Detail("controller-rbac"), denied_prefix +
-                                                   "get leases.coordination.k8s.io in " + ns +
-                                                   ", create leases.coordination.k8s.io in " + ns +
-                                                   ", update leases.coordination.k8s.io in " + ns)
+  const std::string lease = " leases.coordination.k8s.io in " + ns + " (leader election)";
+  EXPECT_EQ(without.Detail("controller-rbac"),
+            denied_prefix + "get" + lease + ", create" + lease + ", update" + lease)
       << without.raw;
   ASSERT_TRUE(cluster_
                   ->Kubectl({"create", "role", "leases", "-n", ns, "--verb=get,create,update",

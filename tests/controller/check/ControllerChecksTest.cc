@@ -7,14 +7,21 @@ namespace {
 
 using Outcome = CheckResult::Outcome;
 
+DeploymentInfo Replicas(int64_t replicas, int64_t ready) {
+  DeploymentInfo d;
+  d.replicas = replicas;
+  d.ready_replicas = ready;
+  return d;
+}
+
 TEST(ControllerChecksTest, DeploymentAbsentWarnsNotReadyFails) {
   CheckInputs in;
   in.deployment.not_found = true;
   EXPECT_EQ(ControllerChecks::Deployment(in).outcome, Outcome::kWarn);
   in.deployment = {};
-  in.deployment.Set(DeploymentInfo{2, 0});
+  in.deployment.Set(Replicas(2, 0));
   EXPECT_EQ(ControllerChecks::Deployment(in).outcome, Outcome::kFail);
-  in.deployment.Set(DeploymentInfo{2, 2});
+  in.deployment.Set(Replicas(2, 2));
   auto r = ControllerChecks::Deployment(in);
   EXPECT_EQ(r.outcome, Outcome::kPass);
   EXPECT_EQ(r.detail, "dra-system/dra-controller: 2/2 ready");
@@ -46,7 +53,7 @@ TEST(ControllerChecksTest, LeaseMissingFailsOnlyWhenDeployed) {
   in.deployment.not_found = true;
   EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kWarn);
   in.deployment = {};
-  in.deployment.Set(DeploymentInfo{2, 2});
+  in.deployment.Set(Replicas(2, 2));
   EXPECT_EQ(ControllerChecks::Lease(in).outcome, Outcome::kFail);
 }
 
@@ -102,6 +109,14 @@ TEST(ControllerChecksTest, ControllerServiceAccountPermissions) {
   EXPECT_EQ(r.detail,
             "system:serviceaccount:dra-system:dra-controller missing: patch "
             "devicehealths.dra-controller.dev/status");
+  in.controller_access[0].feature = "device-health";
+  EXPECT_EQ(ControllerChecks::ControllerAccess(in).detail,
+            "system:serviceaccount:dra-system:dra-controller missing: patch "
+            "devicehealths.dra-controller.dev/status (device-health)");
+  in.controller_needs_error = "flag --nope is unknown";
+  auto unreadable = ControllerChecks::ControllerAccess(in);
+  EXPECT_EQ(unreadable.outcome, Outcome::kFail);
+  EXPECT_NE(unreadable.detail.find("flag --nope is unknown"), std::string::npos);
 }
 
 }  // namespace
