@@ -50,6 +50,15 @@ class DeploymentManifestsTest : public ClusterTest {
 
   static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests"; }
 
+  // The documented install: the CRD on its own, then manifests/.
+  kube::Result<ProcessOutput> ApplyInstall() {
+    auto crds = cluster_->Kubectl({"apply", "-k", std::string(DRA_REPO_ROOT) + "/crds"});
+    if (!crds.ok()) return crds;
+    auto kind = cluster_->WaitForDeviceHealthKind();
+    if (!kind.ok()) return kind;
+    return cluster_->Kubectl({"apply", "-k", Manifests()});
+  }
+
   // A kubeconfig for the same API server that authenticates as `token`.
   kube::Result<std::string> ServiceAccountKubeconfig(const std::string& token) {
     auto view = cluster_->Kubectl({"config", "view", "--raw", "--minify", "-o", "json"});
@@ -173,7 +182,7 @@ class DeploymentManifestsTest : public ClusterTest {
 };
 
 TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead) {
-  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  auto applied = ApplyInstall();
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   applied_ = true;
   auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", "dra-system"});
@@ -276,7 +285,7 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
   if (!probe.ok() || probe->exit_code != 0) GTEST_SKIP() << "unshare --mount is not permitted";
   std::string address = HostAddress();
   if (address.empty()) GTEST_SKIP() << "no non-loopback IPv4 address for an EndpointSlice";
-  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  auto applied = ApplyInstall();
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   applied_ = true;
   dir_ = std::make_unique<TempDir>();
