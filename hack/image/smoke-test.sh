@@ -11,8 +11,8 @@
 #      "forbidden" before a deadline; then it is stopped by PID with SIGTERM
 #      and must exit 0.
 # Needs the control plane's env (CLUSTER_DIR, or KUBECONFIG and DRA_KUBECTL as
-# hack/control-plane/cluster.sh writes them); applies manifests/base for the
-# service account and its RBAC and deletes it again.
+# hack/control-plane/cluster.sh writes them); applies crds/ and manifests/base
+# for the service account and its RBAC and deletes manifests/base again.
 #   smoke-test.sh [IMAGE]      (default dra-controller:dev)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -151,6 +151,7 @@ main() {
   CTR="$(bah from --pull=never "$IMAGE")" || die "buildah from $IMAGE failed"
   check_version
   check_libraries
+  kubectl apply -k "$REPO_ROOT/crds" >/dev/null || die "kubectl apply -k crds/ failed"
   kubectl apply -k "$MANIFESTS" >/dev/null || die "kubectl apply -k $MANIFESTS failed"
   APPLIED=1
   write_service_account

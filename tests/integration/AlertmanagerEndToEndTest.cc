@@ -129,7 +129,11 @@ TEST(DcgmAlertRulesTest, EveryRuleIsRoutedToTheControllerWithARunbook) {
     std::string name = (*it)[1];
     std::string lower;
     for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    EXPECT_NE(rules.find("runbook: \"docs/health.md#" + lower + "\""), std::string::npos) << name;
+    EXPECT_NE(rules.find("runbook_url: \"https://github.com/dra-controller/dra-controller/blob/"
+                         "main/docs/health.md#" +
+                         lower + "\""),
+              std::string::npos)
+        << name;
     EXPECT_TRUE(std::regex_search(health, std::regex("\n#+ " + name + "\n")))
         << "no runbook section for " << name << " in docs/health.md";
   }
@@ -323,13 +327,15 @@ class AlertmanagerEndToEndTest : public ClusterTest {
     return token.ok() ? Trimmed(token->out) : "";
   }
 
-  // A CA and a serving certificate for 127.0.0.1 in --metrics-cert-dir, so
-  // Alertmanager verifies the webhook as it would in a cluster.
+  // A CA and a serving certificate in --metrics-cert-dir for the Service's
+  // name (the shipped server_name, which Alertmanager verifies although it
+  // dials 127.0.0.1) and for 127.0.0.1 (curl's direct posts).
   void MakeCertificate() {
     TestCertificates pki(dir_.path().string());
     auto ca = pki.MakeCa("ca");
     ASSERT_TRUE(ca.ok()) << ca.status().ToString();
-    auto leaf = pki.MakeLeaf(*ca, "server", "dra-controller", "IP:127.0.0.1");
+    auto leaf = pki.MakeLeaf(*ca, "server", "dra-controller",
+                             "DNS:dra-controller.dra-system.svc,IP:127.0.0.1");
     ASSERT_TRUE(leaf.ok()) << leaf.status().ToString();
     ca_file_ = ca->cert;
     cert_dir_ = (dir_.path() / "certs").string();

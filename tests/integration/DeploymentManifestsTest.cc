@@ -3,9 +3,9 @@
 // service account's token syncs its inventory and takes the leader Lease
 // without a single "forbidden". With --metrics-secure, as the Deployment
 // runs it, /metrics answers 200 to an account bound to the
-// dra-controller-metrics-reader ClusterRole, 403 to another and 401 without
-// a token. `dra-controller check` run as in a Pod reaches /metrics through
-// the metrics Service's endpoints.
+// dra-controller-metrics-reader ClusterRole (the monitoring component's
+// scraper token Secret included), 403 to another and 401 without a token. `dra-controller check`
+// run as in a Pod reaches /metrics through the metrics Service's endpoints.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -38,6 +38,9 @@ class DeploymentManifestsTest : public ClusterTest {
       (void)cluster_->Kubectl(
           {"delete", "clusterrolebinding", kCheckerBinding, "--ignore-not-found"});
     }
+    if (scraper_applied_ && cluster_) {
+      (void)cluster_->Kubectl({"delete", "-f", ShippedScraper(), "--ignore-not-found"});
+    }
     if (applied_ && cluster_) {
       // Waits, so that a rerun does not meet a namespace still terminating.
       (void)cluster_->Kubectl(
@@ -49,6 +52,15 @@ class DeploymentManifestsTest : public ClusterTest {
   static constexpr const char* kCheckerBinding = "dra-controller-manifest-test-checker";
 
   static std::string Manifests() { return std::string(DRA_REPO_ROOT) + "/manifests"; }
+
+  // The documented install: the CRD on its own, then manifests/.
+  kube::Result<ProcessOutput> ApplyInstall() {
+    auto crds = cluster_->Kubectl({"apply", "-k", std::string(DRA_REPO_ROOT) + "/crds"});
+    if (!crds.ok()) return crds;
+    auto kind = cluster_->WaitForDeviceHealthKind();
+    if (!kind.ok()) return kind;
+    return cluster_->Kubectl({"apply", "-k", Manifests()});
+  }
 
   // A kubeconfig for the same API server that authenticates as `token`.
   kube::Result<std::string> ServiceAccountKubeconfig(const std::string& token) {
@@ -118,6 +130,30 @@ class DeploymentManifestsTest : public ClusterTest {
     ASSERT_TRUE(bound.ok()) << bound.status().ToString();
   }
 
+  // manifests/monitoring/metrics-scraper.yaml applied; the token the API
+  // server's token controller puts into its Secret ("" if none in time).
+  std::string ShippedScraperToken() {
+    scraper_applied_ = true;
+    auto applied = cluster_->Kubectl({"apply", "-f", ShippedScraper()});
+    EXPECT_TRUE(applied.ok()) << applied.status().ToString();
+    std::string token;
+    auto filled = WaitFor("the scraper's token Secret to be filled", 30s, [&] {
+      auto got = cluster_->Kubectl({"get", "secret", "dra-controller-metrics-scraper-token", "-n",
+                                    "dra-system", "-o", "jsonpath={.data.token}"});
+      if (!got.ok() || got->out.empty()) return false;
+      auto decoded = Subprocess::Run({"base64", "-d"}, got->out, 10s);
+      if (!decoded.ok() || decoded->exit_code != 0) return false;
+      token = decoded->out;
+      return true;
+    });
+    EXPECT_TRUE(filled.ok()) << filled.ToString();
+    return token;
+  }
+
+  static std::string ShippedScraper() {
+    return std::string(DRA_REPO_ROOT) + "/manifests/monitoring/metrics-scraper.yaml";
+  }
+
   // The first non-loopback address of this machine ("" if none): Endpoint
   // addresses may not be loopback.
   static std::string HostAddress() {
@@ -170,10 +206,11 @@ class DeploymentManifestsTest : public ClusterTest {
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<BackgroundProcess> controller_;
   bool applied_ = false;
+  bool scraper_applied_ = false;
 };
 
 TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead) {
-  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  auto applied = ApplyInstall();
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   applied_ = true;
   auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", "dra-system"});
@@ -230,6 +267,13 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   ASSERT_TRUE(allowed.ok()) << allowed.ToString() << "\n" << controller_->Output();
   EXPECT_NE(last_body_.find("# TYPE"), std::string::npos) << last_body_;
   EXPECT_EQ(Scrape(port, stranger), 403) << last_body_;
+  // The token the monitoring component's ServiceMonitor sends.
+  std::string component = ShippedScraperToken();
+  ASSERT_FALSE(component.empty());
+  auto shipped = WaitFor(
+      "the component's scraper to be allowed", 30s, [&] { return Scrape(port, component) == 200; },
+      [&] { return last_body_; });
+  EXPECT_TRUE(shipped.ok()) << shipped.ToString();
   // The controller's own reviews were allowed by its ClusterRole.
   EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
 
@@ -276,7 +320,7 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
   if (!probe.ok() || probe->exit_code != 0) GTEST_SKIP() << "unshare --mount is not permitted";
   std::string address = HostAddress();
   if (address.empty()) GTEST_SKIP() << "no non-loopback IPv4 address for an EndpointSlice";
-  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  auto applied = ApplyInstall();
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   applied_ = true;
   dir_ = std::make_unique<TempDir>();

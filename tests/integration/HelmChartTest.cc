@@ -31,6 +31,9 @@ constexpr const char* kRelease = "dra-controller";
 constexpr const char* kNamespace = "dra-system";
 // The install test's own namespace, so it never meets the kustomize tests' objects.
 constexpr const char* kInstallNamespace = "dra-helm-test";
+// Where the alerts' runbook_url point unless told otherwise: the repository's docs/.
+constexpr const char* kDefaultRunbookBase =
+    "https://github.com/dra-controller/dra-controller/blob/main/docs";
 constexpr const char* kDigest =
     "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -47,10 +50,10 @@ bool ClusterScoped(const std::string& kind) {
 }
 
 // What the two renderings may differ in without installing anything different:
-// Helm's labels and its resource-policy annotation (on the Namespace); the
+// Helm's labels and its resource-policy annotation (on the Namespace), and the
 // CRD's labels (kustomize's `labels:` adds them, Helm installs crds/
-// verbatim); and the namespace of the monitoring component's objects, which
-// kustomize leaves unset and Helm sets to the release's.
+// verbatim). Namespaces are compared as rendered: an object without one
+// lands wherever the applying user's context points.
 void Normalize(json& object) {
   json& meta = object["metadata"];
   if (meta.contains("annotations")) {
@@ -65,9 +68,6 @@ void Normalize(json& object) {
     if (meta["labels"].empty() || object.value("kind", "") == "CustomResourceDefinition") {
       meta.erase("labels");
     }
-  }
-  if (!ClusterScoped(object.value("kind", "")) && !meta.contains("namespace")) {
-    meta["namespace"] = kNamespace;
   }
 }
 
@@ -115,6 +115,143 @@ std::string Diff(const Objects& kustomize, const Objects& chart) {
     if (!kustomize.count(key)) out += "only in the chart: " + key + "\n";
   }
   return out;
+}
+
+// The object under `key`, or an empty object.
+const json& At(const Objects& objects, const std::string& key) {
+  static const json kMissing = json::object();
+  auto it = objects.find(key);
+  return it == objects.end() ? kMissing : it->second;
+}
+
+// Where the monitoring objects must land and what they must name to be found
+// by Prometheus and to verify the controller.
+struct MonitoringExpectation {
+  std::string ns = kNamespace;
+  std::map<std::string, std::string> selector_labels = {};  // on the ServiceMonitor and rules
+  std::string alertmanager_namespace = "monitoring";
+  std::string alertmanager_account = "alertmanager-main";
+  std::string ca_secret = "dra-controller-tls";
+  std::string runbook_base = kDefaultRunbookBase;
+};
+
+// Every namespaced object in `ns`, and every ServiceAccount subject of ours as well.
+std::string NamespaceProblems(const Objects& objects, const std::string& ns) {
+  std::string out;
+  for (const auto& [key, object] : objects) {
+    if (ClusterScoped(object.value("kind", ""))) continue;
+    std::string got = object["metadata"].value("namespace", "");
+    if (got != ns) out += key + ": namespace \"" + got + "\", want \"" + ns + "\"\n";
+  }
+  for (const auto& [key, object] : objects) {
+    for (const json& subject : object.value("subjects", json::array())) {
+      bool ours = subject.value("name", "").rfind("dra-controller", 0) == 0;
+      if (ours && subject.value("namespace", "") != ns) {
+        out += key + ": subject " + subject.dump() + " outside " + ns + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+std::string SelectorLabelProblems(const Objects& objects, const MonitoringExpectation& want) {
+  std::string out;
+  const std::string in = " " + want.ns + "/";
+  for (const std::string& key :
+       {"ServiceMonitor" + in + "dra-controller", "PrometheusRule" + in + "dra-controller",
+        "PrometheusRule" + in + "dra-controller-dcgm",
+        "ConfigMap" + in + "dra-controller-dashboard"}) {
+    const json& object = At(objects, key);
+    if (object.empty()) {
+      out += "missing: " + key + "\n";
+      continue;
+    }
+    if (key.rfind("ConfigMap", 0) == 0) continue;  // Grafana's sidecar label, not Prometheus's
+    json labels = object["metadata"].value("labels", json::object());
+    for (const auto& [name, value] : want.selector_labels) {
+      if (labels.value(name, "") != value) out += key + ": no label " + name + "=" + value + "\n";
+    }
+  }
+  return out;
+}
+
+std::string AlertmanagerBindingProblems(const Objects& objects, const MonitoringExpectation& want) {
+  json subjects =
+      At(objects, "ClusterRoleBinding /dra-controller-alert-sender").value("subjects", json());
+  json expected = json::array({{{"kind", "ServiceAccount"},
+                                {"name", want.alertmanager_account},
+                                {"namespace", want.alertmanager_namespace}}});
+  if (subjects == expected) return "";
+  return "alert sender binding subjects " + subjects.dump() + ", want " + expected.dump() + "\n";
+}
+
+// The scrape verifies the controller's certificate against the CA Secret and
+// the Service's DNS name, and sends a token from a Secret of a ServiceAccount
+// that may read /metrics (no file paths, no insecureSkipVerify).
+std::string ScrapeProblems(const Objects& objects, const MonitoringExpectation& want) {
+  std::string out;
+  const std::string in = " " + want.ns + "/";
+  const json& monitor = At(objects, "ServiceMonitor" + in + "dra-controller");
+  json endpoint = monitor.value("/spec/endpoints/0"_json_pointer, json::object());
+  if (endpoint.contains("bearerTokenFile")) out += "scrape uses the deprecated bearerTokenFile\n";
+  json tls = endpoint.value("tlsConfig", json::object());
+  if (tls.value("insecureSkipVerify", false)) out += "scrape skips certificate verification\n";
+  json ca = tls.value("/ca/secret"_json_pointer, json::object());
+  if (ca != json{{"name", want.ca_secret}, {"key", "ca.crt"}})
+    out += "scrape CA " + ca.dump() + "\n";
+  std::string server = "dra-controller." + want.ns + ".svc";
+  if (tls.value("serverName", "") != server) out += "scrape serverName not " + server + "\n";
+  json auth = endpoint.value("authorization", json::object());
+  std::string token_secret = auth.value("/credentials/name"_json_pointer, std::string());
+  if (auth.value("/credentials/key"_json_pointer, std::string()) != "token") {
+    out += "scrape authorization " + auth.dump() + " names no token Secret\n";
+  }
+  const json& secret = At(objects, "Secret" + in + token_secret);
+  std::string account = secret.value(
+      "/metadata/annotations/kubernetes.io~1service-account.name"_json_pointer, std::string());
+  if (secret.value("type", "") != "kubernetes.io/service-account-token" || account.empty() ||
+      At(objects, "ServiceAccount" + in + account).empty()) {
+    out += "token Secret " + token_secret + " is no rendered ServiceAccount's token\n";
+  }
+  bool may_read = false;
+  for (const auto& [key, object] : objects) {
+    if (object.value("kind", "") != "ClusterRoleBinding") continue;
+    bool reader = object.value("/roleRef/name"_json_pointer, std::string()) ==
+                  "dra-controller-metrics-reader";
+    json subject = {{"kind", "ServiceAccount"}, {"name", account}, {"namespace", want.ns}};
+    json subjects = object.value("subjects", json::array());
+    may_read |= reader && std::find(subjects.begin(), subjects.end(), subject) != subjects.end();
+  }
+  if (!may_read) out += "scraper " + account + " is not bound to dra-controller-metrics-reader\n";
+  return out;
+}
+
+// Every alert links an absolute runbook under the expected base.
+std::string RunbookProblems(const Objects& objects, const MonitoringExpectation& want) {
+  std::string out;
+  int alerts = 0;
+  for (const auto& [key, object] : objects) {
+    if (object.value("kind", "") != "PrometheusRule") continue;
+    for (const json& group : object.value("/spec/groups"_json_pointer, json::array())) {
+      for (const json& rule : group.value("rules", json::array())) {
+        if (!rule.contains("alert")) continue;
+        ++alerts;
+        json annotations = rule.value("annotations", json::object());
+        std::string url = annotations.value("runbook_url", "");
+        if (url.rfind(want.runbook_base + "/", 0) != 0 || annotations.contains("runbook")) {
+          out += rule["alert"].get<std::string>() + ": runbook_url \"" + url + "\"\n";
+        }
+      }
+    }
+  }
+  if (alerts == 0) out += "no alert rules rendered\n";
+  return out;
+}
+
+std::string MonitoringProblems(const Objects& objects, const MonitoringExpectation& want) {
+  return NamespaceProblems(objects, want.ns) + SelectorLabelProblems(objects, want) +
+         AlertmanagerBindingProblems(objects, want) + ScrapeProblems(objects, want) +
+         RunbookProblems(objects, want);
 }
 
 class HelmChartTest : public ClusterTest {
@@ -175,8 +312,12 @@ class HelmChartTest : public ClusterTest {
 
   // `helm template` of the chart as release dra-controller in dra-system.
   kube::Result<Objects> Template(const std::vector<std::string>& sets = {}) {
-    std::vector<std::string> args{"template",    kRelease,   Chart(),
-                                  "--namespace", kNamespace, "--include-crds"};
+    return TemplateIn(kNamespace, sets);
+  }
+
+  kube::Result<Objects> TemplateIn(const std::string& ns, const std::vector<std::string>& sets) {
+    std::vector<std::string> args{"template",    kRelease, Chart(),
+                                  "--namespace", ns,       "--include-crds"};
     for (const auto& set : sets) args.insert(args.end(), {"--set", set});
     auto rendered = Helm(args);
     if (!rendered.ok()) return rendered.status();
@@ -187,6 +328,16 @@ class HelmChartTest : public ClusterTest {
     auto rendered = cluster_->Kubectl({"kustomize", Repo(dir)});
     if (!rendered.ok()) return rendered.status();
     return Parse(rendered->out);
+  }
+
+  // The kustomize install: the CRD's own kustomization, then manifests/.
+  kube::Result<Objects> KustomizeInstall() {
+    auto crds = Kustomize("crds");
+    if (!crds.ok()) return crds.status();
+    auto manifests = Kustomize("manifests");
+    if (!manifests.ok()) return manifests.status();
+    manifests->insert(crds->begin(), crds->end());
+    return manifests;
   }
 
   // The chart's Deployment container, rendered with `sets`.
@@ -219,7 +370,7 @@ TEST_F(HelmChartTest, LintsCleanWithEveryOptionalPart) {
 }
 
 TEST_F(HelmChartTest, DefaultValuesRenderTheKustomizeInstall) {
-  auto kustomize = Kustomize("manifests");
+  auto kustomize = KustomizeInstall();
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
   auto chart = Template();
   ASSERT_TRUE(chart.ok()) << chart.status().ToString();
@@ -228,16 +379,59 @@ TEST_F(HelmChartTest, DefaultValuesRenderTheKustomizeInstall) {
 }
 
 TEST_F(HelmChartTest, MonitoringRendersTheMonitoringComponent) {
-  auto kustomize = Kustomize("manifests");
+  auto kustomize = KustomizeInstall();
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
   auto component = Kustomize("manifests/monitoring");
   ASSERT_TRUE(component.ok()) << component.status().ToString();
-  // ServiceMonitor, two PrometheusRules, the alert sender's ClusterRole and binding, dashboard
-  ASSERT_EQ(component->size(), 6u);
+  // ServiceMonitor, two PrometheusRules, the alert sender's ClusterRole and binding, dashboard,
+  // the scraper's ServiceAccount, token Secret and binding
+  EXPECT_EQ(component->size(), 9u);
   kustomize->insert(component->begin(), component->end());
   auto chart = Template({"monitoring.enabled=true"});
   ASSERT_TRUE(chart.ok()) << chart.status().ToString();
   EXPECT_EQ(Diff(*kustomize, *chart), "");
+}
+
+// The component as README's overlay uses it (no namespace of its own): every
+// object in dra-system, Alertmanager's binding for kube-prometheus, the scrape
+// verified, runbooks under the repository's docs.
+TEST_F(HelmChartTest, MonitoringComponentLandsInTheControllerNamespace) {
+  auto install = KustomizeInstall();
+  ASSERT_TRUE(install.ok()) << install.status().ToString();
+  auto component = Kustomize("manifests/monitoring");
+  ASSERT_TRUE(component.ok()) << component.status().ToString();
+  install->insert(component->begin(), component->end());
+  EXPECT_EQ(MonitoringProblems(*install, MonitoringExpectation{}), "");
+}
+
+// The documented overlay for another namespace and kube-prometheus-stack.
+TEST_F(HelmChartTest, MonitoringOverlayMovesEverythingToItsNamespaceWithItsLabels) {
+  auto overlay = Kustomize("manifests/examples/monitoring-overlay");
+  ASSERT_TRUE(overlay.ok()) << overlay.status().ToString();
+  EXPECT_EQ(
+      MonitoringProblems(*overlay, {.ns = "gpu-ops",
+                                    .selector_labels = {{"release", "kube-prometheus-stack"}},
+                                    .alertmanager_namespace = "monitoring",
+                                    .alertmanager_account = "kube-prometheus-stack-alertmanager"}),
+      "");
+  EXPECT_FALSE(At(*overlay, "Deployment gpu-ops/dra-controller").empty());
+}
+
+TEST_F(HelmChartTest, MonitoringLandsInTheReleaseNamespaceWithTheValuesLabels) {
+  auto chart =
+      TemplateIn("gpu-ops", {"monitoring.enabled=true", "monitoring.labels.release=kps",
+                             "monitoring.alertmanager.namespace=observability",
+                             "monitoring.alertmanager.serviceAccount=kps-alertmanager",
+                             "monitoring.caSecret.name=gpu-ops-ca", "namespace.create=false",
+                             "monitoring.runbookBaseURL=https://runbooks.example.com/dra"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(MonitoringProblems(*chart, {.ns = "gpu-ops",
+                                        .selector_labels = {{"release", "kps"}},
+                                        .alertmanager_namespace = "observability",
+                                        .alertmanager_account = "kps-alertmanager",
+                                        .ca_secret = "gpu-ops-ca",
+                                        .runbook_base = "https://runbooks.example.com/dra"}),
+            "");
 }
 
 // The DCGM rules read the exporter's series where the values say it runs.
@@ -256,7 +450,7 @@ TEST_F(HelmChartTest, DcgmRulesSelectTheExporterTheValuesName) {
 }
 
 TEST_F(HelmChartTest, TheComparisonSeesAChangedValue) {
-  auto kustomize = Kustomize("manifests");
+  auto kustomize = KustomizeInstall();
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
   auto chart = Template({"replicas=3", "podDisruptionBudget.enabled=false"});
   ASSERT_TRUE(chart.ok()) << chart.status().ToString();

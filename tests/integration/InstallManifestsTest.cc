@@ -1,5 +1,7 @@
-// The production install, `kubectl apply -k manifests/`, against the real
-// API server: the server-side dry run accepts every object; what it installs
+// The production install, `kubectl apply -k crds/` then `kubectl apply -k
+// manifests/`, against the real API server: the server-side dry run accepts
+// every object, and manifests/ holds no CRD (its deletion must leave
+// DeviceHealths and their taints, UninstallTest); what it installs
 // is the complete set (restricted Pod Security namespace, metrics Service,
 // NetworkPolicy for the metrics and probe ports only, PodDisruptionBudget,
 // grace period longer than the drain); and the real Pod Security admission
@@ -58,8 +60,14 @@ TEST_F(InstallManifestsTest, ServerSideDryRunAcceptsTheWholeInstall) {
   auto ns = cluster_->Kubectl(
       {"apply", "-f", std::string(DRA_REPO_ROOT) + "/manifests/base/namespace.yaml"});
   ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+  auto crds =
+      cluster_->Kubectl({"apply", "-k", std::string(DRA_REPO_ROOT) + "/crds", "--dry-run=server"});
+  ASSERT_TRUE(crds.ok()) << crds.status().ToString();
   auto dry = cluster_->Kubectl({"apply", "-k", Manifests(), "--dry-run=server"});
   ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  EXPECT_EQ(dry->out.find("customresourcedefinition"), std::string::npos) << dry->out;
+  dry->out += crds->out;
+  dry->err += crds->err;
   for (const char* object :
        {"customresourcedefinition.apiextensions.k8s.io/devicehealths.dra-controller.dev",
         "serviceaccount/dra-controller", "clusterrole.rbac.authorization.k8s.io/dra-controller",

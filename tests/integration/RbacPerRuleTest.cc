@@ -216,6 +216,8 @@ class RbacPerRuleTest : public ClusterTest {
     const char* dir = std::getenv("DRA_CLUSTER_DIR");
     if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "needs DRA_CLUSTER_DIR to stop " << kKcm;
     cluster_dir_ = dir;
+    auto crds = cluster_->Kubectl({"apply", "-k", Repo("crds")});
+    ASSERT_TRUE(crds.ok()) << crds.status().ToString();
     auto applied = cluster_->Kubectl({"apply", "-k", Repo("manifests")});
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     applied_ = true;
