@@ -44,8 +44,9 @@ std::string Repo(const std::string& path) { return std::string(DRA_REPO_ROOT) + 
 std::string Chart() { return Repo("manifests/helm/dra-controller"); }
 
 bool ClusterScoped(const std::string& kind) {
-  static const std::set<std::string> kinds{"Namespace", "CustomResourceDefinition", "ClusterRole",
-                                           "ClusterRoleBinding"};
+  static const std::set<std::string> kinds{
+      "Namespace",          "CustomResourceDefinition",  "ClusterRole",
+      "ClusterRoleBinding", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"};
   return kinds.count(kind) > 0;
 }
 
@@ -56,6 +57,9 @@ bool ClusterScoped(const std::string& kind) {
 // lands wherever the applying user's context points.
 void Normalize(json& object) {
   json& meta = object["metadata"];
+  // kustomize's namespace reaches kinds it does not know to be cluster-scoped
+  // (ValidatingAdmissionPolicy); the API server drops it from such objects.
+  if (ClusterScoped(object.value("kind", ""))) meta.erase("namespace");
   if (meta.contains("annotations")) {
     meta["annotations"].erase("helm.sh/resource-policy");
     if (meta["annotations"].empty()) meta.erase("annotations");
