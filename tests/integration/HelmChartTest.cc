@@ -18,6 +18,7 @@
 
 #include "controller/translate/YamlJson.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 
@@ -191,17 +192,8 @@ class HelmChartTest : public ClusterTest {
 
   // `kubectl kustomize` of an overlay: the install (manifests/) with `components`.
   kube::Result<Objects> KustomizeWith(const std::vector<std::string>& components) {
-    TempDir overlay;
-    auto relative = [&overlay](const std::string& path) {
-      return std::filesystem::relative(Repo(path), overlay.path()).string();
-    };
-    std::string text =
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-        "resources:\n  - " +
-        relative("manifests") + "\ncomponents:\n";
-    for (const auto& component : components) text += "  - " + relative(component) + "\n";
-    overlay.Write("kustomization.yaml", text);
-    auto rendered = cluster_->Kubectl({"kustomize", overlay.path().string()});
+    KustomizeOverlay overlay({"manifests"}, components);
+    auto rendered = cluster_->Kubectl({"kustomize", overlay.path()});
     if (!rendered.ok()) return rendered.status();
     return Parse(rendered->out);
   }
