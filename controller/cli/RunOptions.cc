@@ -100,8 +100,16 @@ void RunOptions::DeclareOwn(kube::FlagSet& flags) {
              "Serve /metrics over HTTPS to callers that present a bearer token the API server "
              "authenticates (TokenReview) and allows to get /metrics (SubjectAccessReview)");
   flags.String("metrics-cert-dir", "",
-               "Directory with tls.crt and tls.key for --metrics-secure; without it a "
-               "self-signed certificate is generated at start");
+               "Directory with tls.crt and tls.key (a mounted kubernetes.io/tls Secret; re-read "
+               "when they change) for --metrics-secure and the Alertmanager webhook; without it a "
+               "self-signed certificate for the Service's names is made at start, for trying it "
+               "out only");
+  flags.String("service-name", "dra-controller",
+               "Name of the Service in front of /metrics and the Alertmanager webhook; without "
+               "--metrics-cert-dir the self-signed certificate covers its DNS names");
+  flags.String("service-namespace", "",
+               "Namespace of that Service (default: the service account's or kubeconfig's "
+               "namespace)");
   flags.String("token-review-audiences", "",
                "Comma-separated audiences that bearer tokens on the served endpoints (/metrics "
                "with --metrics-secure, the Alertmanager webhook) must be minted for; the "
@@ -153,6 +161,8 @@ kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,
   if (!m.metrics_cert_dir.empty() && !m.metrics_secure) {
     return Usage("--metrics-cert-dir needs --metrics-secure");
   }
+  m.service_name = flags.Get("service-name");
+  m.service_namespace = flags.Get("service-namespace");
   auto audiences = AudienceList(flags.Get("token-review-audiences"));
   if (!audiences.ok()) return Usage("--token-review-audiences: " + audiences.status().message());
   m.token_review_audiences = std::move(*audiences);

@@ -8,10 +8,10 @@
 #include <optional>
 
 #include "src/auth/RequestAuthorizer.h"
-#include "src/auth/ServingCertificate.h"
 #include "src/base/LogThrottle.h"
 #include "src/base/RealClock.h"
 #include "src/manager/FunctionRunnable.h"
+#include "src/manager/ServingTlsSource.h"
 
 namespace kube {
 namespace {
@@ -44,29 +44,6 @@ constexpr std::chrono::milliseconds kMetricsReviewTimeout{4000};
 // How often a failed or refused review is logged at most.
 constexpr std::chrono::seconds kReviewFailureLogInterval{10};
 
-// The certificate's files as they are now, for the server's reload check.
-EndpointServer::TlsOptions MetricsTls(const ServingCertificate& cert, const std::string& dir) {
-  EndpointServer::TlsOptions tls{cert.cert_pem, cert.key_pem};
-  if (dir.empty()) return tls;
-  tls.current = [dir]() -> Result<std::pair<std::string, std::string>> {
-    auto files = ServingCertificate::FromDirectory(dir);
-    if (!files.ok()) return files.status();
-    return std::make_pair(std::move(files->cert_pem), std::move(files->key_pem));
-  };
-  return tls;
-}
-
-// /metrics over HTTPS for callers the API server authenticates and allows to
-// "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
-// The certificate from --metrics-cert-dir is reloaded when its files change.
-Result<EndpointServer::TlsOptions> ServingTlsFor(const ManagerOptions& options) {
-  auto cert = options.metrics_cert_dir.empty()
-                  ? ServingCertificate::SelfSigned({"localhost"})
-                  : ServingCertificate::FromDirectory(options.metrics_cert_dir);
-  if (!cert.ok()) return cert.status().WithContext("serving certificate");
-  return MetricsTls(*cert, options.metrics_cert_dir);
-}
-
 std::shared_ptr<RequestAuthorizer> AuthorizerFor(const std::shared_ptr<RestClient>& client,
                                                  const ManagerOptions& options) {
   return std::make_shared<RequestAuthorizer>(
@@ -83,10 +60,12 @@ EndpointServer::Route MetricsRoute(EndpointServer::RequestHandler handler) {
   return route;
 }
 
+// /metrics over HTTPS for callers the API server authenticates and allows to
+// "get" the path, as controller-runtime's WithAuthenticationAndAuthorization.
 Result<std::unique_ptr<EndpointServer>> StartSecureMetrics(
-    const ManagerOptions& options, const std::shared_ptr<RestClient>& client,
-    const EndpointServer::Handler& scrape) {
-  auto tls = ServingTlsFor(options);
+    const ManagerOptions& options, const ServingTlsSource& certificate,
+    const std::shared_ptr<RestClient>& client, const EndpointServer::Handler& scrape) {
+  auto tls = certificate.Get();
   if (!tls.ok()) return tls.status().WithContext("metrics");
   auto authorizer = AuthorizerFor(client, options);
   auto failures = std::make_shared<LogThrottle>(kReviewFailureLogInterval);
@@ -119,6 +98,11 @@ Manager::Manager(RestConfig config, ManagerOptions options)
       clock_(options_.clock ? options_.clock : RealClock::Shared()),
       registry_(std::make_shared<prometheus::Registry>()),
       exposition_sources_(std::make_shared<ExpositionSources>()),
+      serving_tls_(std::make_unique<ServingTlsSource>(
+          options_.metrics_cert_dir,
+          ServingTlsSource::ServiceNames(options_.service_name, options_.service_namespace.empty()
+                                                                    ? config_.namespace_name
+                                                                    : options_.service_namespace))),
       startup_(clock_) {
   if (!options_.user_agent.empty()) config_.user_agent = options_.user_agent;
   health_checks_.Add("ping", [] { return Status::Ok(); });
@@ -252,7 +236,7 @@ Status Manager::Start() {
   return Status::Ok();
 }
 
-Result<EndpointServer::TlsOptions> Manager::ServingTls() const { return ServingTlsFor(options_); }
+Result<EndpointServer::TlsOptions> Manager::ServingTls() const { return serving_tls_->Get(); }
 
 Result<std::shared_ptr<RequestAuthorizer>> Manager::NewAuthorizer() const {
   RestConfig review_config = config_;
@@ -295,7 +279,7 @@ Status Manager::StartServers() {
     if (!review_client.ok()) return review_client.status().WithContext("metrics review client");
     auto metrics =
         options_.metrics_secure
-            ? StartSecureMetrics(options_, *review_client, scrape)
+            ? StartSecureMetrics(options_, *serving_tls_, *review_client, scrape)
             : EndpointServer::StartRoutes(
                   options_.metrics_bind_address,
                   {{"/metrics",

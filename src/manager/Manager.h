@@ -25,6 +25,7 @@
 #include "src/manager/ManagedController.h"
 #include "src/manager/ManagerOptions.h"
 #include "src/manager/Runnable.h"
+#include "src/manager/ServingTlsSource.h"
 
 namespace kube {
 
@@ -96,7 +97,8 @@ class Manager {
   std::shared_ptr<EventRecorder> Recorder(const std::string& component);
 
   // The certificate servers of this process present: --metrics-cert-dir's
-  // (reloaded when its files change), else a self-signed one. Any time.
+  // (reloaded when its files change), else one self-signed certificate for
+  // the Service's names, the same for every server. Any time.
   Result<EndpointServer::TlsOptions> ServingTls() const;
   // A TokenReview + SubjectAccessReview authorizer on a client of its own
   // (no retries, reviews end within 4 s), for a server a feature runs.
@@ -145,6 +147,7 @@ class Manager {
   std::shared_ptr<Clock> clock_;
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<ExpositionSources> exposition_sources_;
+  std::unique_ptr<ServingTlsSource> serving_tls_;
   std::unique_ptr<RestClientMetrics> rest_metrics_;
   std::shared_ptr<RestClient> client_;
   std::unique_ptr<InformerRegistry> informers_;

@@ -29,6 +29,12 @@ struct ManagerOptions {
   // tls.crt and tls.key for the metrics server; empty: a self-signed
   // certificate generated in memory at start.
   std::string metrics_cert_dir;
+  // The Service in front of the served endpoints. Without metrics_cert_dir
+  // the self-signed certificate names it as clients in the cluster dial it
+  // (NAME, NAME.NS, NAME.NS.svc, NAME.NS.svc.cluster.local) besides localhost.
+  // Empty name: localhost only; empty namespace: the configuration's.
+  std::string service_name;
+  std::string service_namespace;
   // Audiences the TokenReviews of served endpoints (/metrics, and any
   // authorizer from Manager::NewAuthorizer) ask for: a token minted for
   // none of them is rejected. Empty: the API server's own audiences.

@@ -18,6 +18,7 @@
 
 #include "controller/translate/YamlJson.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 
@@ -344,6 +345,19 @@ class HelmChartTest : public ClusterTest {
     return manifests;
   }
 
+  // `kubectl kustomize` of an overlay: the install (manifests/) with `components`.
+  kube::Result<Objects> KustomizeWith(const std::vector<std::string>& components) {
+    KustomizeOverlay overlay({"manifests"}, components);
+    auto rendered = cluster_->Kubectl({"kustomize", overlay.path()});
+    if (!rendered.ok()) return rendered.status();
+    auto objects = Parse(rendered->out);
+    if (!objects.ok()) return objects.status();
+    auto crds = Kustomize("crds");
+    if (!crds.ok()) return crds.status();
+    objects->insert(crds->begin(), crds->end());
+    return objects;
+  }
+
   // The chart's Deployment container, rendered with `sets`.
   json Container(const std::vector<std::string>& sets) {
     auto objects = Template(sets);
@@ -364,7 +378,8 @@ TEST_F(HelmChartTest, LintsCleanWithEveryOptionalPart) {
   for (const std::vector<std::string>& sets :
        {std::vector<std::string>{},
         {"--set", "monitoring.enabled=true", "--set", "alertmanagerReceiver.enabled=false"},
-        {"--set", std::string("image.digest=") + kDigest, "--set", "namespace.create=false"}}) {
+        {"--set", std::string("image.digest=") + kDigest, "--set", "namespace.create=false"},
+        {"--set", "tls.certManager.enabled=true"}}) {
     std::vector<std::string> args{"lint", "--strict", Chart()};
     args.insert(args.end(), sets.begin(), sets.end());
     auto lint = Helm(args);
@@ -522,6 +537,80 @@ TEST_F(HelmChartTest, AlertmanagerReceiverOpensItsPortEverywhere) {
     EXPECT_EQ(has_service_port, want) << set;
     EXPECT_EQ(has_policy_port, want) << set;
   }
+}
+
+// The Deployment serves the certificate of Secret `secret` from its mount.
+void ExpectServesSecret(const json& deployment, const std::string& secret) {
+  const json& pod = deployment["spec"]["template"]["spec"];
+  const json& args = pod["containers"][0]["args"];
+  EXPECT_NE(std::find(args.begin(), args.end(), "--metrics-cert-dir=/etc/dra-controller/tls"),
+            args.end())
+      << args;
+  EXPECT_EQ(
+      pod["containers"][0]["volumeMounts"],
+      json::parse(R"([{"name":"tls","mountPath":"/etc/dra-controller/tls","readOnly":true}])"));
+  json volume = {{"name", "tls"}, {"secret", {{"secretName", secret}}}};
+  EXPECT_EQ(pod["volumes"], json::array({volume}));
+}
+
+TEST_F(HelmChartTest, TlsSecretValueRendersTheTlsComponent) {
+  auto kustomize = KustomizeWith({"manifests/tls"});
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto chart = Template({"tls.secretName=dra-controller-tls"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(Diff(*kustomize, *chart), "");
+  const std::string deployment = std::string("Deployment ") + kNamespace + "/dra-controller";
+  ExpectServesSecret((*kustomize)[deployment], "dra-controller-tls");
+  auto named = Template({"tls.secretName=corp-serving"});
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  ExpectServesSecret((*named)[deployment], "corp-serving");
+  auto plain = Template({"tls.secretName=corp-serving", "metrics.secure=false"});
+  ASSERT_FALSE(plain.ok());
+  EXPECT_NE(plain.status().message().find("need metrics.secure=true"), std::string::npos)
+      << plain.status().message();
+}
+
+// cert-manager: a private CA signs a certificate for the Service's names
+// into the Secret the Deployment mounts.
+TEST_F(HelmChartTest, CertManagerValueRendersTheCertManagerComponent) {
+  auto kustomize = KustomizeWith({"manifests/cert-manager"});
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  auto chart = Template({"tls.certManager.enabled=true"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(Diff(*kustomize, *chart), "");
+  const std::string ns = std::string(" ") + kNamespace + "/";
+  json serving = (*kustomize)["Certificate" + ns + "dra-controller"]["spec"];
+  EXPECT_EQ(serving["dnsNames"],
+            json({"dra-controller", "dra-controller.dra-system", "dra-controller.dra-system.svc",
+                  "dra-controller.dra-system.svc.cluster.local"}));
+  ExpectServesSecret((*kustomize)["Deployment" + ns + "dra-controller"], serving["secretName"]);
+  EXPECT_EQ(serving["usages"], json({"server auth", "digital signature"}));
+  // serving <- Issuer dra-controller-ca <- its CA Secret <- a CA certificate
+  json issuer = (*kustomize)["Issuer" + ns + serving["issuerRef"]["name"].get<std::string>()];
+  json ca = (*kustomize)["Certificate" + ns + "dra-controller-ca"]["spec"];
+  EXPECT_EQ(issuer["spec"]["ca"]["secretName"], ca["secretName"]);
+  EXPECT_EQ(ca["isCA"], true);
+  EXPECT_TRUE(
+      (*kustomize)["Issuer" + ns + ca["issuerRef"]["name"].get<std::string>()]["spec"].contains(
+          "selfSigned"));
+}
+
+TEST_F(HelmChartTest, CertManagerNamesTheReleaseNamespaceAndAGivenIssuer) {
+  auto rendered =
+      Helm({"template", kRelease, Chart(), "--namespace", "gpu-system", "--set",
+            "tls.certManager.enabled=true", "--set", "tls.certManager.issuerRef.name=corp-ca",
+            "--set", "tls.certManager.issuerRef.kind=ClusterIssuer"});
+  ASSERT_TRUE(rendered.ok()) << rendered.status().ToString();
+  auto objects = Parse(rendered->out);
+  ASSERT_TRUE(objects.ok()) << objects.status().ToString();
+  json serving = (*objects)["Certificate gpu-system/dra-controller"]["spec"];
+  EXPECT_EQ(serving["dnsNames"][2], "dra-controller.gpu-system.svc");
+  EXPECT_EQ(serving["issuerRef"],
+            json::parse(R"({"group":"cert-manager.io","kind":"ClusterIssuer","name":"corp-ca"})"));
+  for (const auto& [key, object] : *objects) {
+    EXPECT_NE(object["kind"], "Issuer") << key << ": no CA of its own with a given issuer";
+  }
+  ExpectServesSecret((*objects)["Deployment gpu-system/dra-controller"], "dra-controller-tls");
 }
 
 TEST_F(HelmChartTest, InstallsUpgradesAndUninstallsInTheControlPlane) {

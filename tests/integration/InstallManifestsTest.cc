@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "tests/support/ClusterTest.h"
+#include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
 
 namespace dra::testing {
@@ -168,6 +169,27 @@ TEST_F(InstallManifestsTest, RestrictedPodSecurityAdmitsTheTemplateAndRefusesPri
       << root_refused.status().message();
   (void)cluster_->Kubectl({"delete", "pod", "dra-controller-psa-test", "-n", kNamespace,
                            "--grace-period=0", "--force"});
+}
+
+// The tls component (a mounted Secret as the serving certificate): the API
+// server accepts the patched Deployment, and a Pod of its template is admitted
+// as "restricted" and mounts the whole Secret (a renewal reaches it).
+TEST_F(InstallManifestsTest, TheTlsComponentIsAcceptedAndAdmittedAsRestricted) {
+  touched_ = true;
+  KustomizeOverlay overlay({"manifests"}, {"manifests/tls"});
+  auto applied = cluster_->Kubectl({"apply", "-k", overlay.path()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  EXPECT_EQ(applied->err.find("Warning"), std::string::npos) << applied->err;
+  json pod = TemplatePod("dra-controller-psa-tls");
+  ASSERT_FALSE(pod.is_null());
+  const json& container = pod["spec"]["containers"][0];
+  ASSERT_EQ(container["volumeMounts"].size(), 1u) << container;
+  EXPECT_FALSE(container["volumeMounts"][0].contains("subPath"));
+  EXPECT_EQ(pod["spec"]["volumes"][0]["secret"]["secretName"], "dra-controller-tls");
+  auto created =
+      cluster_->Kubectl({"create", "-f", "-", "-o", "name", "--dry-run=server"}, pod.dump());
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(created->err.find("Warning"), std::string::npos) << created->err;
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "controller/cli/RunOptions.h"
 #include "controller/health/HealthFeature.h"
+#include "tests/support/RepoRoot.h"
 
 namespace dra::cli {
 namespace {
@@ -46,6 +49,25 @@ TEST(RunOptionsTest, TokenReviewAudiencesAreAListWithoutEmptyItems) {
   auto empty_item = Parse(features, {"--token-review-audiences=a,,b"});
   ASSERT_FALSE(empty_item.ok());
   EXPECT_NE(empty_item.status().message().find("--token-review-audiences"), std::string::npos);
+}
+
+// The self-signed certificate names the Service the manifests ship, unless
+// told another.
+TEST(RunOptionsTest, TheServiceNameDefaultsToTheShippedService) {
+  std::ifstream file(dra::testing::RepoRoot::Path("manifests/base/service.yaml"));
+  std::stringstream service;
+  service << file.rdbuf();
+  app::FeatureList features = app::AllFeatures();
+  auto defaults = Parse(features, {});
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_NE(service.str().find("\n  name: " + defaults->manager.service_name + "\n"),
+            std::string::npos)
+      << defaults->manager.service_name;
+  EXPECT_EQ(defaults->manager.service_namespace, "");
+  auto other = Parse(features, {"--service-name=gpu-health", "--service-namespace=gpu"});
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_EQ(other->manager.service_name, "gpu-health");
+  EXPECT_EQ(other->manager.service_namespace, "gpu");
 }
 
 TEST(RunOptionsTest, FeaturesHaveDistinctNames) {

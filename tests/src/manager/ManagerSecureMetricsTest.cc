@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "src/auth/ServingCertificate.h"
@@ -7,6 +10,8 @@
 #include "src/manager/Manager.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/TempDir.h"
+#include "tests/support/TestTime.h"
+#include "tests/support/WaitFor.h"
 
 namespace kube {
 namespace {
@@ -83,6 +88,19 @@ class ManagerSecureMetricsTest : public ::testing::Test {
     return (*transport)->Send(request);
   }
 
+  // An HTTPS request to /metrics without a token, verified against `ca_pem`.
+  Result<HttpResponse> Handshake(int port, const std::string& ca_pem) {
+    RestConfig config;
+    config.server = "https://127.0.0.1:" + std::to_string(port);
+    config.ca_pem = ca_pem;
+    config.request_timeout = std::chrono::seconds(5);
+    auto transport = HttpTransport::Create(config);
+    if (!transport.ok()) return transport.status();
+    HttpRequest request;
+    request.path = "/metrics";
+    return (*transport)->Send(request);
+  }
+
   std::unique_ptr<ScriptedHttpServer> api_;
   ServingCertificate cert_;
   dra::testing::TempDir dir_;
@@ -137,6 +155,105 @@ TEST_F(ManagerSecureMetricsTest, WithoutACertDirAGeneratedCertificateIsServed) {
   auto reply = (*transport)->Send(request);
   ASSERT_TRUE(reply.ok()) << reply.status().ToString();
   EXPECT_EQ(reply->status, 401);
+}
+
+// Whether the PEM certificate is valid for `host` (its SANs).
+bool Names(const std::string& cert_pem, const std::string& host) {
+  BIO* bio = BIO_new_mem_buf(cert_pem.data(), static_cast<int>(cert_pem.size()));
+  X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (cert == nullptr) return false;
+  bool named = X509_check_host(cert, host.c_str(), host.size(), 0, nullptr) == 1;
+  X509_free(cert);
+  return named;
+}
+
+// Without a cert dir the certificate still names the Service as Prometheus
+// and Alertmanager dial it, so a client given it as CA can verify it.
+TEST_F(ManagerSecureMetricsTest, TheGeneratedCertificateNamesTheService) {
+  ManagerOptions options = Options(true);
+  options.metrics_cert_dir.clear();
+  options.service_name = "dra-controller";
+  options.service_namespace = "dra-system";
+  Manager manager(ApiConfig(), options);
+  auto tls = manager.ServingTls();
+  ASSERT_TRUE(tls.ok()) << tls.status().ToString();
+  for (const char* name :
+       {"localhost", "dra-controller", "dra-controller.dra-system", "dra-controller.dra-system.svc",
+        "dra-controller.dra-system.svc.cluster.local"}) {
+    EXPECT_TRUE(Names(tls->cert_pem, name)) << name;
+  }
+  EXPECT_FALSE(Names(tls->cert_pem, "dra-controller.other.svc"));
+}
+
+TEST_F(ManagerSecureMetricsTest, TheServiceNamespaceDefaultsToTheConfigurations) {
+  ManagerOptions options = Options(true);
+  options.metrics_cert_dir.clear();
+  options.service_name = "gpu-health";
+  RestConfig config = ApiConfig();
+  config.namespace_name = "gpu-system";
+  Manager manager(config, options);
+  auto tls = manager.ServingTls();
+  ASSERT_TRUE(tls.ok()) << tls.status().ToString();
+  EXPECT_TRUE(Names(tls->cert_pem, "gpu-health.gpu-system.svc"));
+}
+
+// /metrics and the webhook present one certificate: a client that trusts
+// what one server presents trusts the other.
+TEST_F(ManagerSecureMetricsTest, EveryServerPresentsTheSameGeneratedCertificate) {
+  ManagerOptions options = Options(true);
+  options.metrics_cert_dir.clear();
+  Manager manager(ApiConfig(), options);
+  auto first = manager.ServingTls();
+  auto second = manager.ServingTls();
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->cert_pem, second->cert_pem);
+  ASSERT_TRUE(manager.Start().ok());
+  auto reply = Handshake(manager.metrics_port(), first->cert_pem);
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  EXPECT_EQ(reply->status, 401);
+  ASSERT_TRUE(manager.Stop().ok());
+}
+
+// The kubelet updates a mounted Secret by writing a new timestamped
+// directory and renaming the ..data link onto it; tls.crt and tls.key are
+// links through ..data. A renewal (cert-manager's) reaches new handshakes
+// without a restart.
+void MountSecret(const std::filesystem::path& dir, const std::string& version,
+                 const ServingCertificate& cert) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir / version);
+  dra::testing::TempDir writer;
+  fs::copy_file(writer.Write("tls.crt", cert.cert_pem), dir / version / "tls.crt");
+  fs::copy_file(writer.Write("tls.key", cert.key_pem), dir / version / "tls.key");
+  fs::create_directory_symlink(version, dir / "..data_tmp");
+  fs::rename(dir / "..data_tmp", dir / "..data");
+  for (const char* file : {"tls.crt", "tls.key"}) {
+    if (!fs::is_symlink(dir / file)) fs::create_symlink(fs::path("..data") / file, dir / file);
+  }
+}
+
+TEST_F(ManagerSecureMetricsTest, ARenewedSecretIsServedWithoutARestart) {
+  dra::testing::TempDir mount;
+  MountSecret(mount.path(), "..2026_01_01_00_00_00.1", cert_);
+  ManagerOptions options = Options(true);
+  options.metrics_cert_dir = mount.path().string();
+  Manager manager(ApiConfig(), options);
+  ASSERT_TRUE(manager.Start().ok());
+  int port = manager.metrics_port();
+  ASSERT_EQ(Handshake(port, cert_.cert_pem)->status, 401);
+
+  auto renewed = ServingCertificate::SelfSigned({"localhost"});
+  ASSERT_TRUE(renewed.ok());
+  MountSecret(mount.path(), "..2026_02_01_00_00_00.2", *renewed);
+  auto served = dra::testing::WaitFor("the renewed certificate",
+                                      dra::testing::TestTime::Scaled(std::chrono::seconds(5)), [&] {
+                                        auto reply = Handshake(port, renewed->cert_pem);
+                                        return reply.ok() && reply->status == 401;
+                                      });
+  EXPECT_TRUE(served.ok()) << served.ToString();
+  EXPECT_FALSE(Handshake(port, cert_.cert_pem).ok()) << "the old certificate is still served";
+  ASSERT_TRUE(manager.Stop().ok());
 }
 
 TEST_F(ManagerSecureMetricsTest, AMissingCertDirFailsTheStart) {

@@ -31,6 +31,20 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 {{- end }}
 
+{{/* The Secret mounted as the serving certificate; empty: none. */}}
+{{- define "dra-controller.tlsSecretName" -}}
+{{- if .Values.tls.secretName -}}
+{{ .Values.tls.secretName }}
+{{- else if .Values.tls.certManager.enabled -}}
+dra-controller-tls
+{{- end -}}
+{{- end }}
+
+{{/* Where the serving certificate's Secret is mounted. */}}
+{{- define "dra-controller.tlsDir" -}}
+/etc/dra-controller/tls
+{{- end }}
+
 {{/* The container's arguments: `run` and its flags. */}}
 {{- define "dra-controller.args" -}}
 - run
@@ -45,6 +59,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - --graceful-shutdown-timeout={{ .Values.gracefulShutdownTimeout }}
 {{- if .Values.alertmanagerReceiver.enabled }}
 - --alertmanager-webhook-bind-address=:{{ .Values.alertmanagerReceiver.port }}
+{{- end }}
+{{- if include "dra-controller.tlsSecretName" . }}
+{{- if not .Values.metrics.secure }}
+{{- fail "tls.secretName and tls.certManager.enabled need metrics.secure=true" }}
+{{- end }}
+- --metrics-cert-dir={{ include "dra-controller.tlsDir" . }}
 {{- end }}
 {{- if not .Values.features.kubeletHealthReports }}
 - --kubelet-health-reports=false

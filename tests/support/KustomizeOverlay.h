@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tests/support/TempDir.h"
+
+namespace dra::testing {
+
+// A kustomization in a temporary directory that installs directories of the
+// repository (`resources`) with repository components (`components`), as an
+// operator's overlay does. kustomize takes only relative paths to components.
+class KustomizeOverlay {
+ public:
+  KustomizeOverlay(const std::vector<std::string>& resources,
+                   const std::vector<std::string>& components);
+
+  std::string path() const { return dir_.path().string(); }
+
+ private:
+  TempDir dir_;
+};
+
+}  // namespace dra::testing
