@@ -59,6 +59,9 @@ dra-controller-tls
 - --graceful-shutdown-timeout={{ .Values.gracefulShutdownTimeout }}
 {{- if .Values.alertmanagerReceiver.enabled }}
 - --alertmanager-webhook-bind-address=:{{ .Values.alertmanagerReceiver.port }}
+{{- with .Values.alertmanagerReceiver.requiredLabels }}
+- --alertmanager-required-labels={{ . }}
+{{- end }}
 {{- end }}
 {{- if include "dra-controller.tlsSecretName" . }}
 {{- if not .Values.metrics.secure }}
