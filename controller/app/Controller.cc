@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "controller/BuildInfo.h"
+#include "controller/api/TaintRuleApi.h"
 #include "src/manager/FunctionRunnable.h"
 #include "src/metrics/MetricFamilyCache.h"
 
@@ -11,15 +12,14 @@ namespace dra::app {
 namespace {
 
 constexpr const char* kResourceApi = "resource.k8s.io/v1";
-const char* const kInventoryResources[] = {"deviceclasses", "resourceslices", "resourceclaims",
-                                           "devicetaintrules"};
+const char* const kInventoryResources[] = {"deviceclasses", "resourceslices", "resourceclaims"};
 
 }  // namespace
 
 kube::ManagerOptions Controller::DefaultOptions() {
   kube::ManagerOptions options;
   options.leader_election_id = "dra-controller";
-  options.discover = {kResourceApi};
+  options.discover = api::TaintRuleApi::GroupVersions();  // resource.k8s.io/v1 first
   options.required = {kResourceApi};
   options.user_agent = std::string("dra-controller/") + build::kVersion;
   return options;
@@ -58,9 +58,15 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
       spdlog::warn("{} does not serve {}; features using it stay off", kResourceApi, resource);
     }
   }
+  auto taint_rules = api::TaintRuleApi::From(discovery);
+  if (taint_rules.has_value()) {
+    spdlog::info("DeviceTaintRules are served at {}", taint_rules->ApiVersion());
+  } else {
+    spdlog::warn("{}", api::TaintRuleApi::NotServed(discovery.server_version()));
+  }
   inventory_ = std::make_unique<inventory::Inventory>(manager.registry());
-  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(
-      manager.informers(), *inventory_, discovery.Serves(kResourceApi, "devicetaintrules"));
+  inventory_informers_ = std::make_unique<inventory::InventoryInformers>(manager.informers(),
+                                                                         *inventory_, taint_rules);
   KUBE_RETURN_IF_ERROR(WireFeatures(manager, discovery));
   AddInventoryChecks(manager);
   return kube::Status::Ok();

@@ -305,7 +305,8 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
 // during a preview or hold-off).
 ConditionValue DeviceHealthReconciler::EnforcedCondition(const PolicyDecision& decision) const {
   if (policy_.options().dry_run) {
-    return {"Enforced", "False", "DryRun", "dry-run: no DeviceTaintRule is written"};
+    return {"Enforced", "False", policy_.options().dry_run_reason,
+            policy_.options().dry_run_message};
   }
   if (!decision.enforced) return {"Enforced", "False", decision.reason, decision.message};
   if (!decision.keep_rule) return {"Enforced", "True", decision.reason, "no taint, as spec asks"};
@@ -318,9 +319,9 @@ std::vector<ConditionValue> DeviceHealthReconciler::Conditions(
     const api::DeviceTaintRule* ours) const {
   std::vector<ConditionValue> out;
   if (policy_.options().dry_run) {
-    out.push_back({"Tainted", "False", "DryRun",
-                   "dry-run, no DeviceTaintRule written; would be: " + decision.reason + ": " +
-                       decision.message});
+    out.push_back(
+        {"Tainted", "False", policy_.options().dry_run_reason,
+         "no DeviceTaintRule written; would be: " + decision.reason + ": " + decision.message});
   } else {
     // A rule that selects no published device taints nothing; an ambiguous
     // target taints only through a rule written before it became ambiguous.
@@ -421,12 +422,13 @@ void DeviceHealthReconciler::RecordEvents(const api::DeviceHealth& health, const
   std::string effect = decision.keep_rule ? EffectText(decision.effect) : "";
   bool dry_run = policy_.options().dry_run;
   bool changed = !tainted || health.status.effect != effect ||
-                 (tainted->reason != decision.reason && !(dry_run && tainted->reason == "DryRun"));
+                 (tainted->reason != decision.reason &&
+                  !(dry_run && tainted->reason == policy_.options().dry_run_reason));
   if (!changed) return;
   bool warn = decision.effect == TaintEffect::kNoExecute || decision.reason == kReasonStormGuard ||
               decision.override_refused;
   std::string message = Target(health) + ": " + decision.message;
-  if (dry_run) message = "dry-run (nothing written): " + message;
+  if (dry_run) message = policy_.options().dry_run_message + ": " + message;
   events_(RefOf(health), warn ? kube::kEventTypeWarning : kube::kEventTypeNormal,
           decision.keep_rule ? "Taint" + decision.reason : "TaintRemoved", message);
   bool newly_no_execute = decision.keep_rule && decision.effect == TaintEffect::kNoExecute &&

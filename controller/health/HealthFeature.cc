@@ -1,5 +1,8 @@
 #include "controller/health/HealthFeature.h"
 
+#include <spdlog/spdlog.h>
+
+#include "controller/api/TaintRuleApi.h"
 #include "controller/health/HealthFlags.h"
 #include "src/cache/ChangeSignal.h"
 
@@ -13,8 +16,16 @@ kube::Status HealthFeature::ParseFlags(const kube::FlagSet& flags) {
 }
 
 kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
+  HealthOptions options = options_;
+  if (context.informers.rules() == nullptr) {
+    // Still read and report: status, Events and metrics say what would be done.
+    options.dry_run = true;
+    options.dry_run_reason = "TaintRulesNotServed";
+    options.dry_run_message = api::TaintRuleApi::NotServed(context.discovery.server_version());
+    spdlog::warn("device health writes no DeviceTaintRule: {}", options.dry_run_message);
+  }
   KUBE_ASSIGN_OR_RETURN(wiring_, HealthWiring::Register(context.manager, context.inventory,
-                                                        context.informers, options_));
+                                                        context.informers, options));
   if (wiring_) PublishUnhealthyDevices(context);
   return kube::Status::Ok();
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 #include "controller/health/DeviceAttributeNames.h"
 
@@ -18,6 +19,10 @@ struct HealthOptions {
   double storm_share = 0.25;
   // Write no DeviceTaintRules; status, Events and metrics say what would be done.
   bool dry_run = false;
+  // Why nothing is written, as status says it (Enforced=False): --health-dry-run
+  // by default; the cluster serving no DeviceTaintRule API otherwise.
+  std::string dry_run_reason = "DryRun";
+  std::string dry_run_message = "dry-run: no DeviceTaintRule is written";
   // DeviceHealths reconciled at once. A reconcile waits on two API writes
   // (rule, then status), so with many changes in flight this bounds throughput.
   int workers = 4;

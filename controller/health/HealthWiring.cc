@@ -23,11 +23,8 @@ bool Served(kube::Manager& manager) {
 kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
     kube::Manager& manager, inventory::Inventory& inventory,
     inventory::InventoryInformers& informers, const HealthOptions& options) {
-  if (informers.rules() == nullptr) {
-    spdlog::warn("device health off: resource.k8s.io/v1 does not serve devicetaintrules");
-    return std::unique_ptr<HealthWiring>();
-  }
   if (!Served(manager)) return std::unique_ptr<HealthWiring>();
+
   std::unique_ptr<HealthWiring> wiring(new HealthWiring());
   wiring->inventory_ = &inventory;
   wiring->attribute_names_ = options.attribute_names;
@@ -35,9 +32,11 @@ kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
       api::DeviceHealth::kResource,
       [](simdjson::dom::element e) { return api::DeviceHealth::FromJson(e); });
   auto recorder = manager.Recorder("dra-controller");
-  HealthSources sources{&wiring->healths_->store(), &informers.rules()->store(), &inventory};
+  HealthSources sources{&wiring->healths_->store(),
+                        informers.rules() ? &informers.rules()->store() : nullptr, &inventory};
+  auto rule_resource = informers.taint_rule_resource().value_or(api::DeviceTaintRule::kResource);
   wiring->reconciler_ = std::make_shared<DeviceHealthReconciler>(
-      sources, std::make_shared<RestHealthWriter>(manager.client()),
+      sources, std::make_shared<RestHealthWriter>(manager.client(), rule_resource),
       [recorder](const kube::ObjectReference& object, const std::string& type,
                  const std::string& reason,
                  const std::string& message) { recorder->Event(object, type, reason, message); },
@@ -49,8 +48,9 @@ kube::Result<std::unique_ptr<HealthWiring>> HealthWiring::Register(
                                           wiring->reconciler_);
   if (!controller.ok()) return controller.status().WithContext("device health controller");
   wiring->Watch(**controller, informers);
-  spdlog::info("device health on: preview {}s, hold-off {}s, storm guard {:.0f}%{}",
+  spdlog::info("device health on: preview {}s, hold-off {}s, storm guard {:.0f}%, rules at {}{}",
                options.preview.count(), options.hold_off.count(), options.storm_share * 100,
+               informers.rules() ? rule_resource.ApiVersion() : "none",
                options.dry_run ? ", dry-run" : "");
   return wiring;
 }

@@ -8,16 +8,16 @@ namespace dra::health {
 
 kube::Status RestHealthWriter::ApplyRule(const nlohmann::json& rule) {
   std::string name = rule["metadata"]["name"].get<std::string>();
-  auto applied =
-      client_->Apply(api::DeviceTaintRule::kResource.ItemPath("", name), rule, kFieldManager, true);
+  nlohmann::json body = rule;
+  body["apiVersion"] = rules_.ApiVersion();  // the same fields at every version served
+  auto applied = client_->Apply(rules_.ItemPath("", name), body, kFieldManager, true);
   return applied.ok() ? kube::Status::Ok() : applied.status().WithContext("applying " + name);
 }
 
 kube::Status RestHealthWriter::DeleteRule(const std::string& name, const std::string& uid) {
   kube::DeleteOptions options;
   options.precondition_uid = uid;
-  kube::Status status =
-      client_->DeleteIfExists(api::DeviceTaintRule::kResource.ItemPath("", name), options);
+  kube::Status status = client_->DeleteIfExists(rules_.ItemPath("", name), options);
   // A uid precondition that fails means the rule was re-created meanwhile:
   // the next reconcile looks at the new one.
   if (status.code() == kube::StatusCode::kConflict) return kube::Status::Ok();

@@ -13,8 +13,9 @@ namespace dra::health {
 // patch of devicehealths/status.
 class RestHealthWriter : public HealthWriter {
  public:
-  explicit RestHealthWriter(std::shared_ptr<kube::RestClient> client)
-      : client_(std::move(client)) {}
+  // `rules`: DeviceTaintRules at the version the cluster serves (TaintRuleApi).
+  RestHealthWriter(std::shared_ptr<kube::RestClient> client, kube::ResourceType rules)
+      : client_(std::move(client)), rules_(std::move(rules)) {}
 
   kube::Status ApplyRule(const nlohmann::json& rule) override;
   kube::Status DeleteRule(const std::string& name, const std::string& uid) override;
@@ -22,6 +23,7 @@ class RestHealthWriter : public HealthWriter {
 
  private:
   std::shared_ptr<kube::RestClient> client_;
+  kube::ResourceType rules_;
 };
 
 }  // namespace dra::health

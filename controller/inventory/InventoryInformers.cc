@@ -10,7 +10,7 @@
 namespace dra::inventory {
 
 InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
-                                       bool with_taint_rules)
+                                       std::optional<kube::ResourceType> taint_rules)
     : classes_(
           registry.Get<api::DeviceClass>(api::DeviceClass::kResource, api::DeviceClass::FromJson)),
       slices_(registry.Get<api::ResourceSlice>(api::ResourceSlice::kResource,
@@ -31,9 +31,10 @@ InventoryInformers::InventoryInformers(kube::InformerRegistry& registry, Invento
   nodes_.AddHandler(std::make_shared<InventoryFeed<api::NodeView>>(
       [inv](auto n) { inv->ApplyNode(std::move(n)); },
       [inv](const api::NodeView& n) { inv->RemoveNode(n); }));
-  if (!with_taint_rules) return;
-  rules_ = &registry.Get<api::DeviceTaintRule>(api::DeviceTaintRule::kResource,
-                                               api::DeviceTaintRule::FromJson);
+  if (!taint_rules.has_value()) return;
+  taint_rule_resource_ = std::move(taint_rules);
+  rules_ =
+      &registry.Get<api::DeviceTaintRule>(*taint_rule_resource_, api::DeviceTaintRule::FromJson);
   rules_->AddHandler(std::make_shared<InventoryFeed<api::DeviceTaintRule>>(
       [inv](auto r) { inv->ApplyTaintRule(std::move(r)); },
       [inv](const api::DeviceTaintRule& r) { inv->RemoveTaintRule(r); }));

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "controller/api/DeviceClass.h"
@@ -22,8 +23,11 @@ namespace dra::inventory {
 // slice taints are known.
 class InventoryInformers {
  public:
-  InventoryInformers(kube::InformerRegistry& registry, Inventory& inventory,
-                     bool with_taint_rules = true);
+  // `taint_rules`: where the cluster serves DeviceTaintRules (TaintRuleApi),
+  // nullopt where it serves none.
+  InventoryInformers(
+      kube::InformerRegistry& registry, Inventory& inventory,
+      std::optional<kube::ResourceType> taint_rules = api::DeviceTaintRule::kResource);
 
   // True once every informer has listed.
   bool WaitForSync(std::chrono::milliseconds timeout);
@@ -40,6 +44,10 @@ class InventoryInformers {
   kube::Informer<api::DeviceClass>& classes() { return classes_; }
   // nullptr without taint rules.
   kube::Informer<api::DeviceTaintRule>* rules() { return rules_; }
+  // The REST resource of rules(); nullopt without taint rules.
+  const std::optional<kube::ResourceType>& taint_rule_resource() const {
+    return taint_rule_resource_;
+  }
 
   // Told of each slice or claim once the Inventory has applied (or removed)
   // it, on the feed's thread; a handler of slices() or claims() may run
@@ -57,6 +65,7 @@ class InventoryInformers {
   kube::Informer<api::ResourceClaim>& claims_;
   kube::Informer<api::NodeView>& nodes_;
   kube::Informer<api::DeviceTaintRule>* rules_ = nullptr;
+  std::optional<kube::ResourceType> taint_rule_resource_;
   std::shared_ptr<ChangeObservers<api::ResourceSlice>> slice_observers_ =
       std::make_shared<ChangeObservers<api::ResourceSlice>>();
   std::shared_ptr<ChangeObservers<api::ResourceClaim>> claim_observers_ =

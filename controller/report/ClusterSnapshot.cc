@@ -8,18 +8,20 @@
 #include "controller/api/PodView.h"
 #include "controller/api/ResourceClaim.h"
 #include "controller/api/ResourceSlice.h"
+#include "controller/api/TaintRuleApi.h"
 #include "src/client/ListPager.h"
 
 namespace dra::report {
 namespace {
 
-// Every object of T's resource that projects, in the server's order; adds
-// those that do not to `errors`.
+// Every object of `resource` (T's by default) that projects, in the server's
+// order; adds those that do not to `errors`.
 template <typename T>
-kube::Result<std::vector<std::shared_ptr<const T>>> ListAll(kube::RestClient& client, int& errors) {
+kube::Result<std::vector<std::shared_ptr<const T>>> ListAll(
+    kube::RestClient& client, int& errors, const kube::ResourceType& resource = T::kResource) {
   std::vector<std::shared_ptr<const T>> objects;
   int skipped = 0;
-  kube::Status status = kube::ListPager::Of(client, T::kResource)
+  kube::Status status = kube::ListPager::Of(client, resource)
                             .EachElement(
                                 [&](simdjson::dom::element item) {
                                   auto object = T::FromJson(item);
@@ -36,6 +38,20 @@ kube::Result<std::vector<std::shared_ptr<const T>>> ListAll(kube::RestClient& cl
   if (!status.ok()) return status;
   errors += skipped;
   return objects;
+}
+
+// The DeviceTaintRules at the version the cluster serves them; none where it
+// serves none (the gate is off).
+kube::Status ListTaintRules(kube::RestClient& client, ClusterSnapshot& s) {
+  auto served = api::TaintRuleApi::Discover(client);
+  if (!served.ok()) return served.status();
+  if (!served->has_value()) return kube::Status::Ok();
+  auto rules = ListAll<api::DeviceTaintRule>(client, s.decode_errors, **served);
+  if (!rules.ok() && rules.status().code() != kube::StatusCode::kNotFound) return rules.status();
+  if (rules.ok()) {
+    for (auto& r : *rules) s.inventory->ApplyTaintRule(std::move(r));
+  }
+  return kube::Status::Ok();
 }
 
 }  // namespace
@@ -60,11 +76,7 @@ kube::Result<std::unique_ptr<ClusterSnapshot>> ClusterSnapshot::List(kube::RestC
   for (auto& x : *slices) inv.ApplySlice(std::move(x));
   KUBE_ASSIGN_OR_RETURN(s.claims, ListAll<api::ResourceClaim>(client, s.decode_errors));
   for (const auto& c : s.claims) inv.ApplyClaim(c);
-  auto rules = ListAll<api::DeviceTaintRule>(client, s.decode_errors);
-  if (!rules.ok() && rules.status().code() != kube::StatusCode::kNotFound) return rules.status();
-  if (rules.ok()) {
-    for (auto& r : *rules) inv.ApplyTaintRule(std::move(r));
-  }
+  KUBE_RETURN_IF_ERROR(ListTaintRules(client, s));
   KUBE_ASSIGN_OR_RETURN(s.nodes, ListAll<api::NodeView>(client, s.decode_errors));
   for (const auto& n : s.nodes) inv.ApplyNode(n);
   if (options.with_pods) {
