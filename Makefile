@@ -36,7 +36,9 @@ help:
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
 	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
 	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
-	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) from the code"
+	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) and the chart README"
+	@echo "make release VERSION=x.y.z  image dra-controller:x.y.z and dist/dra-controller-x.y.z.tgz"
+	@echo "                   from the commit tagged vx.y.z (DRY_RUN=1: checks only, prints the rest)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -170,3 +172,10 @@ install: configure
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD_DIR)/dra-controller $(DESTDIR)$(PREFIX)/bin/dra-controller
 	ln -sf dra-controller $(DESTDIR)$(PREFIX)/bin/kubectl-dra
+
+# The release of the commit tagged vVERSION (docs/versioning.md): checks that
+# VERSION, Chart.yaml and the tag agree, builds the image tagged VERSION and
+# packages the chart into dist/. DRY_RUN=1 checks and prints the commands.
+.PHONY: release
+release: $(if $(DRY_RUN),,helm-binary)
+	@hack/release.sh $(if $(DRY_RUN),--dry-run) $(VERSION)
