@@ -142,8 +142,9 @@ cluster-status:
 fleet:
 	@KUBECONFIG="$(CLUSTER_DIR)/kubeconfig" hack/fake-gpu-fleet.sh apply
 
-# docs/reference/ as `dra-controller docs PAGE` prints it; ReferencePagesTest
-# (make test) fails while a checked-in page differs.
+# docs/reference/ as `dra-controller docs PAGE` prints it, and the chart
+# README's values table from values.yaml; ReferencePagesTest and
+# ChartReadmeTest (make test) fail while a checked-in page differs.
 REFERENCE_PAGES := flags:flags metrics:metrics crd:devicehealth
 .PHONY: docs
 docs: configure
@@ -153,6 +154,7 @@ docs: configure
 	  $(BUILD_DIR)/dra-controller docs "$${page%%:*}" >"$$out.tmp" && mv "$$out.tmp" "$$out" \
 	    && echo "wrote $$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	done
+	@python3 hack/chart-values-table.py --write
 
 fmt:
 	@hack/lint.sh fix

@@ -81,9 +81,10 @@ TEST_F(DocsCheckTest, FlagTableOutsideReferenceFails) {
 }
 
 TEST_F(DocsCheckTest, CodeBlocksAndCodeSpansAreNotProse) {
-  dir_.Write("docs/guide.md",
-             "# Guide\n\n## Setup\n\nA name matches `[a-z]([-a-z0-9]*[a-z0-9])`.\n\n```\n| Flag |\n|---|\n"
-             "| `--a` |\n| `--b` |\n12 tests\n```\n");
+  dir_.Write(
+      "docs/guide.md",
+      "# Guide\n\n## Setup\n\nA name matches `[a-z]([-a-z0-9]*[a-z0-9])`.\n\n```\n| Flag |\n|---|\n"
+      "| `--a` |\n| `--b` |\n12 tests\n```\n");
   ProcessOutput run = CheckDocs(root());
   EXPECT_EQ(run.exit_code, 0) << run.out;
 }
