@@ -179,5 +179,5 @@ install: configure
 # VERSION, Chart.yaml and the tag agree, builds the image tagged VERSION and
 # packages the chart into dist/. DRY_RUN=1 checks and prints the commands.
 .PHONY: release
-release: $(if $(DRY_RUN),,helm-binary)
-	@hack/release.sh $(if $(DRY_RUN),--dry-run) $(VERSION)
+release: $(if $(filter 1,$(DRY_RUN)),,helm-binary)
+	@hack/release.sh $(if $(filter 1,$(DRY_RUN)),--dry-run) $(VERSION)
