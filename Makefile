@@ -36,7 +36,9 @@ help:
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
 	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
 	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
-	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) from the code"
+	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) and the chart README"
+	@echo "make release VERSION=x.y.z  image dra-controller:x.y.z and dist/dra-controller-x.y.z.tgz"
+	@echo "                   from the commit tagged vx.y.z (DRY_RUN=1: checks only, prints the rest)"
 	@echo "make fmt | lint | clean"
 
 deps:
@@ -140,8 +142,9 @@ cluster-status:
 fleet:
 	@KUBECONFIG="$(CLUSTER_DIR)/kubeconfig" hack/fake-gpu-fleet.sh apply
 
-# docs/reference/ as `dra-controller docs PAGE` prints it; ReferencePagesTest
-# (make test) fails while a checked-in page differs.
+# docs/reference/ as `dra-controller docs PAGE` prints it, and the chart
+# README's values table from values.yaml; ReferencePagesTest and
+# ChartReadmeTest (make test) fail while a checked-in page differs.
 REFERENCE_PAGES := flags:flags metrics:metrics crd:devicehealth
 .PHONY: docs
 docs: configure
@@ -151,6 +154,7 @@ docs: configure
 	  $(BUILD_DIR)/dra-controller docs "$${page%%:*}" >"$$out.tmp" && mv "$$out.tmp" "$$out" \
 	    && echo "wrote $$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	done
+	@python3 hack/chart-values-table.py --write
 
 fmt:
 	@hack/lint.sh fix
@@ -170,3 +174,10 @@ install: configure
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD_DIR)/dra-controller $(DESTDIR)$(PREFIX)/bin/dra-controller
 	ln -sf dra-controller $(DESTDIR)$(PREFIX)/bin/kubectl-dra
+
+# The release of the commit tagged vVERSION (docs/versioning.md): checks that
+# VERSION, Chart.yaml and the tag agree, builds the image tagged VERSION and
+# packages the chart into dist/. DRY_RUN=1 checks and prints the commands.
+.PHONY: release
+release: $(if $(filter 1,$(DRY_RUN)),,helm-binary)
+	@hack/release.sh $(if $(filter 1,$(DRY_RUN)),--dry-run) $(VERSION)

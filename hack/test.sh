@@ -93,9 +93,9 @@ run_setup() {
 # Every step checks its own exit code: `set -e` does not apply inside a
 # function called from an `&&` list (below), so a failing ctest was ignored.
 run_unit() {
-  log "include layering (hack/include-layers.txt) and links in README.md and docs/"
+  log "include layering (hack/include-layers.txt) and the docs check (hack/doc-links.py)"
   timed "include layering" "$REPO_ROOT/hack/lint.sh" layers || die "include layering broken"
-  timed "doc links" python3 "$REPO_ROOT/hack/doc-links.py" || die "README.md or docs/ link to nothing"
+  timed "doc links" python3 "$REPO_ROOT/hack/doc-links.py" || die "docs check failed: a broken link, a test count in prose or a flag table (above)"
   log "unit tests"
   timed "unit tests" ctest --test-dir "$BUILD_DIR" -L unit --output-on-failure -j "$JOBS" \
     || die "unit tests failed"

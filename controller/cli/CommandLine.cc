@@ -53,7 +53,8 @@ int CommandLine::Run(std::span<const std::string> argv, CommandIo io) {
     io.out << topic->Help();
     return kExitOk;
   }
-  Command* command = Find(argv[0]);
+  // `--version` is the conventional spelling of the `version` command.
+  Command* command = Find(argv[0] == "--version" ? "version" : argv[0]);
   if (command == nullptr) {
     io.err << "error: unknown command \"" << argv[0] << "\"\n\n";
     PrintUsage(io.err);

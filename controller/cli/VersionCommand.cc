@@ -1,12 +1,14 @@
 #include "controller/cli/VersionCommand.h"
 
 #include "controller/BuildInfo.h"
+#include "controller/api/DeviceHealth.h"
 
 namespace dra::cli {
 
 std::string VersionCommand::Help() const {
-  return "Print the version of dra-controller and the Kubernetes version it targets.\n\n"
-         "Usage:\n  dra-controller version\n";
+  return "Print the version of dra-controller, the Kubernetes release it is built against and\n"
+         "the API versions it uses (DRA's resource.k8s.io, its own DeviceHealth).\n\n"
+         "Usage:\n  dra-controller version\n  dra-controller --version\n";
 }
 
 int VersionCommand::Run(std::span<const std::string> args, CommandIo io) {
@@ -15,7 +17,7 @@ int VersionCommand::Run(std::span<const std::string> args, CommandIo io) {
     return kExitUsage;
   }
   io.out << "dra-controller " << build::kVersion << " (Kubernetes " << build::kTargetKubernetes
-         << ", resource.k8s.io/v1)\n";
+         << ", resource.k8s.io/v1, " << api::DeviceHealth::kResource.ApiVersion() << ")\n";
   return kExitOk;
 }
 

@@ -4,8 +4,8 @@
 
 namespace dra::cli {
 
-// `dra-controller version`: prints the binary's version and the Kubernetes
-// minor version it targets.
+// `dra-controller version` (or `--version`): prints the binary's version, the
+// Kubernetes release it is built against and the API versions it uses.
 class VersionCommand : public Command {
  public:
   std::string_view Name() const override { return "version"; }

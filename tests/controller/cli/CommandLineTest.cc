@@ -34,6 +34,19 @@ TEST_F(CommandLineTest, DispatchesArgumentsToCommand) {
   EXPECT_EQ(out_.str(), "a;b;");
 }
 
+// `--version` is the conventional spelling of the `version` command.
+TEST_F(CommandLineTest, VersionFlagRunsVersionCommand) {
+  class FakeVersion : public EchoCommand {
+   public:
+    std::string_view Name() const override { return "version"; }
+  };
+  cli_.Register(std::make_unique<FakeVersion>());
+  EXPECT_EQ(Run({"--version"}), 0);
+  EXPECT_EQ(err_.str(), "");
+  EXPECT_EQ(Run({"--version", "x"}), 1);
+  EXPECT_EQ(out_.str(), "x;");
+}
+
 TEST_F(CommandLineTest, NoArgumentsIsUsageError) {
   EXPECT_EQ(Run({}), kExitUsage);
   EXPECT_NE(err_.str().find("Usage:"), std::string::npos);
