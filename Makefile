@@ -145,7 +145,7 @@ fleet:
 # docs/reference/ as `dra-controller docs PAGE` prints it, and the chart
 # README's values table from values.yaml; ReferencePagesTest and
 # ChartReadmeTest (make test) fail while a checked-in page differs.
-REFERENCE_PAGES := flags:flags metrics:metrics crd:devicehealth
+REFERENCE_PAGES := flags:flags metrics:metrics crd:devicehealth compatibility:compatibility
 .PHONY: docs
 docs: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller
@@ -155,6 +155,7 @@ docs: configure
 	    && echo "wrote $$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	done
 	@python3 hack/chart-values-table.py --write
+	@python3 hack/readme-compatibility.py docs/reference/compatibility.md README.md
 
 fmt:
 	@hack/lint.sh fix

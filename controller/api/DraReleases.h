@@ -45,6 +45,17 @@ class DraReleases {
   // (beta, off by default) on kube-apiserver, kube-scheduler and
   // kube-controller-manager, and --runtime-config=resource.k8s.io/v1beta2=true".
   static std::string HowToEnable(DraCapability capability, int minor);
+  // Whether kube-controller-manager's device-taint eviction controller evicts
+  // a Pod whose claim is the implicit extended-resource claim (recorded only in
+  // pod.status.extendedResourceClaimStatus). 1.34-1.36 look only at
+  // pod.spec.resourceClaims (pkg/controller/devicetainteviction/
+  // device_taint_eviction.go:1581 in v1.36.3, podEvictionTime); 1.37 walks
+  // resourceclaim.PodClaims (k8s.io/dynamic-resource-allocation
+  // resourceclaim/pod.go:35 in v0.37.2), which includes it.
+  static bool EvictsExtendedResourcePods(int minor) { return minor >= 37; }
+  // Whether DeviceTaintRules accept the taint effect None (report only):
+  // 1.34's v1alpha3 validation knows only NoSchedule and NoExecute.
+  static bool TaintEffectNoneServed(int minor) { return minor >= 35; }
 };
 
 }  // namespace dra::api

@@ -43,14 +43,11 @@ CheckResult ApiChecks::ResourcesServed(const CheckInputs& in) {
       missing += (missing.empty() ? "" : ", ") + std::string(required);
   }
   if (!missing.empty()) return CheckResult::Fail(kServed, "not served: " + missing);
-  if (!Contains(served, "devicetaintrules")) {
-    return CheckResult::Warn(kServed,
-                             "devicetaintrules not served (feature gate DRADeviceTaintRules off?); "
-                             "DeviceHealth cannot taint devices");
-  }
   return CheckResult::Pass(kServed,
-                           "deviceclasses resourceclaims resourceclaimtemplates resourceslices "
-                           "devicetaintrules");
+                           "deviceclasses resourceclaims resourceclaimtemplates resourceslices" +
+                               std::string(Contains(served, "devicetaintrules")
+                                               ? " devicetaintrules"
+                                               : " (devicetaintrules: see job-device-health)"));
 }
 
 }  // namespace dra::check

@@ -13,7 +13,7 @@ class ApiChecks {
 
   static CheckResult Version(const CheckInputs& in);
   // DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice must be
-  // served (fail); DeviceTaintRule is behind a feature gate (warn).
+  // served at resource.k8s.io/v1 (fail); DeviceTaintRule is JobChecks' matter.
   static CheckResult ResourcesServed(const CheckInputs& in);
 };
 

@@ -78,8 +78,13 @@ struct AccessCheck {
 inline constexpr const char* kSourcePolicyName = "dra-controller-devicehealth-sources";
 
 struct CheckInputs {
-  Fetched<std::string> version;                             // /version gitVersion
-  Fetched<std::vector<std::string>> served;                 // resources of resource.k8s.io/v1
+  Fetched<std::string> version;              // /version gitVersion
+  Fetched<std::vector<std::string>> served;  // resources of resource.k8s.io/v1
+  // Where DeviceTaintRules are served ("resource.k8s.io/v1beta2"); not_found: nowhere.
+  Fetched<std::string> taint_rules_api;
+  // A server-side dry run of a DeviceClass naming an extended resource kept
+  // spec.extendedResourceName (false: the API server dropped it, its gate is off).
+  Fetched<bool> extended_resources;
   std::shared_ptr<const report::ClusterSnapshot> snapshot;  // null: see snapshot_error
   std::string snapshot_error;
   Fetched<std::vector<api::DeviceHealth>> health;  // not_found: CRD not installed

@@ -4,8 +4,10 @@
 
 #include <ctime>
 
+#include "controller/api/DeviceClass.h"
 #include "controller/api/DeviceHealth.h"
 #include "controller/api/ResourceClaim.h"
+#include "controller/api/TaintRuleApi.h"
 #include "controller/check/MetricsReachability.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/inventory/InventoryInformers.h"
@@ -61,6 +63,7 @@ void CheckInputsReader::ReadApi(kube::RestClient& client, CheckInputs& in) {
   } else {
     Record(in.version, version.status());
   }
+  ReadCapabilities(client, in);
   auto group = client.Get("/apis/resource.k8s.io/v1");
   if (!group.ok()) return Record(in.served, group.status());
   in.served.Set({});
@@ -68,6 +71,26 @@ void CheckInputsReader::ReadApi(kube::RestClient& client, CheckInputs& in) {
     std::string name = StringAt(r, "name");
     if (!name.empty() && name.find('/') == std::string::npos) in.served.value.push_back(name);
   }
+}
+
+void CheckInputsReader::ReadCapabilities(kube::RestClient& client, CheckInputs& in) {
+  auto rules = api::TaintRuleApi::Discover(client);
+  if (!rules.ok()) {
+    Record(in.taint_rules_api, rules.status());
+  } else if (rules->has_value()) {
+    in.taint_rules_api.Set((*rules)->ApiVersion());
+  } else {
+    in.taint_rules_api.not_found = true;
+  }
+  // Kept only where the gate is on: the strategy drops the field otherwise.
+  nlohmann::json probe = {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "DeviceClass"},
+      {"metadata", {{"name", "dra-controller-check-probe-" + std::to_string(in.now)}}},
+      {"spec", {{"extendedResourceName", "dra-controller.dev/check-probe"}}}};
+  auto created = client.Create(api::DeviceClass::kResource, "", probe, "", /*dry_run=*/true);
+  if (!created.ok()) return Record(in.extended_resources, created.status());
+  in.extended_resources.Set(!StringAt(At(*created, "spec"), "extendedResourceName").empty());
 }
 
 void CheckInputsReader::ReadHealth(kube::RestClient& client, CheckInputs& in) {

@@ -28,6 +28,8 @@ class CheckInputsReader {
 
  private:
   static void ReadApi(kube::RestClient& client, CheckInputs& in);
+  // Where DeviceTaintRules are served; whether DeviceClasses keep extendedResourceName.
+  static void ReadCapabilities(kube::RestClient& client, CheckInputs& in);
   static void ReadHealth(kube::RestClient& client, CheckInputs& in);
   static void ReadClaimConditions(kube::RestClient& client, CheckInputs& in);
   static void AddClaimConditions(const nlohmann::json& claim,

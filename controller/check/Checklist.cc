@@ -4,6 +4,7 @@
 #include "controller/check/ClaimChecks.h"
 #include "controller/check/ControllerChecks.h"
 #include "controller/check/DeviceChecks.h"
+#include "controller/check/JobChecks.h"
 #include "controller/check/MetricsReachability.h"
 #include "controller/extended/ExtendedResourceMapping.h"
 #include "controller/extended/MappingAudit.h"
@@ -38,6 +39,9 @@ std::vector<CheckResult> Checklist::Run(const CheckInputs& in) {
   std::vector<CheckResult> out;
   out.push_back(ApiChecks::Version(in));
   out.push_back(ApiChecks::ResourcesServed(in));
+  out.push_back(JobChecks::DeviceHealth(in));
+  out.push_back(JobChecks::ExtendedResources(in));
+  out.push_back(JobChecks::KubeletHealthReports(in));
   SnapshotChecks(in, out);
   out.push_back(DeviceChecks::Health(in));
   out.push_back(ControllerChecks::Deployment(in));

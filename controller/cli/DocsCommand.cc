@@ -5,6 +5,7 @@
 
 #include "controller/app/Features.h"
 #include "controller/cli/RunOptions.h"
+#include "controller/docs/CompatibilityReference.h"
 #include "controller/docs/CrdReference.h"
 #include "controller/docs/FlagReference.h"
 #include "controller/docs/MetricReference.h"
@@ -55,8 +56,9 @@ std::string DocsCommand::Help() const {
   return "Print a reference page generated from the code, as docs/reference/ holds it:\n"
          "  flags    the flags of `run`, by the group that declares them\n"
          "  metrics  every metric family `run` serves on /metrics\n"
-         "  crd      the DeviceHealth field reference, from the CRD's schema\n\n"
-         "Usage:\n  dra-controller docs flags|metrics|crd [flags]\n\n" +
+         "  crd      the DeviceHealth field reference, from the CRD's schema\n"
+         "  compatibility  what each job needs of each Kubernetes release\n\n"
+         "Usage:\n  dra-controller docs flags|metrics|crd|compatibility [flags]\n\n" +
          DocsFlags().Usage();
 }
 
@@ -64,8 +66,10 @@ kube::Result<std::string> DocsCommand::Generate(std::string_view topic, const st
   if (topic == "flags") return Flags();
   if (topic == "metrics") return docs::MetricReference::Markdown();
   if (topic == "crd") return Crd(repo);
-  return kube::Status(kube::StatusCode::kInvalidArgument,
-                      "unknown page \"" + std::string(topic) + "\" (flags, metrics or crd)");
+  if (topic == "compatibility") return docs::CompatibilityReference::Markdown();
+  return kube::Status(
+      kube::StatusCode::kInvalidArgument,
+      "unknown page \"" + std::string(topic) + "\" (flags, metrics, crd or compatibility)");
 }
 
 int DocsCommand::Run(std::span<const std::string> args, CommandIo io) {
@@ -73,10 +77,12 @@ int DocsCommand::Run(std::span<const std::string> args, CommandIo io) {
   if (kube::Status parsed = flags.Parse(args); !parsed.ok()) {
     return UsageError(io, parsed.message());
   }
-  if (flags.positional().size() != 1) return UsageError(io, "name one page: flags, metrics or crd");
+  if (flags.positional().size() != 1) {
+    return UsageError(io, "name one page: flags, metrics, crd or compatibility");
+  }
   const std::string& topic = flags.positional()[0];
-  if (topic != "flags" && topic != "metrics" && topic != "crd") {
-    return UsageError(io, "unknown page \"" + topic + "\" (flags, metrics or crd)");
+  if (topic != "flags" && topic != "metrics" && topic != "crd" && topic != "compatibility") {
+    return UsageError(io, "unknown page \"" + topic + "\" (flags, metrics, crd or compatibility)");
   }
   auto page = Generate(topic, flags.Get("repo"));
   if (!page.ok()) {

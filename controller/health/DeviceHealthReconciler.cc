@@ -129,6 +129,12 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
     decision.enforced = false;
     decision.message = AmbiguityMessage(*health, resolution) + "; " + AmbiguousRule(target);
   }
+  if (decision.keep_rule && decision.effect == TaintEffect::kNone &&
+      !policy_.options().none_effect_served) {
+    // A report-only rule where the API has no effect None (1.34): no rule at all.
+    decision.keep_rule = false;
+    decision.message += " (this cluster's DeviceTaintRule API has no effect None: no rule)";
+  }
   SetHeld(key, decision.reason == kReasonStormGuard);
 
   Write wrote = Write::kNothing;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "controller/api/DraReleases.h"
 #include "controller/api/TaintRuleApi.h"
 #include "controller/health/HealthFlags.h"
 #include "src/cache/ChangeSignal.h"
@@ -17,6 +18,9 @@ kube::Status HealthFeature::ParseFlags(const kube::FlagSet& flags) {
 
 kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
   HealthOptions options = options_;
+  auto minor = api::DraReleases::Minor(context.discovery.server_version());
+  options.none_effect_served =
+      api::DraReleases::TaintEffectNoneServed(minor.value_or(api::DraReleases::kNewestMinor));
   if (context.informers.rules() == nullptr) {
     // Still read and report: status, Events and metrics say what would be done.
     options.dry_run = true;

@@ -23,6 +23,9 @@ struct HealthOptions {
   // by default; the cluster serving no DeviceTaintRule API otherwise.
   std::string dry_run_reason = "DryRun";
   std::string dry_run_message = "dry-run: no DeviceTaintRule is written";
+  // The served DeviceTaintRule API accepts effect None (not 1.34's v1alpha3):
+  // without it a report-only decision writes no rule.
+  bool none_effect_served = true;
   // DeviceHealths reconciled at once. A reconcile waits on two API writes
   // (rule, then status), so with many changes in flight this bounds throughput.
   int workers = 4;

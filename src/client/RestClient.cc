@@ -190,8 +190,9 @@ Result<nlohmann::json> RestClient::List(const ResourceType& type, const std::str
 
 Result<nlohmann::json> RestClient::Create(const ResourceType& type, const std::string& ns,
                                           const nlohmann::json& object,
-                                          const std::string& field_manager) {
+                                          const std::string& field_manager, bool dry_run) {
   std::string path = WithQuery(type.CollectionPath(ns), "fieldManager", field_manager);
+  if (dry_run) path = WithQuery(path, "dryRun", "All");
   return DoJson(Request("POST", path, object.dump(), "application/json"));
 }
 

@@ -73,9 +73,11 @@ class RestClient {
   Result<nlohmann::json> Get(const std::string& path);
   Result<nlohmann::json> List(const ResourceType& type, const std::string& ns,
                               const ListOptions& options);
+  // `dry_run`: the server validates, defaults and admits the object (dryRun=All)
+  // and answers what it would have stored, storing nothing.
   Result<nlohmann::json> Create(const ResourceType& type, const std::string& ns,
-                                const nlohmann::json& object,
-                                const std::string& field_manager = "");
+                                const nlohmann::json& object, const std::string& field_manager = "",
+                                bool dry_run = false);
   // PUT of the whole object; metadata.resourceVersion makes it conditional.
   Result<nlohmann::json> Update(const std::string& item_path, const nlohmann::json& object);
   Result<nlohmann::json> Patch(const std::string& item_path, PatchType type,

@@ -54,9 +54,11 @@ TEST(ChecklistTest, HealthyInputsHaveNoFail) {
   in.deployment.not_found = true;
   in.lease.not_found = true;
   in.source_policy.Set(true);
+  in.taint_rules_api.Set("resource.k8s.io/v1");
+  in.extended_resources.Set(true);
   CheckReport report(Checklist::Run(in));
   EXPECT_FALSE(report.failed()) << report.FormatTable();
-  EXPECT_EQ(report.results().size(), 19u);  // mapping-order-hazard among them
+  EXPECT_EQ(report.results().size(), 22u);  // mapping-order-hazard among them
 }
 
 }  // namespace

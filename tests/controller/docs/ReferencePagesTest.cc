@@ -5,6 +5,7 @@
 #include <string>
 
 #include "controller/cli/DocsCommand.h"
+#include "controller/docs/CompatibilityReference.h"
 #include "tests/support/RepoRoot.h"
 
 namespace dra::docs {
@@ -51,6 +52,26 @@ TEST(ReferencePagesTest, FlagsPageIsUpToDate) { ExpectUpToDate("flags", "flags.m
 TEST(ReferencePagesTest, MetricsPageIsUpToDate) { ExpectUpToDate("metrics", "metrics.md"); }
 
 TEST(ReferencePagesTest, DeviceHealthPageIsUpToDate) { ExpectUpToDate("crd", "devicehealth.md"); }
+
+TEST(ReferencePagesTest, CompatibilityPageIsUpToDate) {
+  ExpectUpToDate("compatibility", "compatibility.md");
+}
+
+// README's Requirements hold the same version x job table as the code.
+TEST(ReferencePagesTest, ReadmeCompatibilityTableIsTheGeneratedOne) {
+  std::string readme = ReadFile(RepoRoot::Path("README.md"));
+  auto begin = readme.find(CompatibilityReference::kReadmeBegin);
+  auto end = readme.find(CompatibilityReference::kReadmeEnd);
+  ASSERT_NE(begin, std::string::npos) << "README.md lost its compatibility table marker";
+  ASSERT_NE(end, std::string::npos);
+  begin += std::string(CompatibilityReference::kReadmeBegin).size() + 1;  // and its newline
+  ASSERT_LE(begin, end);
+  std::string in_readme = readme.substr(begin, end - begin);
+  EXPECT_TRUE(in_readme == CompatibilityReference::Table())
+      << "README.md's compatibility table differs from the code's; run `make docs`.\nFirst "
+         "difference at "
+      << FirstDifference(in_readme, CompatibilityReference::Table());
+}
 
 }  // namespace
 }  // namespace dra::docs

@@ -347,6 +347,49 @@ TEST_F(DeviceHealthReconcilerTest, DryRunWritesNoRule) {
   EXPECT_EQ(api_->deletes, 0);
 }
 
+// Where the cluster serves no DeviceTaintRule API: reported as a dry run,
+// the reason and message naming what to turn on.
+TEST_F(DeviceHealthReconcilerTest, NoTaintRuleApiReportsWhatToTurnOn) {
+  HealthOptions options = Options(0s);
+  options.dry_run = true;
+  options.dry_run_reason = "TaintRulesNotServed";
+  options.dry_run_message = "turn on the feature gate DRADeviceTaintRules";
+  auto r = Make(options);
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "a1");
+  EXPECT_EQ(api_->applies, 0);
+  json status = api_->Status("a1");
+  bool enforced_seen = false;
+  for (const auto& c : status["conditions"]) {
+    if (c["type"] == "Tainted") {
+      EXPECT_EQ(c["reason"], "TaintRulesNotServed");
+    }
+    if (c["type"] != "Enforced") continue;
+    enforced_seen = true;
+    EXPECT_EQ(c["status"], "False");
+    EXPECT_EQ(c["reason"], "TaintRulesNotServed");
+    EXPECT_EQ(c["message"], "turn on the feature gate DRADeviceTaintRules");
+  }
+  EXPECT_TRUE(enforced_seen) << status.dump();
+}
+
+// 1.34's v1alpha3 DeviceTaintRule has no effect None: a report-only decision
+// (Unknown with nothing in force) writes no rule there, and one elsewhere.
+TEST_F(DeviceHealthReconcilerTest, ReportOnlyWritesNoRuleWhereEffectNoneIsNotServed) {
+  HealthOptions without_none = Options(0s);
+  without_none.none_effect_served = false;
+  auto old = Make(without_none);
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unknown"));
+  (void)Settle(*old, "a1");
+  EXPECT_EQ(api_->applies, 0);
+  EXPECT_EQ(Rule("a1"), nullptr);
+  auto current = Make(Options(0s));
+  api_->Put(Health("b1", "node-b", "gpu-1", "Unknown"));
+  (void)Settle(*current, "b1");
+  EXPECT_EQ(api_->applies, 1);
+  EXPECT_EQ(api_->last_rule["spec"]["taint"]["effect"], "None");
+}
+
 TEST_F(DeviceHealthReconcilerTest, RestoresAnEditedOrDeletedRule) {
   auto r = Make(Options());
   api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
