@@ -33,6 +33,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <regex>
 #include <sstream>
 
@@ -118,7 +119,9 @@ class RenderedMonitoringTest : public ClusterTest {
     source_ = source;
     auto crd = cluster_->InstallDeviceHealthCrd();
     ASSERT_TRUE(crd.ok()) << crd.ToString();
-    ASSERT_NO_FATAL_FAILURE(ChooseNamespace());
+    ns_ = source_ == Source::kHelm            ? "gpu-ops-" + RandomSuffix()
+          : source_ == Source::kReadmeOverlay ? "dra-system"
+                                              : "gpu-ops";
     ASSERT_NO_FATAL_FAILURE(Render());
     monitor_ = Find(objects_, "ServiceMonitor", "dra-controller");
     ASSERT_NE(monitor_, nullptr) << "no ServiceMonitor rendered";
@@ -148,30 +151,28 @@ class RenderedMonitoringTest : public ClusterTest {
         {"delete", "namespace", ns_, "--ignore-not-found", "--wait=true", "--timeout=60s"});
   }
 
-  // Helm: a fresh gpu-ops-<random>; the overlays name their own.
-  void ChooseNamespace() {
-    if (source_ == Source::kHelm) {
-      auto ns = cluster_->CreateTestNamespace("gpu-ops");
-      ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-      ns_ = *ns;
-      delete_namespace_ = true;
-      return;
-    }
-    ns_ = source_ == Source::kReadmeOverlay ? "dra-system" : "gpu-ops";
-    // A namespace a previous test is still deleting cannot take objects.
-    auto gone = WaitFor("namespace " + ns_ + " to be usable", TestTime::Scaled(60s), [&] {
+  static std::string RandomSuffix() {
+    std::random_device random;
+    std::string suffix;
+    for (int i = 0; i < 5; ++i) suffix += "abcdefghijklmnopqrstuvwxyz0123456789"[random() % 36];
+    return suffix;
+  }
+
+  // The install's namespace, made unless it is there; one a previous test is
+  // still deleting is waited for.
+  void CreateNamespace() {
+    auto usable = WaitFor("namespace " + ns_ + " to be usable", TestTime::Scaled(60s), [&] {
       auto got = cluster_->Kubectl(
           {"get", "namespace", ns_, "--ignore-not-found", "-o", "jsonpath={.status.phase}"});
       return got.ok() && got->out != "Terminating";
     });
-    ASSERT_TRUE(gone.ok()) << gone.ToString();
+    ASSERT_TRUE(usable.ok()) << usable.ToString();
     auto exists = cluster_->Kubectl({"get", "namespace", ns_, "--ignore-not-found", "-o", "name"});
     ASSERT_TRUE(exists.ok()) << exists.status().ToString();
-    if (exists->out.empty()) {
-      auto created = cluster_->Kubectl({"create", "namespace", ns_});
-      ASSERT_TRUE(created.ok()) << created.status().ToString();
-      delete_namespace_ = true;
-    }
+    if (!exists->out.empty()) return;
+    auto created = cluster_->Kubectl({"create", "namespace", ns_});
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    delete_namespace_ = true;
   }
 
   void Render() {
@@ -247,6 +248,7 @@ class RenderedMonitoringTest : public ClusterTest {
   // Secret the Deployment mounts (tls.crt, tls.key, ca.crt); a second CA
   // that signed nothing of ours.
   void MakeServingSecret() {
+    ASSERT_NO_FATAL_FAILURE(CreateNamespace());
     std::string secret = ServingSecretName();
     ASSERT_FALSE(secret.empty()) << "the rendered Deployment mounts no Secret as volume tls";
     TestCertificates pki(dir_.path().string());
