@@ -69,6 +69,8 @@ std::string SourceName(Source source) {
   return "";
 }
 
+void PrintTo(Source source, std::ostream* out) { *out << SourceName(source); }
+
 std::string Repo(const std::string& path) { return std::string(DRA_REPO_ROOT) + "/" + path; }
 
 std::string ReadFile(const std::string& path) {
@@ -467,7 +469,11 @@ class RenderedMonitoringTest : public ClusterTest {
           return target.is_object() && target.value("health", "") == health &&
                  target.value("lastError", "").find(error) != std::string::npos;
         },
-        [&] { return target.dump(); });
+        [&] {
+          return target.is_object()
+                     ? target.value("health", "") + ": " + target.value("lastError", "")
+                     : std::string("no target");
+        });
     if (reached.ok()) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << reached.ToString() << "\n--- controller:\n"
                                          << (controller_ ? controller_->Output() : "");
@@ -657,6 +663,24 @@ class RenderedAlertmanagerTest : public RenderedMonitoringTest {
     return json::array({{{"labels", labels}, {"annotations", {{"summary", "test"}}}}});
   }
 
+  // Alertmanager with the receiver verifying against `ca_file`, sent one alert.
+  void StartAlertmanagerAndAlert(const std::string& name, const std::string& ca_file) {
+    std::string config =
+        AlertmanagerConfig(dir_.Write(name + "-token", Token(kAlertmanager)), ca_file);
+    ASSERT_FALSE(HasFailure()) << config;
+    std::string file = dir_.Write(name + ".yml", config);
+    alertmanager_port_ = StartServer(
+        alertmanager_, {"prometheus-alertmanager", "--config.file=" + file,
+                        "--storage.path=" + dir_.path().string() + "/" + name + "{attempt}",
+                        "--cluster.listen-address="});
+    ASSERT_NE(alertmanager_port_, 0);
+    auto posted = Subprocess::Run(
+        {"curl", "-sf", "-H", "Content-Type: application/json", "--data-binary", "@-",
+         "http://127.0.0.1:" + std::to_string(alertmanager_port_) + "/api/v2/alerts"},
+        Alert().dump());
+    ASSERT_TRUE(posted.ok() && posted->exit_code == 0) << (posted.ok() ? posted->err : "");
+  }
+
   // A counter of Alertmanager's own /metrics (0 when absent).
   double AlertmanagerCounter(const std::string& series) const {
     auto out = Subprocess::Run(
@@ -686,24 +710,25 @@ TEST_F(RenderedAlertmanagerTest, AlertmanagerDeliversToTheWebhookOverVerifiedTls
   (*verified)["scrape_interval"] = "1s";
   ASSERT_NO_FATAL_FAILURE(StartPrometheus(json::array({*verified})));
 
+  // Another CA: Alertmanager refuses the certificate and the controller hears nothing.
+  ASSERT_NO_FATAL_FAILURE(StartAlertmanagerAndAlert("am-other-ca", other_ca_file_));
+  std::string out;
+  auto refused = WaitFor(
+      "Alertmanager to refuse the certificate", TestTime::Scaled(30s),
+      [&] {
+        return (out = alertmanager_->Output()).find("x509: certificate signed by unknown") !=
+               std::string::npos;
+      },
+      [&] { return out; });
+  ASSERT_TRUE(refused.ok()) << refused.ToString();
+  EXPECT_FALSE(Value("sum(dra_controller_alertmanager_requests_total)").has_value());
+  alertmanager_->Signal(SIGTERM);
+  ASSERT_TRUE(alertmanager_->Wait(10s).has_value());
+
   // Alertmanager's CA file: ca.crt of the serving Secret, as docs/health.md copies it.
   auto ca = SecretValue(ns_, ServingSecretName(), "ca.crt");
   ASSERT_TRUE(ca.ok()) << ca.status().ToString();
-  std::string config = AlertmanagerConfig(dir_.Write("am-token", Token(kAlertmanager)),
-                                          dir_.Write("am-ca.crt", *ca));
-  ASSERT_FALSE(HasFailure()) << config;
-  std::string file = dir_.Write("alertmanager.yml", config);
-  alertmanager_port_ =
-      StartServer(alertmanager_, {"prometheus-alertmanager", "--config.file=" + file,
-                                  "--storage.path=" + dir_.path().string() + "/am{attempt}",
-                                  "--cluster.listen-address="});
-  ASSERT_NE(alertmanager_port_, 0);
-
-  auto posted =
-      Subprocess::Run({"curl", "-sf", "-H", "Content-Type: application/json", "--data-binary", "@-",
-                       "http://127.0.0.1:" + std::to_string(alertmanager_port_) + "/api/v2/alerts"},
-                      Alert().dump());
-  ASSERT_TRUE(posted.ok() && posted->exit_code == 0) << (posted.ok() ? posted->err : "");
+  ASSERT_NO_FATAL_FAILURE(StartAlertmanagerAndAlert("am", dir_.Write("am-ca.crt", *ca)));
   // The controller's answer, seen through the verified scrape.
   const std::string answered = "sum(dra_controller_alertmanager_requests_total{code=\"200\"})";
   std::optional<double> seen;
