@@ -124,7 +124,8 @@ class RenderedMonitoringTest : public ClusterTest {
     ns_ = source_ == Source::kHelm            ? "gpu-ops-" + RandomSuffix()
           : source_ == Source::kReadmeOverlay ? "dra-system"
                                               : "gpu-ops";
-    ASSERT_NO_FATAL_FAILURE(Render());
+    Render();
+    if (Skipped()) return;
     monitor_ = Find(objects_, "ServiceMonitor", "dra-controller");
     ASSERT_NE(monitor_, nullptr) << "no ServiceMonitor rendered";
     ASSERT_EQ(monitor_->value("/metadata/namespace"_json_pointer, std::string()), ns_);
@@ -179,6 +180,12 @@ class RenderedMonitoringTest : public ClusterTest {
 
   void Render() {
     kube::Result<ProcessOutput> rendered = kube::Status(kube::StatusCode::kInternal, "");
+    const char* helm = std::getenv("DRA_HELM");
+    if (source_ == Source::kHelm && (helm == nullptr || !std::filesystem::exists(helm))) {
+      std::string why = "DRA_HELM names no helm binary (hack/helm/build.sh; the cluster's env)";
+      if (std::getenv("DRA_REQUIRE_CLUSTER") != nullptr) FAIL() << why;
+      GTEST_SKIP() << why;
+    }
     if (source_ == Source::kHelm) {
       rendered =
           Helm({"template", "dra-controller", Repo("manifests/helm/dra-controller"), "--namespace",
@@ -203,10 +210,6 @@ class RenderedMonitoringTest : public ClusterTest {
 
   kube::Result<ProcessOutput> Helm(const std::vector<std::string>& args) {
     const char* helm = std::getenv("DRA_HELM");
-    if (helm == nullptr || !std::filesystem::exists(helm)) {
-      return kube::Status(kube::StatusCode::kNotFound,
-                          "DRA_HELM names no helm binary (hack/helm/build.sh; the cluster's env)");
-    }
     std::string home = dir_.path().string() + "/helm";
     std::vector<std::string> argv{"env", "HELM_CACHE_HOME=" + home + "/cache",
                                   "HELM_CONFIG_HOME=" + home + "/config",
@@ -380,8 +383,9 @@ class RenderedMonitoringTest : public ClusterTest {
     if (webhook) webhook_port_ = std::stoi(webhook_match[1]);
   }
 
-  // Starts `argv` + --web.listen-address on a port of its choosing until
-  // /-/ready answers; its port.
+  // Starts `argv` + --web.listen-address on a free port until /-/ready
+  // answers, up to three times ("{attempt}" in an argument becomes the
+  // attempt's number, for a fresh storage directory); its port, 0 if none.
   int StartServer(std::unique_ptr<BackgroundProcess>& process, std::vector<std::string> argv) {
     for (int attempt = 0; attempt < 3; ++attempt) {
       int port = FreePort();
