@@ -74,7 +74,7 @@ struct AccessCheck {
 // Everything the checks judge, read once from the cluster (CheckInputsReader)
 // or built by hand in unit tests. The checks themselves never talk to the API.
 // The ValidatingAdmissionPolicy (and its binding) of
-// manifests/base/devicehealth-source-policy.yaml.
+// manifests/features/device-health/devicehealth-source-policy.yaml.
 inline constexpr const char* kSourcePolicyName = "dra-controller-devicehealth-sources";
 
 struct CheckInputs {

@@ -69,7 +69,8 @@ CheckResult ControllerChecks::SourcePolicy(const CheckInputs& in) {
   }
   std::string risk =
       ": whoever may create DeviceHealths can take a monitoring source's name or label and "
-      "silence that source for a GPU; apply manifests/base/devicehealth-source-policy.yaml";
+      "silence that source for a GPU; apply "
+      "manifests/features/device-health/devicehealth-source-policy.yaml";
   if (in.source_policy.not_found)
     return CheckResult::Warn(kName, policy + " or its binding not found" + risk);
   return CheckResult::Warn(kName, "cannot read " + policy + ": " + in.source_policy.error + risk);

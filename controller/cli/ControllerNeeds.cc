@@ -46,7 +46,7 @@ void HealthNeeds(NeedList& needs) {
 }
 
 // The monitoring sources' writes; act-as-source is what the admission policy
-// of manifests/base/devicehealth-source-policy.yaml asks.
+// of manifests/features/device-health/devicehealth-source-policy.yaml asks.
 void SourceNeeds(NeedList& needs, const std::string& feature) {
   needs.Add(feature, {"create", "patch", "delete", "act-as-source"}, kHealths);
 }

@@ -11,14 +11,14 @@
 #      "forbidden" before a deadline; then it is stopped by PID with SIGTERM
 #      and must exit 0.
 # Needs the control plane's env (CLUSTER_DIR, or KUBECONFIG and DRA_KUBECTL as
-# hack/control-plane/cluster.sh writes them); applies crds/ and manifests/base
-# for the service account and its RBAC and deletes manifests/base again.
+# hack/control-plane/cluster.sh writes them); applies crds/ and manifests/
+# for the service account and its RBAC and deletes manifests/ again.
 #   smoke-test.sh [IMAGE]      (default dra-controller:dev)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 IMAGE="${1:-$IMAGE_NAME:$IMAGE_TAG}"
-MANIFESTS="${DRA_IMAGE_MANIFESTS:-$REPO_ROOT/manifests/base}"
+MANIFESTS="${DRA_IMAGE_MANIFESTS:-$REPO_ROOT/manifests}"
 NAMESPACE=dra-system
 LEASE=dra-controller-image-smoke-test
 DEADLINE_S="${DRA_IMAGE_SMOKE_DEADLINE:-90}"

@@ -15,6 +15,7 @@
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -313,6 +314,61 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   });
   EXPECT_TRUE(gone.ok()) << gone.ToString();
   EXPECT_EQ(controller_->Output().find("orbidden"), std::string::npos) << controller_->Output();
+}
+
+// Device health off as docs/deploy.md shows it (manifests/base with the
+// no-device-health component): the Deployment's own args, run with the
+// service account's token, sync and lead without a "forbidden" on base's
+// RBAC alone; the webhook's flag is harmless (the log says it is off), and the
+// account may write no DeviceTaintRule and no ResourceClaim.
+TEST_F(DeploymentManifestsTest, HealthOffRunsOnBaseRbacAlone) {
+  auto crds = cluster_->Kubectl({"apply", "-k", std::string(DRA_REPO_ROOT) + "/crds"});
+  ASSERT_TRUE(crds.ok()) << crds.status().ToString();
+  KustomizeOverlay overlay({"manifests/base"}, {"manifests/features/no-device-health"});
+  applied_ = true;
+  auto applied = cluster_->Kubectl({"apply", "-k", overlay.path()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", "dra-system"});
+  ASSERT_TRUE(deployment.ok()) << deployment.status().ToString();
+  std::vector<std::string> argv{std::string(DRA_BINARY_DIR) + "/dra-controller"};
+  for (const json& arg : (*deployment)["spec"]["template"]["spec"]["containers"][0]["args"]) {
+    std::string value = arg.get<std::string>();
+    if (value.find("-bind-address=") != std::string::npos) {
+      value = value.substr(0, value.find('=')) + "=127.0.0.1:0";  // no fixed ports here
+    }
+    argv.push_back(value);
+  }
+  EXPECT_EQ(argv.back(), "--controllers=*,-device-health");
+  dir_ = std::make_unique<TempDir>();
+  auto kubeconfig = ServiceAccountKubeconfig(Token("dra-controller"));
+  ASSERT_TRUE(kubeconfig.ok()) << kubeconfig.status().ToString();
+  argv.insert(argv.end(), {"--kubeconfig", *kubeconfig, "--leader-election-id",
+                           "dra-controller-manifest-test"});
+  auto process = BackgroundProcess::Start(argv);
+  ASSERT_TRUE(process.ok()) << process.status().ToString();
+  controller_ = std::move(*process);
+  auto up = WaitFor(
+      "the controller to sync its inventory and lead", 60s,
+      [&] {
+        std::string out = controller_->Output();
+        return out.find("inventory synced") != std::string::npos &&
+               out.find("became leader") != std::string::npos;
+      },
+      [&] { return controller_->Output(); });
+  ASSERT_TRUE(up.ok()) << up.ToString();
+  std::string out = controller_->Output();
+  EXPECT_EQ(out.find("orbidden"), std::string::npos) << out;
+  EXPECT_NE(out.find("feature alertmanager-webhook is off"), std::string::npos) << out;
+  EXPECT_EQ(out.find("serving the Alertmanager webhook"), std::string::npos) << out;
+  auto can = [&](const std::string& verb, const std::string& resource) {
+    auto answer = cluster_->Kubectl({"auth", "can-i", verb, resource, "-A", "--as",
+                                     "system:serviceaccount:dra-system:dra-controller"});
+    return answer.ok() && answer->out.rfind("yes", 0) == 0;
+  };
+  EXPECT_TRUE(can("list", "pods"));  // the question is asked right
+  EXPECT_FALSE(can("create", "devicetaintrules.resource.k8s.io"));
+  EXPECT_FALSE(can("delete", "resourceclaims.resource.k8s.io"));
+  EXPECT_FALSE(can("update", "resourceclaims.resource.k8s.io"));
 }
 
 TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {

@@ -1,5 +1,5 @@
 // The monitoring sources' DeviceHealths cannot be taken by a person who may
-// create DeviceHealths: with manifests/base/devicehealth-source-policy.yaml
+// create DeviceHealths: with manifests/features/device-health/devicehealth-source-policy.yaml
 // applied, a user bound to create/patch/update/delete on devicehealths (as a
 // person who writes them by hand is) cannot create an object under a source's
 // name (kubelet-..., alert-...) nor with the dra-controller.dev/source label,
@@ -91,7 +91,7 @@ class DeviceHealthSourcePolicyTest : public ClusterTest {
   }
 
   static std::string Policy() {
-    return RepoRoot::Path("manifests/base/devicehealth-source-policy.yaml");
+    return RepoRoot::Path("manifests/features/device-health/devicehealth-source-policy.yaml");
   }
 
   kube::Result<ProcessOutput> As(const std::string& user, std::vector<std::string> args,

@@ -129,6 +129,34 @@ const json& At(const Objects& objects, const std::string& key) {
   return it == objects.end() ? kMissing : it->second;
 }
 
+// Every rule of a ClusterRole or Role in `objects` that lets its holder
+// write DeviceTaintRules or ResourceClaims (a subresource included), as
+// "Kind name: verbs on resources".
+std::string TaintRuleOrClaimWrites(const Objects& objects) {
+  static const std::set<std::string> writes{"create", "update",           "patch",
+                                            "delete", "deletecollection", "*"};
+  std::string out;
+  for (const auto& [key, object] : objects) {
+    std::string kind = object.value("kind", "");
+    if (kind != "ClusterRole" && kind != "Role") continue;
+    for (const json& rule : object.value("rules", json::array())) {
+      json groups = rule.value("apiGroups", json::array());
+      bool dra = std::any_of(groups.begin(), groups.end(),
+                             [](const json& g) { return g == "resource.k8s.io" || g == "*"; });
+      bool writing = false;
+      for (const json& verb : rule.value("verbs", json::array())) writing |= writes.count(verb) > 0;
+      bool target = false;
+      for (const json& resource : rule.value("resources", json::array())) {
+        std::string name = resource.get<std::string>();
+        name = name.substr(0, name.find('/'));
+        target |= name == "devicetaintrules" || name == "resourceclaims" || name == "*";
+      }
+      if (dra && writing && target) out += key + ": " + rule.dump() + "\n";
+    }
+  }
+  return out;
+}
+
 // Where the monitoring objects must land and what they must name to be found
 // by Prometheus and to verify the controller.
 struct MonitoringExpectation {
@@ -347,7 +375,13 @@ class HelmChartTest : public ClusterTest {
 
   // `kubectl kustomize` of an overlay: the install (manifests/) with `components`.
   kube::Result<Objects> KustomizeWith(const std::vector<std::string>& components) {
-    KustomizeOverlay overlay({"manifests"}, components);
+    return KustomizeOf({"manifests"}, components);
+  }
+
+  // `kubectl kustomize` of an overlay of `resources` with `components`, and crds/.
+  kube::Result<Objects> KustomizeOf(const std::vector<std::string>& resources,
+                                    const std::vector<std::string>& components) {
+    KustomizeOverlay overlay(resources, components);
     auto rendered = cluster_->Kubectl({"kustomize", overlay.path()});
     if (!rendered.ok()) return rendered.status();
     auto objects = Parse(rendered->out);
@@ -379,7 +413,9 @@ TEST_F(HelmChartTest, LintsCleanWithEveryOptionalPart) {
        {std::vector<std::string>{},
         {"--set", "monitoring.enabled=true", "--set", "alertmanagerReceiver.enabled=false"},
         {"--set", std::string("image.digest=") + kDigest, "--set", "namespace.create=false"},
-        {"--set", "tls.certManager.enabled=true"}}) {
+        {"--set", "tls.certManager.enabled=true"},
+        {"--set", "features.deviceHealth=false", "--set", "features.deleteLeakedClaims=true",
+         "--set", "features.repairExtendedResourceMapping=true"}}) {
     std::vector<std::string> args{"lint", "--strict", Chart()};
     args.insert(args.end(), sets.begin(), sets.end());
     auto lint = Helm(args);
@@ -466,6 +502,118 @@ TEST_F(HelmChartTest, DcgmRulesSelectTheExporterTheValuesName) {
       std::string::npos)
       << rules;
   EXPECT_EQ(rules.find("gpu-operator"), std::string::npos) << rules;
+}
+
+// Issue 48's "done when": with device health off and neither the mapping
+// repair nor the leak deletion on, nothing the install renders may write a
+// DeviceTaintRule or a ResourceClaim, in kustomize (manifests/base with the
+// no-device-health component) and in the chart (features.deviceHealth=false).
+TEST_F(HelmChartTest, HealthAndExtendedResourcesOffGrantNoTaintRuleOrClaimWrites) {
+  auto kustomize = KustomizeOf({"manifests/base"}, {"manifests/features/no-device-health"});
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  EXPECT_EQ(TaintRuleOrClaimWrites(*kustomize), "");
+  auto chart = Template({"features.deviceHealth=false"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(TaintRuleOrClaimWrites(*chart), "");
+  // The check can fail: the full install writes both.
+  auto full = KustomizeOf({"manifests"}, {"manifests/features/delete-leaked-claims"});
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  std::string writes = TaintRuleOrClaimWrites(*full);
+  EXPECT_NE(writes.find("devicetaintrules"), std::string::npos) << writes;
+  EXPECT_NE(writes.find("resourceclaims"), std::string::npos) << writes;
+}
+
+// Each opt-in feature's component (its flag and its rights) is the chart
+// with that feature's value, and health off is base with no-device-health.
+TEST_F(HelmChartTest, FeatureValuesRenderTheFeatureComponents) {
+  struct Case {
+    std::vector<std::string> resources;
+    std::string component;
+    std::string value;
+    std::string role;  // the ClusterRole the component adds; "" none
+  };
+  for (const Case& c : {Case{{"manifests"},
+                             "manifests/features/repair-extended-resource-mapping",
+                             "features.repairExtendedResourceMapping=true",
+                             "dra-controller-repair-extended-resource-mapping"},
+                        Case{{"manifests"},
+                             "manifests/features/delete-leaked-claims",
+                             "features.deleteLeakedClaims=true",
+                             "dra-controller-delete-leaked-claims"},
+                        Case{{"manifests/base"},
+                             "manifests/features/no-device-health",
+                             "features.deviceHealth=false",
+                             ""}}) {
+    SCOPED_TRACE(c.component);
+    auto kustomize = KustomizeOf(c.resources, {c.component});
+    ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+    auto chart = Template({c.value});
+    ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+    EXPECT_EQ(Diff(*kustomize, *chart), "");
+    if (!c.role.empty()) {
+      EXPECT_FALSE(At(*chart, "ClusterRole /" + c.role).empty()) << c.role;
+    }
+  }
+}
+
+// Device health off: the flag that turns it off, and none of its objects.
+TEST_F(HelmChartTest, DeviceHealthOffRendersNoHealthRightsNoPolicyNoRoles) {
+  auto chart = Template({"features.deviceHealth=false"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  json args = (*chart)[std::string("Deployment ") + kNamespace + "/dra-controller"]["spec"]
+                      ["template"]["spec"]["containers"][0]["args"];
+  EXPECT_NE(std::find(args.begin(), args.end(), "--controllers=*,-device-health"), args.end())
+      << args;
+  for (const char* key :
+       {"ClusterRole /dra-controller-device-health",
+        "ClusterRoleBinding /dra-controller-device-health",
+        "ClusterRole /dra-controller-devicehealth-editor",
+        "ClusterRole /dra-controller-devicehealth-viewer",
+        "ValidatingAdmissionPolicy /dra-controller-devicehealth-sources",
+        "ValidatingAdmissionPolicyBinding /dra-controller-devicehealth-sources"}) {
+    EXPECT_TRUE(At(*chart, key).empty()) << key;
+  }
+  for (const auto& [key, object] : *chart) {  // the CRD stays: its objects outlive the feature
+    if (object.value("kind", "") == "CustomResourceDefinition") continue;
+    EXPECT_EQ(object.dump().find("devicehealths"), std::string::npos) << key;
+  }
+}
+
+// TokenReviews and SubjectAccessReviews only for what asks for them: secure
+// metrics, or the webhook (which runs with device health).
+TEST_F(HelmChartTest, ReviewRightsOnlyForSecureMetricsOrTheWebhook) {
+  const std::string role = "ClusterRole /dra-controller-reviews";
+  struct Case {
+    std::vector<std::string> sets;
+    bool want;
+  };
+  for (const Case& c : {Case{{}, true}, Case{{"metrics.secure=false"}, true},
+                        Case{{"metrics.secure=false", "alertmanagerReceiver.enabled=false"}, false},
+                        Case{{"metrics.secure=false", "features.deviceHealth=false"}, false}}) {
+    auto chart = Template(c.sets);
+    ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+    EXPECT_EQ(!At(*chart, role).empty(), c.want) << ::testing::PrintToString(c.sets);
+    EXPECT_EQ(!At(*chart, "ClusterRoleBinding /dra-controller-reviews").empty(), c.want);
+  }
+}
+
+// The people's roles: the viewer joins `view`, the editor joins nothing and
+// cannot act as a monitoring source.
+TEST_F(HelmChartTest, DeviceHealthRolesForPeople) {
+  auto kustomize = KustomizeInstall();
+  ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
+  const json& viewer = At(*kustomize, "ClusterRole /dra-controller-devicehealth-viewer");
+  EXPECT_EQ(viewer["metadata"]["labels"].value("rbac.authorization.k8s.io/aggregate-to-view", ""),
+            "true");
+  EXPECT_EQ(viewer["rules"][0]["verbs"], json({"get", "list", "watch"}));
+  const json& editor = At(*kustomize, "ClusterRole /dra-controller-devicehealth-editor");
+  ASSERT_FALSE(editor.empty());
+  for (const auto& [label, value] : editor["metadata"]["labels"].items()) {
+    EXPECT_EQ(label.find("rbac.authorization.k8s.io/aggregate-to"), std::string::npos) << label;
+  }
+  EXPECT_EQ(editor["rules"],
+            json::parse(R"([{"apiGroups":["dra-controller.dev"],"resources":["devicehealths"],
+              "verbs":["get","list","watch","create","patch","update","delete"]}])"));
 }
 
 TEST_F(HelmChartTest, TheComparisonSeesAChangedValue) {
@@ -633,16 +781,18 @@ TEST_F(HelmChartTest, InstallsUpgradesAndUninstallsInTheControlPlane) {
             std::string("registry.example.com/gpu/dra-controller@") + kDigest);
   EXPECT_EQ((*deployment)["metadata"]["labels"].value("app.kubernetes.io/managed-by", ""), "Helm");
 
-  // The ClusterRole grants what manifests/base/rbac.yaml grants, to the
-  // service account in the release namespace.
+  // The ClusterRoles grant what manifests/base and the device-health
+  // component grant, to the service account in the release namespace.
   auto kustomize = Kustomize("manifests");
   ASSERT_TRUE(kustomize.ok()) << kustomize.status().ToString();
-  auto role = cluster_->GetJson({"get", "clusterrole", "dra-controller"});
-  ASSERT_TRUE(role.ok()) << role.status().ToString();
-  EXPECT_EQ((*role)["rules"], (*kustomize)["ClusterRole /dra-controller"]["rules"]);
-  auto binding = cluster_->GetJson({"get", "clusterrolebinding", "dra-controller"});
-  ASSERT_TRUE(binding.ok()) << binding.status().ToString();
-  EXPECT_EQ((*binding)["subjects"][0]["namespace"], kInstallNamespace);
+  for (const std::string name : {"dra-controller", "dra-controller-device-health"}) {
+    auto role = cluster_->GetJson({"get", "clusterrole", name});
+    ASSERT_TRUE(role.ok()) << role.status().ToString();
+    EXPECT_EQ((*role)["rules"], (*kustomize)["ClusterRole /" + name]["rules"]) << name;
+    auto binding = cluster_->GetJson({"get", "clusterrolebinding", name});
+    ASSERT_TRUE(binding.ok()) << binding.status().ToString();
+    EXPECT_EQ((*binding)["subjects"][0]["namespace"], kInstallNamespace) << name;
+  }
   for (const char* object :
        {"serviceaccount/dra-controller", "service/dra-controller", "networkpolicy/dra-controller",
         "poddisruptionbudget/dra-controller", "role/dra-controller-leader-election",

@@ -15,6 +15,7 @@
 #include "tests/support/ClusterTest.h"
 #include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
+#include "tests/support/WaitFor.h"
 
 namespace dra::testing {
 namespace {
@@ -74,6 +75,13 @@ TEST_F(InstallManifestsTest, ServerSideDryRunAcceptsTheWholeInstall) {
         "serviceaccount/dra-controller", "clusterrole.rbac.authorization.k8s.io/dra-controller",
         "clusterrole.rbac.authorization.k8s.io/dra-controller-metrics-reader",
         "clusterrolebinding.rbac.authorization.k8s.io/dra-controller",
+        "clusterrole.rbac.authorization.k8s.io/dra-controller-reviews",
+        "clusterrole.rbac.authorization.k8s.io/dra-controller-device-health",
+        "clusterrolebinding.rbac.authorization.k8s.io/dra-controller-device-health",
+        "clusterrole.rbac.authorization.k8s.io/dra-controller-devicehealth-editor",
+        "clusterrole.rbac.authorization.k8s.io/dra-controller-devicehealth-viewer",
+        "validatingadmissionpolicy.admissionregistration.k8s.io/"
+        "dra-controller-devicehealth-sources",
         "role.rbac.authorization.k8s.io/dra-controller-leader-election",
         "rolebinding.rbac.authorization.k8s.io/dra-controller-leader-election",
         "service/dra-controller", "deployment.apps/dra-controller",
@@ -169,6 +177,46 @@ TEST_F(InstallManifestsTest, RestrictedPodSecurityAdmitsTheTemplateAndRefusesPri
       << root_refused.status().message();
   (void)cluster_->Kubectl({"delete", "pod", "dra-controller-psa-test", "-n", kNamespace,
                            "--grace-period=0", "--force"});
+}
+
+// The roles for people, bound cluster-wide to three users as an admin would:
+// `view` (and so `edit`) gains reading DeviceHealths through the viewer's
+// aggregation, `edit` does not gain writing them, and the editor writes them
+// but may not act as a monitoring source.
+TEST_F(InstallManifestsTest, DeviceHealthRolesForPeopleAggregateOnlyTheViewer) {
+  touched_ = true;
+  auto applied = cluster_->Kubectl({"apply", "-k", Manifests()});
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  const std::vector<std::pair<std::string, std::string>> people{
+      {"view", "dra-test-viewer"},
+      {"edit", "dra-test-editor-of-apps"},
+      {"dra-controller-devicehealth-editor", "dra-test-health-editor"}};
+  for (const auto& [role, user] : people) {
+    auto bound = cluster_->Kubectl(
+        {"create", "clusterrolebinding", user, "--clusterrole", role, "--user", user});
+    ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  }
+  auto can = [&](const std::string& verb, const std::string& user) {
+    auto out = cluster_->Kubectl(
+        {"auth", "can-i", verb, "devicehealths.dra-controller.dev", "--as", user});
+    return out.ok() && out->out.rfind("yes", 0) == 0;
+  };
+  // kube-controller-manager's aggregation controller fills view and edit.
+  for (const char* user : {"dra-test-viewer", "dra-test-editor-of-apps"}) {
+    auto reads = WaitFor(std::string(user) + " may list DeviceHealths", 30s,
+                         [&] { return can("list", user); });
+    EXPECT_TRUE(reads.ok()) << reads.ToString();
+  }
+  EXPECT_FALSE(can("create", "dra-test-viewer"));
+  EXPECT_FALSE(can("create", "dra-test-editor-of-apps"));
+  EXPECT_FALSE(can("delete", "dra-test-editor-of-apps"));
+  for (const char* verb : {"list", "create", "patch", "update", "delete"}) {
+    EXPECT_TRUE(can(verb, "dra-test-health-editor")) << verb;
+  }
+  EXPECT_FALSE(can("act-as-source", "dra-test-health-editor"));
+  for (const auto& [role, user] : people) {
+    (void)cluster_->Kubectl({"delete", "clusterrolebinding", user, "--ignore-not-found"});
+  }
 }
 
 // The tls component (a mounted Secret as the serving certificate): the API

@@ -8,11 +8,13 @@
 // of a ServiceAccount that manifests/monitoring/alertmanager-rbac.yaml's
 // ClusterRole is bound to), extended-resource findings and repair, and the
 // leak audit with deletion (kube-controller-manager is stopped so that a
-// hand-made leaked implicit claim stays leaked). First with
-// manifests/base/rbac.yaml as shipped (no "forbidden" but the webhook's 403
-// to a token without the sender's binding; the webhook answers the sender's
-// alert 200 and writes its DeviceHealth), then once per rule of its
-// ClusterRole and Role with that rule alone removed: the feature needing the
+// hand-made leaked implicit claim stays leaked). The install is the full one:
+// manifests/ (base and device health) with the components of the two opt-in
+// features. First with its RBAC as shipped (no "forbidden" but the webhook's
+// 403 to a token without the sender's binding; the webhook answers the
+// sender's alert 200 and writes its DeviceHealth), then once per rule of the
+// ClusterRoles and Roles bound to the controller's service account with that
+// rule alone removed: the feature needing the
 // rule logs the apiserver's denial naming verb, resource and API group, every
 // "forbidden" line in the log is one of those, and the rest keeps working
 // (the leader is elected, the inventory syncs, /metrics answers 200; without
@@ -20,19 +22,22 @@
 // the Pod/Node read rule device health still applies its DeviceTaintRule; the
 // feature held back is named in the log with the informer it waits for;
 // without the DeviceHealth write rule the webhook answers the sender's alert
-// 503 and logs the denial). It also asserts that rbac.yaml has no wildcard and
-// no Secrets, and that every rule has an expectation here.
+// 503 and logs the denial). It also asserts that no role of the install has a
+// wildcard or Secrets, that each rule of the controller's is in one role
+// only, and that every rule has an expectation here.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "src/http/HttpTransport.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/KustomizeOverlay.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -218,7 +223,11 @@ class RbacPerRuleTest : public ClusterTest {
     cluster_dir_ = dir;
     auto crds = cluster_->Kubectl({"apply", "-k", Repo("crds")});
     ASSERT_TRUE(crds.ok()) << crds.status().ToString();
-    auto applied = cluster_->Kubectl({"apply", "-k", Repo("manifests")});
+    install_ = std::make_unique<KustomizeOverlay>(
+        std::vector<std::string>{"manifests"},
+        std::vector<std::string>{"manifests/features/repair-extended-resource-mapping",
+                                 "manifests/features/delete-leaked-claims"});
+    auto applied = cluster_->Kubectl({"apply", "-k", install_->path()});
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     applied_ = true;
     auto kind = cluster_->WaitForDeviceHealthKind();
@@ -258,8 +267,8 @@ class RbacPerRuleTest : public ClusterTest {
     }
     if (fleet_applied_) RemoveFakeFleet(*cluster_, kAlertFleet);
     if (applied_) {
-      (void)cluster_->Kubectl({"delete", "-k", Repo("manifests"), "--ignore-not-found",
-                               "--wait=true", "--timeout=90s"});
+      (void)cluster_->Kubectl(
+          {"delete", "-k", install_->path(), "--ignore-not-found", "--wait=true", "--timeout=90s"});
     }
   }
 
@@ -267,10 +276,12 @@ class RbacPerRuleTest : public ClusterTest {
     return std::string(DRA_REPO_ROOT) + "/" + path;
   }
 
-  // The objects of a manifest file as kubectl parses it (one JSON object
-  // per document, each ending with a "}" line).
-  void ReadManifest(const std::string& path, std::vector<json>& items) {
-    auto parsed = cluster_->Kubectl({"create", "--dry-run=client", "-f", Repo(path), "-o", "json"});
+  // The objects of a manifest file (`-f`) or a kustomization (`-k`) as
+  // kubectl parses them (one JSON object per document, each ending with a
+  // "}" line).
+  void ReadManifest(const std::string& path, std::vector<json>& items,
+                    const std::string& how = "-f") {
+    auto parsed = cluster_->Kubectl({"create", "--dry-run=client", how, path, "-o", "json"});
     ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
     const std::string& out = parsed->out;
     for (size_t start = 0, end; (end = out.find("\n}\n", start)) != std::string::npos;
@@ -280,18 +291,31 @@ class RbacPerRuleTest : public ClusterTest {
     }
   }
 
-  // The ClusterRole and Role of rbac.yaml.
+  // Every ClusterRole and Role of the install (all_roles_), and those bound
+  // to the controller's service account (roles_).
   void ReadRoles() {
     std::vector<json> items;
-    ASSERT_NO_FATAL_FAILURE(ReadManifest("manifests/base/rbac.yaml", items));
+    ASSERT_NO_FATAL_FAILURE(ReadManifest(install_->path(), items, "-k"));
+    std::set<std::string> bound;  // "Kind name" of the roleRefs
     for (const json& item : items) {
-      std::string name = item["metadata"].value("name", "");
-      if (item.value("kind", "") == "ClusterRole" && name == "dra-controller") cluster_role_ = item;
-      if (item.value("kind", "") == "Role") role_ = item;
+      std::string kind = item.value("kind", "");
+      if (kind != "ClusterRoleBinding" && kind != "RoleBinding") continue;
+      for (const json& subject : item.value("subjects", json::array())) {
+        if (subject.value("kind", "") == "ServiceAccount" &&
+            subject.value("name", "") == "dra-controller") {
+          bound.insert(item["roleRef"].value("kind", "") + " " + item["roleRef"].value("name", ""));
+        }
+      }
     }
-    ASSERT_FALSE(cluster_role_.is_null());
-    ASSERT_FALSE(role_.is_null());
-    role_["metadata"]["namespace"] = kNamespace;
+    for (json& item : items) {
+      std::string kind = item.value("kind", "");
+      if (kind != "ClusterRole" && kind != "Role") continue;
+      if (kind == "Role") item["metadata"]["namespace"] = kNamespace;
+      all_roles_.push_back(item);
+      if (bound.count(kind + " " + item["metadata"].value("name", ""))) roles_.push_back(item);
+    }
+    // base's ClusterRole and Role, device health's, the two opt-in features', the reviews'
+    ASSERT_EQ(roles_.size(), 6u) << bound.size() << " bound roles";
   }
 
   // token, ca.crt and namespace, as the kubelet mounts them.
@@ -559,7 +583,7 @@ class RbacPerRuleTest : public ClusterTest {
   // Applies the ClusterRole and Role with rule `removed` (a RuleKey) left
   // out, or both whole for "", and waits until the authorizer agrees.
   void ApplyRolesWithout(const std::string& removed) {
-    for (json role : {cluster_role_, role_}) {
+    for (json role : roles_) {
       json kept = json::array();
       for (const auto& rule : role["rules"]) {
         if (RuleKey(rule) != removed) kept.push_back(rule);
@@ -567,7 +591,7 @@ class RbacPerRuleTest : public ClusterTest {
       role["rules"] = kept;
       ASSERT_TRUE(cluster_->Apply(role.dump()).ok());
     }
-    for (json role : {cluster_role_, role_}) {
+    for (const json& role : roles_) {
       for (const auto& rule : role["rules"]) {
         // Only the rule removed now and the one removed last time changed.
         if (RuleKey(rule) != removed && RuleKey(rule) != last_removed_) continue;
@@ -926,8 +950,9 @@ class RbacPerRuleTest : public ClusterTest {
     }
   }
 
-  json cluster_role_;
-  json role_;
+  std::unique_ptr<KustomizeOverlay> install_;
+  std::vector<json> all_roles_;
+  std::vector<json> roles_;
   std::unique_ptr<TempDir> dir_;
   std::string sa_dir_;
   std::string host_;
@@ -947,10 +972,10 @@ class RbacPerRuleTest : public ClusterTest {
 };
 
 // One test (setup, a stopped kube-controller-manager and cleanup are costly):
-// rbac.yaml has no wildcards and no Secrets; then the runs.
+// no role of the install has wildcards or Secrets; then the runs.
 TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
   auto started = std::chrono::steady_clock::now();
-  for (const json& role : {cluster_role_, role_}) {
+  for (const json& role : all_roles_) {
     for (const auto& rule : role["rules"]) {
       for (const char* field : {"verbs", "resources", "apiGroups"}) {
         for (const auto& value : rule.value(field, json::array())) {
@@ -963,10 +988,14 @@ TEST_F(RbacPerRuleTest, EachRuleIsNeededByExactlyTheFeatureThatFailsWithoutIt) {
     }
   }
 
-  // Every rule of rbac.yaml has an expectation and every expectation a rule.
+  // Every rule of the controller's roles has an expectation and every
+  // expectation a rule; a rule in two roles would survive removal from one.
   std::vector<std::string> keys;
-  for (const json& role : {cluster_role_, role_}) {
-    for (const auto& rule : role["rules"]) keys.push_back(RuleKey(rule));
+  for (const json& role : roles_) {
+    for (const auto& rule : role["rules"]) {
+      EXPECT_EQ(std::count(keys.begin(), keys.end(), RuleKey(rule)), 0) << "twice: " << rule;
+      keys.push_back(RuleKey(rule));
+    }
   }
   for (const auto& e : Expectations()) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), e.rule), keys.end()) << e.rule;

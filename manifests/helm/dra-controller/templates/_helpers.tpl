@@ -69,6 +69,9 @@ dra-controller-tls
 {{- end }}
 - --metrics-cert-dir={{ include "dra-controller.tlsDir" . }}
 {{- end }}
+{{- if not .Values.features.deviceHealth }}
+- --controllers=*,-device-health
+{{- end }}
 {{- if not .Values.features.kubeletHealthReports }}
 - --kubelet-health-reports=false
 {{- end }}
@@ -86,5 +89,31 @@ dra-controller-tls
 {{- end }}
 {{- range .Values.extraArgs }}
 - {{ . | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+The objects of a manifest file of the kustomize install (files/ links to it,
+so both installs have one source): Helm's labels added, Roles, RoleBindings
+and the service-account subjects moved to the release namespace.
+Call with (dict "root" $ "file" "files/NAME.yaml").
+*/}}
+{{- define "dra-controller.fileObjects" -}}
+{{- $root := .root }}
+{{- range $text := splitList "\n---\n" ($root.Files.Get .file) }}
+{{- $object := fromYaml $text }}
+{{- if not $object.kind }}{{ continue }}{{ end }}
+{{- $meta := $object.metadata }}
+{{- $_ := set $meta "labels" (merge (include "dra-controller.labels" $root | fromYaml) ($meta.labels | default dict)) }}
+{{- if has $object.kind (list "Role" "RoleBinding") }}
+{{- $_ := set $meta "namespace" $root.Release.Namespace }}
+{{- end }}
+{{- range $subject := $object.subjects | default list }}
+{{- if eq $subject.kind "ServiceAccount" }}
+{{- $_ := set $subject "namespace" $root.Release.Namespace }}
+{{- end }}
+{{- end }}
+---
+{{ toYaml $object }}
 {{- end }}
 {{- end }}
