@@ -6,6 +6,7 @@
 #   hack/control-plane/k8s/v1.X.Y/     other releases (new-version.sh makes one)
 # A second run with the same pins is a no-op. BUILD_JOBS sets go build -p
 # (default 2); GOMAXPROCS is passed through to the Go toolchain.
+# `build.sh --check` builds nothing: it exits 0 when the cache is current, 1 when not.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -16,7 +17,8 @@ module_dir() {
   if [[ -f "${base}/${K8S_VERSION}/go.mod" ]]; then echo "${base}/${K8S_VERSION}"
   elif [[ "${K8S_VERSION}" == "${DEFAULT_K8S_VERSION}" ]]; then echo "${base}"
   else
-    die "no wrapper module for Kubernetes ${K8S_VERSION}: known are ${DEFAULT_K8S_VERSION} $(available_versions); hack/control-plane/new-version.sh ${K8S_VERSION} creates one"
+    local known; known="${DEFAULT_K8S_VERSION} $(available_versions)"
+    die "no wrapper module for Kubernetes ${K8S_VERSION}: known are ${known% }; hack/control-plane/new-version.sh ${K8S_VERSION} creates one"
   fi
 }
 
@@ -70,8 +72,13 @@ cached() {
 }
 
 main() {
-  command -v go >/dev/null || die "go is required to build the test control plane (hack/install-deps.sh)"
   local dir; dir="$(module_dir)"
+  if [[ "${1:-}" == --check ]]; then
+    cached "$dir" && return 0
+    log "Kubernetes ${K8S_VERSION} is not built (or its pins changed): K8S_VERSION=${K8S_VERSION} hack/control-plane/build.sh"
+    return 1
+  fi
+  command -v go >/dev/null || die "go is required to build the test control plane (hack/install-deps.sh)"
   if cached "$dir"; then
     log "Kubernetes ${K8S_VERSION} binaries cached in ${K8S_BIN_DIR}"
     return 0
