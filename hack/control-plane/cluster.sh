@@ -225,12 +225,22 @@ down() {
   log "control plane in ${CLUSTER_DIR} stopped (logs kept in ${CLUSTER_DIR}/logs)"
 }
 
+# load_env: the running control plane's env file, and its release: a component
+# restarted without K8S_VERSION set must come back as the release `up` started.
+load_env() {
+  [[ -f "${CLUSTER_DIR}/env" ]] || return 0
+  # shellcheck disable=SC1091
+  source "${CLUSTER_DIR}/env"
+  K8S_VERSION="${DRA_K8S_VERSION:-${K8S_VERSION}}"
+  K8S_BIN_DIR="${DRA_K8S_BIN_DIR:-${K8S_BIN_DIR}}"
+}
+
 # restart COMPONENT: stop it by PID and start it again with the same flags
 # (tests use this to cut watches and prove nothing is lost).
 restart() {
   local name="${1:?usage: cluster.sh restart COMPONENT}"
   [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
-  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  load_env
   stop_pid "$name"
   eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
   [[ "$name" == kube-apiserver ]] && wait_until "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
@@ -251,7 +261,7 @@ start_component() {
   local name="${1:?usage: cluster.sh start COMPONENT}"
   [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
   alive "$name" && die "${name} is already running (PID $(pid_of "$name"))"
-  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  load_env
   eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
   log "${name} started (PID $(pid_of "$name"))"
 }
@@ -263,8 +273,7 @@ status() {
     else printf '%-24s stopped\n' "$c"; rc=1; fi
   done
   if [[ -f "${CLUSTER_DIR}/env" ]]; then
-    # shellcheck disable=SC1091
-    source "${CLUSTER_DIR}/env"
+    load_env
     printf 'apiserver                %s\nkubeconfig               %s\n' "$DRA_APISERVER_URL" "$KUBECONFIG"
     kubectl_admin get --raw /readyz >/dev/null 2>&1 && echo "readyz                   ok" || { echo "readyz                   failing"; rc=1; }
   fi
