@@ -18,7 +18,8 @@ BUILD_DIR="${1:-build}"
 VERSIONS=(${TEST_VERSIONS:-v1.34.4 v1.35.4 v1.36.3 v1.37.2})
 MODES=(${TEST_FEATURE_MODES:-default all})
 FILTER="${VERSION_MATRIX_FILTER:-VersionMatrix*}"
-TESTS="${REPO_ROOT}/${BUILD_DIR}/tests/integration_tests"
+[[ "$BUILD_DIR" == /* ]] || BUILD_DIR="${REPO_ROOT}/${BUILD_DIR}"
+TESTS="${BUILD_DIR}/tests/integration_tests"
 CLUSTER_SH="${REPO_ROOT}/hack/control-plane/cluster.sh"
 
 check_prerequisites() {
