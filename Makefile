@@ -15,7 +15,7 @@ endif
 
 .PHONY: all deps k8s-binaries helm-binary configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
+        test-versions agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
 
 all: build
 
@@ -25,8 +25,10 @@ help:
 	@echo "make build         build/dra-controller and the test binaries"
 	@echo "make image         container image dra-controller:dev with buildah (no Docker engine needed)"
 	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
+	@echo "                   K8S_VERSION=v1.36.3 (any built release), DRA_FEATURES=all (its off-by-default DRA gates on)"
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
+	@echo "make test-versions the VersionMatrix tests on each built release (v1.34.4-v1.37.2), gates off and on"
 	@echo "make agreement-soak  inventory vs scheduler on 200 random fleets (fresh control plane)"
 	@echo "make chaos         apiserver/etcd restarts and a leader SIGKILL every 30 s for CHAOS_MINUTES (10) (fresh control plane)"
 	@echo "make test-asan     unit, fault-injection and fuzz-replay tests under ASan+UBSan (build-asan)"
@@ -129,8 +131,16 @@ bench-fleet: configure
 image: deps
 	@hack/image/build.sh
 
+# K8S_VERSION=v1.36.3 starts another release (built and cached on first use);
+# DRA_FEATURES=all, DRA_FEATURE_GATES, DRA_RUNTIME_CONFIG: see hack/control-plane/cluster.sh.
 cluster-up: k8s-binaries
 	@hack/control-plane/cluster.sh up
+
+# Builds no control plane: a release not yet cached fails with the command
+# that builds it. TEST_VERSIONS, TEST_FEATURE_MODES: see hack/test-versions.sh.
+test-versions: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target integration_tests dra-controller
+	@hack/test-versions.sh $(BUILD_DIR)
 
 cluster-down:
 	@hack/control-plane/cluster.sh down

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
 # Builds etcd, kube-apiserver, kube-scheduler, kube-controller-manager and
-# kubectl from the official Go modules pinned in k8s/go.mod + go.sum, into a
-# cache outside the work tree. A second run with the same pins is a no-op.
+# kubectl for K8S_VERSION (default in hack/lib/common.sh) from the official Go
+# modules pinned in its wrapper module, into a cache outside the work tree:
+#   hack/control-plane/k8s/            the default release (v1.37.2)
+#   hack/control-plane/k8s/v1.X.Y/     other releases (new-version.sh makes one)
+# A second run with the same pins is a no-op. BUILD_JOBS sets go build -p
+# (default 2); GOMAXPROCS is passed through to the Go toolchain.
+# `build.sh --check` builds nothing: it exits 0 when the cache is current, 1 when not.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
-MODULE_DIR="${REPO_ROOT}/hack/control-plane/k8s"
-SELF="${REPO_ROOT}/hack/control-plane/build.sh"
 BINARIES=(etcd kube-apiserver kube-scheduler kube-controller-manager kubectl)
 
-pin_hash() {
-  cat "${MODULE_DIR}/go.mod" "${MODULE_DIR}/go.sum" "${MODULE_DIR}/cmd/etcd/main.go" \
-    "${SELF}" | sha256sum | cut -d' ' -f1
+module_dir() {
+  local base="${REPO_ROOT}/hack/control-plane/k8s"
+  if [[ -f "${base}/${K8S_VERSION}/go.mod" ]]; then echo "${base}/${K8S_VERSION}"
+  elif [[ "${K8S_VERSION}" == "${DEFAULT_K8S_VERSION}" ]]; then echo "${base}"
+  else
+    local known; known="${DEFAULT_K8S_VERSION} $(available_versions)"
+    die "no wrapper module for Kubernetes ${K8S_VERSION}: known are ${known% }; hack/control-plane/new-version.sh ${K8S_VERSION} creates one"
+  fi
 }
 
-cached() {
-  local stamp="${K8S_BIN_DIR}/.pins"
-  [[ -f "$stamp" && "$(cat "$stamp")" == "$(pin_hash)" ]] || return 1
-  local b
-  for b in "${BINARIES[@]}"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
+available_versions() {
+  local d
+  for d in "${REPO_ROOT}"/hack/control-plane/k8s/v*/go.mod; do
+    [[ -f "$d" ]] && basename "$(dirname "$d")"
+  done | tr '\n' ' '
 }
 
 version_ldflags() {
@@ -39,26 +47,55 @@ package_of() {
   esac
 }
 
+build_one() {
+  go build -p "${BUILD_JOBS:-2}" -trimpath -ldflags "$(version_ldflags)" \
+    -o "${K8S_BIN_DIR}/$1.tmp" "$(package_of "$1")"
+}
+
+# The inputs of a build: the pins, the etcd wrapper and the recipe (not the
+# rest of this script, so editing a comment or a log line rebuilds nothing).
+pin_hash() {
+  {
+    cat "$1/go.mod" "$1/go.sum" "$1/cmd/etcd/main.go"
+    echo "${K8S_VERSION} ${BINARIES[*]}"
+    declare -f version_ldflags package_of build_one
+  } | sha256sum | cut -d' ' -f1
+}
+
+STAMP=".inputs"
+
+cached() {
+  local stamp="${K8S_BIN_DIR}/${STAMP}"
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$(pin_hash "$1")" ]] || return 1
+  local b
+  for b in "${BINARIES[@]}"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
+}
+
 main() {
+  local dir; dir="$(module_dir)"
+  if [[ "${1:-}" == --check ]]; then
+    cached "$dir" && return 0
+    log "Kubernetes ${K8S_VERSION} is not built (or its pins changed): K8S_VERSION=${K8S_VERSION} hack/control-plane/build.sh"
+    return 1
+  fi
   command -v go >/dev/null || die "go is required to build the test control plane (hack/install-deps.sh)"
-  if cached; then
+  if cached "$dir"; then
     log "Kubernetes ${K8S_VERSION} binaries cached in ${K8S_BIN_DIR}"
     return 0
   fi
   mkdir -p "${K8S_BIN_DIR}"
-  rm -f "${K8S_BIN_DIR}/.pins"
+  rm -f "${K8S_BIN_DIR}/${STAMP}"
   local start=$SECONDS b
-  cd "${MODULE_DIR}"
+  cd "$dir"
   export GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
   for b in "${BINARIES[@]}"; do
     log "building $b ${K8S_VERSION} (first time only; cached afterwards)"
-    go build -p "${BUILD_JOBS:-2}" -trimpath -ldflags "$(version_ldflags)" \
-      -o "${K8S_BIN_DIR}/$b.tmp" "$(package_of "$b")" \
-      || die "go build of $b failed (module k8s.io/kubernetes ${K8S_VERSION}); see output above"
+    build_one "$b" \
+      || die "go build of $b failed (module k8s.io/kubernetes ${K8S_VERSION} in ${dir}); see output above"
     mv "${K8S_BIN_DIR}/$b.tmp" "${K8S_BIN_DIR}/$b"
   done
-  pin_hash > "${K8S_BIN_DIR}/.pins"
-  log "built in $((SECONDS - start)) s into ${K8S_BIN_DIR} ($(du -sh "${K8S_BIN_DIR}" | cut -f1))"
+  pin_hash "$dir" > "${K8S_BIN_DIR}/${STAMP}"
+  log "built ${K8S_VERSION} in $((SECONDS - start)) s into ${K8S_BIN_DIR} ($(du -sh "${K8S_BIN_DIR}" | cut -f1))"
 }
 
 main "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The local test control plane: real etcd, kube-apiserver, kube-scheduler and
-# kube-controller-manager (v1.37.2) on free loopback ports.
+# kube-controller-manager on free loopback ports, of release K8S_VERSION
+# (default v1.37.2; hack/control-plane/build.sh builds and caches each).
 #
 #   cluster.sh up      build (cached) and start everything, wait until healthy
 #   cluster.sh down    stop what `up` started, by PID, and delete its state
@@ -8,8 +9,14 @@
 #   cluster.sh restart|stop|start COMPONENT   one component, by PID, with its recorded flags
 #
 # CLUSTER_DIR (default: <repo>/.cluster) holds kubeconfig, env, pki/, logs/, pids/.
+#
+# Feature switches for `up` (hack/control-plane/dra-features.sh):
+#   DRA_FEATURES=all      every DRA feature of this release that is off by default
+#   DRA_FEATURE_GATES     extra --feature-gates for apiserver, scheduler and controller-manager
+#   DRA_RUNTIME_CONFIG    extra --runtime-config for the apiserver (e.g. resource.k8s.io/v1beta2=true)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+source "$(dirname "$0")/dra-features.sh"
 
 CLUSTER_DIR="${CLUSTER_DIR:-${REPO_ROOT}/.cluster}"
 COMPONENTS=(etcd kube-apiserver kube-scheduler kube-controller-manager)
@@ -122,7 +129,8 @@ start_apiserver() {
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
     --service-cluster-ip-range 10.0.0.0/24 --allow-privileged \
-    --endpoint-reconciler-type none --v "${APISERVER_V:-1}"
+    --endpoint-reconciler-type none --v "${APISERVER_V:-1}" \
+    "${FEATURE_FLAGS[@]}" "${RUNTIME_CONFIG_FLAGS[@]}"
   wait_until "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
 }
 
@@ -131,7 +139,8 @@ start_scheduler() {
   write_kubeconfig "$kc" scheduler
   start kube-scheduler --kubeconfig "$kc" --authentication-kubeconfig "$kc" \
     --authorization-kubeconfig "$kc" --bind-address 127.0.0.1 \
-    --secure-port "${SCHEDULER_PORT}" --leader-elect=false --v "${SCHEDULER_V:-2}"
+    --secure-port "${SCHEDULER_PORT}" --leader-elect=false --v "${SCHEDULER_V:-2}" \
+    "${FEATURE_FLAGS[@]}"
 }
 
 start_controller_manager() {
@@ -141,7 +150,7 @@ start_controller_manager() {
     --authorization-kubeconfig "$kc" --bind-address 127.0.0.1 \
     --secure-port "${KCM_PORT}" --leader-elect=false --controllers "${KCM_CONTROLLERS}" \
     --use-service-account-credentials --service-account-private-key-file "$pki/sa.key" \
-    --root-ca-file "$pki/ca.crt" --v "${KCM_V:-1}"
+    --root-ca-file "$pki/ca.crt" --v "${KCM_V:-1}" "${FEATURE_FLAGS[@]}"
 }
 
 write_env() {
@@ -156,6 +165,9 @@ export DRA_CLUSTER_DIR="${CLUSTER_DIR}"
 export DRA_ETCD_PORT="${ETCD_PORT}"
 export DRA_SCHEDULER_PORT="${SCHEDULER_PORT}"
 export DRA_KCM_PORT="${KCM_PORT}"
+export DRA_K8S_VERSION="${K8S_VERSION}"
+export DRA_CLUSTER_FEATURE_GATES="${FEATURE_GATES}"
+export DRA_CLUSTER_RUNTIME_CONFIG="${RUNTIME_CONFIG}"
 ENV
 }
 
@@ -166,6 +178,10 @@ up() {
   done
   command -v curl >/dev/null || die "curl is required (hack/install-deps.sh)"
   command -v openssl >/dev/null || die "openssl is required (hack/install-deps.sh)"
+  dra_resolve_features "${K8S_VERSION}"
+  FEATURE_FLAGS=(); RUNTIME_CONFIG_FLAGS=()
+  [[ -n "${FEATURE_GATES}" ]] && FEATURE_FLAGS=(--feature-gates "${FEATURE_GATES}")
+  [[ -n "${RUNTIME_CONFIG}" ]] && RUNTIME_CONFIG_FLAGS=(--runtime-config "${RUNTIME_CONFIG}")
   "${REPO_ROOT}/hack/control-plane/build.sh"
   local start_time=$SECONDS
   rm -rf "${CLUSTER_DIR}/etcd" "${CLUSTER_DIR}/pids" "${CLUSTER_DIR}/logs"
@@ -185,6 +201,8 @@ up() {
   trap - EXIT
   write_env
   log "control plane ${K8S_VERSION} ready in $((SECONDS - start_time)) s; kubeconfig: ${CLUSTER_DIR}/kubeconfig"
+  [[ -z "${FEATURE_GATES}${RUNTIME_CONFIG}" ]] \
+    || log "feature gates: ${FEATURE_GATES:-(defaults)}; runtime-config: ${RUNTIME_CONFIG:-(defaults)}"
 }
 
 stop_pid() {
@@ -207,12 +225,22 @@ down() {
   log "control plane in ${CLUSTER_DIR} stopped (logs kept in ${CLUSTER_DIR}/logs)"
 }
 
+# load_env: the running control plane's env file, and its release: a component
+# restarted without K8S_VERSION set must come back as the release `up` started.
+load_env() {
+  [[ -f "${CLUSTER_DIR}/env" ]] || return 0
+  # shellcheck disable=SC1091
+  source "${CLUSTER_DIR}/env"
+  K8S_VERSION="${DRA_K8S_VERSION:-${K8S_VERSION}}"
+  K8S_BIN_DIR="${DRA_K8S_BIN_DIR:-${K8S_BIN_DIR}}"
+}
+
 # restart COMPONENT: stop it by PID and start it again with the same flags
 # (tests use this to cut watches and prove nothing is lost).
 restart() {
   local name="${1:?usage: cluster.sh restart COMPONENT}"
   [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
-  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  load_env
   stop_pid "$name"
   eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
   [[ "$name" == kube-apiserver ]] && wait_until "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
@@ -233,7 +261,7 @@ start_component() {
   local name="${1:?usage: cluster.sh start COMPONENT}"
   [[ -f "${CLUSTER_DIR}/cmd/${name}" ]] || die "no recorded command for ${name} in ${CLUSTER_DIR}"
   alive "$name" && die "${name} is already running (PID $(pid_of "$name"))"
-  [[ -f "${CLUSTER_DIR}/env" ]] && source "${CLUSTER_DIR}/env"
+  load_env
   eval "start ${name} $(cat "${CLUSTER_DIR}/cmd/${name}")"
   log "${name} started (PID $(pid_of "$name"))"
 }
@@ -245,8 +273,7 @@ status() {
     else printf '%-24s stopped\n' "$c"; rc=1; fi
   done
   if [[ -f "${CLUSTER_DIR}/env" ]]; then
-    # shellcheck disable=SC1091
-    source "${CLUSTER_DIR}/env"
+    load_env
     printf 'apiserver                %s\nkubeconfig               %s\n' "$DRA_APISERVER_URL" "$KUBECONFIG"
     kubectl_admin get --raw /readyz >/dev/null 2>&1 && echo "readyz                   ok" || { echo "readyz                   failing"; rc=1; }
   fi

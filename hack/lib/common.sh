@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Shared settings for the hack/ scripts. Source it; do not execute it.
 
-K8S_VERSION="v1.37.2"
+# The Kubernetes release the control plane runs: the default is the one the
+# project is built against; K8S_VERSION=v1.36.3 (any release with a module dir
+# under hack/control-plane/k8s/) selects another, cached beside it.
+DEFAULT_K8S_VERSION="v1.37.2"
+K8S_VERSION="${K8S_VERSION:-${DEFAULT_K8S_VERSION}}"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DRA_CACHE_DIR="${DRA_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dra-controller}"
 K8S_BIN_DIR="${DRA_CACHE_DIR}/k8s-${K8S_VERSION}/bin"
