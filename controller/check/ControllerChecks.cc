@@ -1,5 +1,7 @@
 #include "controller/check/ControllerChecks.h"
 
+#include <algorithm>
+
 namespace dra::check {
 
 CheckResult ControllerChecks::Deployment(const CheckInputs& in) {
@@ -62,6 +64,13 @@ std::string ControllerChecks::Denied(const std::vector<AccessCheck>& checks) {
 CheckResult ControllerChecks::SourcePolicy(const CheckInputs& in) {
   constexpr const char* kName = "health-source-policy";
   const std::string policy = std::string("ValidatingAdmissionPolicy ") + kSourcePolicyName;
+  bool health_off = !in.controller_user.empty() && in.controller_needs_error.empty() &&
+                    std::none_of(in.controller_access.begin(), in.controller_access.end(),
+                                 [](const AccessCheck& a) { return a.feature == "device-health"; });
+  if (health_off && !in.source_policy.ok()) {
+    return CheckResult::Pass(
+        kName, "device health is off in the Deployment's args: no " + policy + " needed");
+  }
   if (in.source_policy.ok()) {
     return CheckResult::Pass(kName, policy +
                                         " and its binding reserve the monitoring sources' "

@@ -489,6 +489,13 @@ TEST_F(HelmChartTest, MonitoringLandsInTheReleaseNamespaceWithTheValuesLabels) {
             "");
 }
 
+// The scrape verifies against the CA of the certificate the controller serves.
+TEST_F(HelmChartTest, TheScrapeTrustsTheServingCertificatesSecret) {
+  auto chart = Template({"monitoring.enabled=true", "tls.secretName=corp-serving"});
+  ASSERT_TRUE(chart.ok()) << chart.status().ToString();
+  EXPECT_EQ(MonitoringProblems(*chart, {.ca_secret = "corp-serving"}), "");
+}
+
 // The DCGM rules read the exporter's series where the values say it runs.
 TEST_F(HelmChartTest, DcgmRulesSelectTheExporterTheValuesName) {
   auto chart =

@@ -7,7 +7,7 @@
 // it allows one: the Helm chart (release namespace gpu-ops-<random>, release
 // labels, tls.secretName, monitoring on), README's overlay (manifests/ with
 // the monitoring and tls components, dra-system) and
-// manifests/examples/monitoring-overlay with the tls component (gpu-ops). A CA
+// manifests/examples/monitoring-overlay (with its tls component, gpu-ops). A CA
 // and a serving certificate for the Service's names (no IP address) go into
 // the Secret the rendered Deployment mounts; the controller serves those
 // files. The rendered scraper identity (ServiceAccount, token Secret, binding
@@ -199,7 +199,7 @@ class RenderedMonitoringTest : public ClusterTest {
                                              : "manifests/examples/monitoring-overlay"},
           source_ == Source::kReadmeOverlay
               ? std::vector<std::string>{"manifests/monitoring", "manifests/tls"}
-              : std::vector<std::string>{"manifests/tls"});
+              : std::vector<std::string>{});  // the example brings its own tls component
       rendered = cluster_->Kubectl({"kustomize", overlay.path()});
     }
     ASSERT_TRUE(rendered.ok()) << rendered.status().ToString();

@@ -74,6 +74,22 @@ TEST(ControllerChecksTest, SourcePolicyMissingOrUnreadableWarnsWithTheRisk) {
   EXPECT_NE(unreadable.detail.find("cannot read"), std::string::npos) << unreadable.detail;
 }
 
+TEST(ControllerChecksTest, SourcePolicyNotNeededWhenTheDeploymentRunsNoDeviceHealth) {
+  CheckInputs in;
+  in.source_policy.not_found = true;
+  in.controller_user = "system:serviceaccount:dra-system:dra-controller";
+  AccessCheck lease;
+  lease.verb = "get";
+  lease.resource = "leases.coordination.k8s.io";
+  lease.feature = "leader election";
+  in.controller_access = {lease};
+  auto off = ControllerChecks::SourcePolicy(in);
+  EXPECT_EQ(off.outcome, Outcome::kPass) << off.detail;
+  EXPECT_NE(off.detail.find("device health is off"), std::string::npos) << off.detail;
+  in.controller_access[0].feature = "device-health";
+  EXPECT_EQ(ControllerChecks::SourcePolicy(in).outcome, Outcome::kWarn);
+}
+
 TEST(ControllerChecksTest, DeniedPermissionNamed) {
   CheckInputs in;
   AccessCheck granted;
