@@ -66,14 +66,16 @@ void HealthWiring::Watch(kube::ManagedController& controller,
     return keys;
   });
   // A rule that changes or goes may free room for the DeviceHealths the storm
-  // guard holds back.
-  controller.Watch<api::DeviceTaintRule>(*informers.rules(),
-                                         [reconciler](const api::DeviceTaintRule& r) {
-                                           auto keys = reconciler->HeldKeys();
-                                           std::string owner = TaintRuleBuilder::OwnerOf(r);
-                                           if (!owner.empty()) keys.push_back(owner);
-                                           return keys;
-                                         });
+  // guard holds back. (No rules where the cluster serves none: reported only.)
+  if (informers.rules() != nullptr) {
+    controller.Watch<api::DeviceTaintRule>(*informers.rules(),
+                                           [reconciler](const api::DeviceTaintRule& r) {
+                                             auto keys = reconciler->HeldKeys();
+                                             std::string owner = TaintRuleBuilder::OwnerOf(r);
+                                             if (!owner.empty()) keys.push_back(owner);
+                                             return keys;
+                                           });
+  }
   // Slices and claims are mapped once the Inventory has them: a reconcile
   // queued by a handler of their own could run before the Inventory's feed
   // and resolve the target (or gather its Pods) from the old state, and

@@ -1,0 +1,254 @@
+// The version matrix: every job against the control plane in front of it,
+// whichever release that is (`make test`: v1.37.2 as it comes; `make
+// test-versions`: v1.34.4 to v1.37.2, their DRA gates off and on). What a job
+// must do here is decided as the product decides it, from what the cluster
+// serves (API discovery, a server-side dry run) and the version table
+// (api::DraReleases), never from the version number alone: `check` names each
+// job's verdict, `run` gets ready on defaults, the commands read a fake fleet,
+// /metrics counts it, and a DeviceHealth either taints its device at the
+// version the cluster serves DeviceTaintRules or says in its status which
+// gate it waits for.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <regex>
+
+#include "controller/api/DraReleases.h"
+#include "tests/support/BackgroundProcess.h"
+#include "tests/support/ClusterTest.h"
+#include "tests/support/ControllerUnderTest.h"
+#include "tests/support/FleetManifests.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kClass = "vm-test.example.com";
+constexpr const char* kResource = "example.com/vm-test-gpu";
+constexpr const char* kHealth = "vm-test-gpu-0";
+const std::vector<std::string> kFleet{"vm-a:2:80Gi:gpu-vm-a"};
+
+class VersionMatrixTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    if (Skipped()) return;
+    ASSERT_TRUE(cluster_->InstallDeviceHealthCrd().ok());
+    auto fleet = ApplyFakeFleet(*cluster_, kFleet);
+    ASSERT_TRUE(fleet.ok()) << fleet.ToString();
+    ASSERT_TRUE(
+        cluster_->Apply(DeviceClassManifest(kClass, kResource, FakeGpuModelSelector("gpu-vm-a")))
+            .ok());
+    ReadCluster();
+  }
+
+  void TearDown() override {
+    if (controller_) {
+      controller_->Signal(SIGTERM);
+      controller_->Wait(15s);
+    }
+    if (!cluster_ || IsSkipped()) return;
+    (void)cluster_->Kubectl({"delete", "devicehealth", kHealth, "--ignore-not-found"});
+    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
+    RemoveFakeFleet(*cluster_, kFleet);
+  }
+
+  // The release, where DeviceTaintRules are served, whether DeviceClasses
+  // keep extendedResourceName: asked of the API server as a person would.
+  void ReadCluster() {
+    auto version = cluster_->Kubectl({"get", "--raw", "/version"});
+    ASSERT_TRUE(version.ok());
+    git_version_ = json::parse(version->out).value("gitVersion", "");
+    auto minor = api::DraReleases::Minor(git_version_);
+    ASSERT_TRUE(minor.has_value()) << git_version_;
+    minor_ = *minor;
+    for (const char* v : {"v1", "v1beta2", "v1alpha3"}) {
+      auto list = cluster_->Kubectl({"get", "--raw", std::string("/apis/resource.k8s.io/") + v});
+      if (list.ok() && list->out.find("\"name\":\"devicetaintrules\"") != std::string::npos) {
+        rules_version_ = v;
+        break;
+      }
+    }
+    std::string probe =
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: vm-probe}\n"
+        "spec: {extendedResourceName: example.com/vm-probe}\n";
+    auto dry = cluster_->Kubectl(
+        {"create", "--dry-run=server", "-f", "-", "-o", "jsonpath={.spec.extendedResourceName}"},
+        probe);
+    extended_kept_ = dry.ok() && dry->out == "example.com/vm-probe";
+    std::cout << "[ cluster  ] " << git_version_ << ": DeviceTaintRules at "
+              << (rules_version_.empty() ? "(not served)" : rules_version_)
+              << ", extendedResourceName " << (extended_kept_ ? "kept" : "dropped") << "\n";
+  }
+
+  void StartController() {
+    auto process = BackgroundProcess::Start(
+        {ControllerUnderTest::Binary(), "run", "--kubeconfig", cluster_->kubeconfig(),
+         "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
+         "--health-preview", "0s", "--health-hold-off", "2s", "--health-storm-guard-percent",
+         "100"});
+    ASSERT_TRUE(process.ok()) << process.status().ToString();
+    controller_ = std::move(*process);
+    auto up = WaitFor(
+        "the controller to sync its inventory", 60s,
+        [&] { return controller_->Output().find("inventory synced") != std::string::npos; },
+        [&] { return controller_->Output(); });
+    ASSERT_TRUE(up.ok()) << up.ToString();
+    metrics_port_ = PortOf(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
+    probe_port_ = PortOf(R"(serving probes on \S+ \(/healthz, /readyz\) port=(\d+))");
+  }
+
+  int PortOf(const std::string& pattern) {
+    std::smatch port;
+    std::string out = controller_->Output();
+    EXPECT_TRUE(std::regex_search(out, port, std::regex(pattern))) << out;
+    return port.empty() ? 0 : std::stoi(port[1]);
+  }
+
+  std::string Curl(int port, const std::string& path) {
+    auto got = Subprocess::Run({"curl", "-s", "-o", "-", "-w", "\n%{http_code}",
+                                "http://127.0.0.1:" + std::to_string(port) + path});
+    return got.ok() ? got->out : "";
+  }
+
+  json CheckRows() {
+    auto run = Subprocess::Run({ControllerUnderTest::Binary(), "check", "-o", "json",
+                                "--kubeconfig", cluster_->kubeconfig()});
+    EXPECT_TRUE(run.ok());
+    json rows = json::object();
+    if (!run.ok()) return rows;
+    json doc = json::parse(run->out, nullptr, false);
+    EXPECT_FALSE(doc.is_discarded()) << run->out << run->err;
+    if (doc.is_discarded()) return rows;
+    for (const auto& r : doc["results"]) rows[r.value("name", "")] = r;
+    return rows;
+  }
+
+  std::string Condition(const std::string& type, const std::string& field) {
+    auto got = cluster_->GetJson({"get", "devicehealth", kHealth});
+    if (!got.ok()) return "";
+    for (const auto& c : got->value("/status/conditions"_json_pointer, json::array())) {
+      if (c.value("type", "") == type) return c.value(field, "");
+    }
+    return "";
+  }
+
+  std::string git_version_;
+  int minor_ = 0;
+  std::string rules_version_;  // "" when no version serves DeviceTaintRules
+  bool extended_kept_ = false;
+  std::unique_ptr<BackgroundProcess> controller_;
+  int metrics_port_ = 0;
+  int probe_port_ = 0;
+};
+
+TEST_F(VersionMatrixTest, CheckNamesWhatEachJobHasHere) {
+  if (Skipped()) return;
+  json rows = CheckRows();
+  ASSERT_TRUE(rows.contains("job-device-health")) << rows.dump();
+  EXPECT_EQ(rows["kubernetes-version"].value("result", ""), "pass") << rows.dump();
+  EXPECT_EQ(rows["dra-api-served"].value("result", ""), "pass") << rows.dump();
+  const json& health = rows["job-device-health"];
+  auto needs = api::DraReleases::In(api::DraCapability::kDeviceTaintRules, minor_);
+  if (rules_version_.empty()) {
+    EXPECT_EQ(health.value("result", ""), "warn") << health.dump();
+    EXPECT_NE(health.value("detail", "").find(needs.gates.back()), std::string::npos)
+        << health.dump();
+  } else {
+    EXPECT_EQ(health.value("result", ""), "pass") << health.dump();
+    EXPECT_NE(health.value("detail", "").find("resource.k8s.io/" + rules_version_),
+              std::string::npos)
+        << health.dump();
+  }
+  const json& extended = rows["job-extended-resources"];
+  EXPECT_EQ(extended.value("result", ""), extended_kept_ ? "pass" : "warn") << extended.dump();
+  EXPECT_TRUE(rows.contains("job-kubelet-health-reports")) << rows.dump();
+}
+
+TEST_F(VersionMatrixTest, RunGetsReadyAndCountsTheFleet) {
+  if (Skipped()) return;
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  std::string ready;
+  auto readied = WaitFor(
+      "/readyz to answer 200", 60s,
+      [&] {
+        ready = Curl(probe_port_, "/readyz");
+        return ready.size() >= 3 && ready.substr(ready.size() - 3) == "200";
+      },
+      [&] { return ready; });
+  EXPECT_TRUE(readied.ok()) << readied.ToString() << "\n" << controller_->Output();
+  std::string metrics = Curl(metrics_port_, "/metrics");
+  EXPECT_NE(metrics.find("device_class=\"" + std::string(kClass) + "\""), std::string::npos)
+      << metrics.substr(0, 2000);
+  std::string log = controller_->Output();
+  EXPECT_EQ(log.find("panic"), std::string::npos);
+  if (rules_version_.empty()) {
+    EXPECT_NE(log.find("serves no DeviceTaintRule API"), std::string::npos) << log;
+  } else {
+    EXPECT_NE(log.find("DeviceTaintRules are served at resource.k8s.io/" + rules_version_),
+              std::string::npos)
+        << log;
+  }
+}
+
+TEST_F(VersionMatrixTest, CommandsReadTheFleet) {
+  if (Skipped()) return;
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"devices", "-o", "json"}, {"mapping"}, {"migration-report"}}) {
+    std::vector<std::string> argv = {ControllerUnderTest::Binary()};
+    argv.insert(argv.end(), command.begin(), command.end());
+    argv.insert(argv.end(), {"--kubeconfig", cluster_->kubeconfig()});
+    auto run = Subprocess::Run(argv);
+    ASSERT_TRUE(run.ok());
+    EXPECT_EQ(run->exit_code, 0) << command[0] << ":\n" << run->out << run->err;
+    if (command[0] == "devices") {
+      EXPECT_NE(run->out.find("vm-a"), std::string::npos) << run->out;
+    }
+  }
+}
+
+TEST_F(VersionMatrixTest, DeviceHealthTaintsWhereRulesAreServedElseSaysWhichGate) {
+  if (Skipped()) return;
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  ASSERT_TRUE(
+      cluster_
+          ->Apply(std::string("apiVersion: dra-controller.dev/v1alpha1\nkind: DeviceHealth\n"
+                              "metadata:\n  name: ") +
+                  kHealth +
+                  "\nspec:\n  driver: gpu.example.com\n  pool: vm-a\n  device: gpu-0\n"
+                  "  state: Unhealthy\n  reason: VersionMatrix\n")
+          .ok());
+  if (rules_version_.empty()) {
+    auto waited = WaitFor(
+        "Enforced=False TaintRulesNotServed", 45s,
+        [&] { return Condition("Enforced", "reason") == "TaintRulesNotServed"; },
+        [&] { return Condition("Enforced", "reason"); });
+    ASSERT_TRUE(waited.ok()) << waited.ToString() << "\n" << controller_->Output();
+    auto needs = api::DraReleases::In(api::DraCapability::kDeviceTaintRules, minor_);
+    EXPECT_NE(Condition("Enforced", "message").find(needs.gates.back()), std::string::npos)
+        << Condition("Enforced", "message");
+    return;
+  }
+  std::string resource = "devicetaintrules." + rules_version_ + ".resource.k8s.io";
+  std::string effect;
+  auto tainted = WaitFor(
+      "the DeviceTaintRule at " + rules_version_, 45s,
+      [&] {
+        auto rule = cluster_->GetJson({"get", resource, std::string("devicehealth-") + kHealth});
+        effect = rule.ok() ? rule->value("/spec/taint/effect"_json_pointer, std::string()) : "";
+        return effect == "NoExecute";
+      },
+      [&] { return "effect \"" + effect + "\""; });
+  ASSERT_TRUE(tainted.ok()) << tainted.ToString() << "\n" << controller_->Output();
+  auto enforced = WaitFor(
+      "Enforced=True", 30s, [&] { return Condition("Enforced", "status") == "True"; },
+      [&] { return Condition("Enforced", "reason"); });
+  EXPECT_TRUE(enforced.ok()) << enforced.ToString();
+}
+
+}  // namespace
+}  // namespace dra::testing
