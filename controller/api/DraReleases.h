@@ -45,6 +45,14 @@ class DraReleases {
   // (beta, off by default) on kube-apiserver, kube-scheduler and
   // kube-controller-manager, and --runtime-config=resource.k8s.io/v1beta2=true".
   static std::string HowToEnable(DraCapability capability, int minor);
+  // Whether kube-controller-manager's device-taint eviction controller evicts
+  // a Pod for a NoExecute taint on a device of its implicit extended-resource
+  // claim (pod.status.extendedResourceClaimStatus). Up to v1.36.3 it looks only
+  // at pod.spec.resourceClaims (pkg/controller/devicetainteviction/
+  // device_taint_eviction.go:1581, podEvictionTime; likewise v1.34.4 and
+  // v1.35.4); v1.37.2 takes the Pod's claims from resourceclaim.PodClaims
+  // (dynamic-resource-allocation resourceclaim/pod.go:35), which includes it.
+  static bool EvictsExtendedResourcePods(int minor);
 };
 
 }  // namespace dra::api
