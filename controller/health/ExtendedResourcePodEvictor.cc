@@ -142,8 +142,9 @@ kube::ReconcileResult ExtendedResourcePodEvictor::Reconcile(const std::string& r
       continue;
     }
     if (!TakeToken()) {
+      auto wait = token_interval_.count() > 0 ? token_interval_ : std::chrono::seconds(1);
       return kube::ReconcileResult::RequeueAfter(
-          std::chrono::duration_cast<kube::Clock::Duration>(token_interval_));
+          std::chrono::duration_cast<kube::Clock::Duration>(wait));
     }
     kube::Status error;
     Outcome outcome = EvictOne(*rule, target, error);
