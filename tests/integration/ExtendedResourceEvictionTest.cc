@@ -86,7 +86,7 @@ class ExtendedResourceEvictionTest : public ClusterTest {
         {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
          cluster_->kubeconfig(), "--metrics-bind-address", "0", "--health-probe-bind-address",
          "127.0.0.1:0", "--health-preview", "3s", "--health-hold-off", "3s",
-         "--health-extended-resource-evictions", evictions});
+         "--health-storm-guard-percent", "100", "--health-extended-resource-evictions", evictions});
     ASSERT_TRUE(process.ok()) << process.status().ToString();
     controller_ = std::move(*process);
     auto up = WaitFor(
