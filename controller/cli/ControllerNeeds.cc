@@ -86,6 +86,10 @@ kube::Result<std::vector<ControllerNeed>> ControllerNeeds::For(
   Watch(needs, "device inventory",
         {"deviceclasses.resource.k8s.io", "resourceslices.resource.k8s.io", kClaims, kTaintRules});
   if (selection.Enabled("device-health")) HealthNeeds(needs);
+  if (selection.Enabled("device-health") &&
+      flags.Get("health-extended-resource-evictions") != "off") {
+    needs.Add("device-health (extended-resource evictions)", {"create"}, "pods", "eviction");
+  }
   if (selection.Enabled("kubelet-health-reports") && flags.GetBool("kubelet-health-reports")) {
     Watch(needs, "kubelet-health-reports", {"pods"});
     SourceNeeds(needs, "kubelet-health-reports");

@@ -9,6 +9,7 @@
 #include "controller/docs/MarkdownTable.h"
 #include "controller/extended/FindingReporter.h"
 #include "controller/extended/LeakReconciler.h"
+#include "controller/health/ExtendedResourcePodEvictor.h"
 #include "controller/health/HealthMetrics.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/kubelet/KubeletHealthMetrics.h"
@@ -65,12 +66,15 @@ kube::Status RegisterRuntimeFamilies(const Registry& registry) {
 }
 
 // dra-controller's own: build info, the inventory's selector errors, device
-// health, the kubelet source, the Alertmanager webhook and the
-// extended-resource reconcilers.
+// health (with its extended-resource evictions), the kubelet source, the
+// Alertmanager webhook and the extended-resource reconcilers.
 void RegisterControllerFamilies(const Registry& registry) {
   app::Controller::RegisterBuildInfo(registry);
   inventory::Inventory inventory(registry);
   health::HealthMetrics health(registry);
+  kube::Store<api::DeviceTaintRule> rules;
+  health::ExtendedResourcePodEvictor evictions(rules, inventory, nullptr, nullptr,
+                                               kube::RealClock::Shared(), {}, registry);
   kubelet::KubeletHealthMetrics kubelet(registry);
   alerts::AlertMetrics alerts(registry);
   extended::FindingReporter findings({}, registry);

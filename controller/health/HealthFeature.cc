@@ -4,6 +4,7 @@
 
 #include "controller/api/DraReleases.h"
 #include "controller/api/TaintRuleApi.h"
+#include "controller/health/ExtendedResourceEvictions.h"
 #include "controller/health/HealthFlags.h"
 #include "src/cache/ChangeSignal.h"
 
@@ -31,6 +32,7 @@ kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
   KUBE_ASSIGN_OR_RETURN(wiring_, HealthWiring::Register(context.manager, context.inventory,
                                                         context.informers, options));
   if (wiring_) PublishUnhealthyDevices(context);
+  if (wiring_) KUBE_RETURN_IF_ERROR(ExtendedResourceEvictions::Wire(context, options));
   return kube::Status::Ok();
 }
 

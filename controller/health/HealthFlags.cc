@@ -36,6 +36,20 @@ kube::Status ParseSeconds(const kube::FlagSet& flags, const char* flag, std::chr
   return kube::Status::Ok();
 }
 
+kube::Status ParseSelfEviction(const kube::FlagSet& flags, HealthOptions::SelfEviction& out) {
+  std::string text = flags.Get("health-extended-resource-evictions");
+  using Mode = HealthOptions::SelfEviction;
+  if (text == "auto")
+    out = Mode::kAuto;
+  else if (text == "on")
+    out = Mode::kOn;
+  else if (text == "off")
+    out = Mode::kOff;
+  else
+    return Usage("--health-extended-resource-evictions \"" + text + "\": want auto, on or off");
+  return kube::Status::Ok();
+}
+
 }  // namespace
 
 void HealthFlags::Declare(kube::FlagSet& flags) {
@@ -60,6 +74,10 @@ void HealthFlags::Declare(kube::FlagSet& flags) {
                "The device attribute holding a GPU's index on its node, matched by DeviceHealth "
                "spec.node + spec.index and Alertmanager's Hostname + gpu labels: ATTRIBUTE, or a "
                "comma list with DRIVER=ATTRIBUTE entries");
+  flags.String("health-extended-resource-evictions", "auto",
+               "Device health: evict the Pods of extended-resource claims on a device under our "
+               "NoExecute rule, which kube-controller-manager before 1.37 leaves running: auto "
+               "(where the cluster's version needs it), on, off");
   flags.String("health-workers", "4",
                "Device health: DeviceHealths reconciled at once (1..64); each reconcile waits on "
                "its rule and status writes");
@@ -74,6 +92,7 @@ kube::Result<HealthOptions> HealthFlags::Parse(const kube::FlagSet& flags) {
   KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-storm-guard-percent", 0, 100, percent));
   options.storm_share = percent / 100.0;
   KUBE_RETURN_IF_ERROR(ParseInt(flags, "health-workers", 1, 64, options.workers));
+  KUBE_RETURN_IF_ERROR(ParseSelfEviction(flags, options.extended_resource_evictions));
   for (const char* flag : {"device-uuid-attribute", "device-index-attribute"}) {
     auto& names = options.attribute_names;
     std::string text = flags.Get(flag);

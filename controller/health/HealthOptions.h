@@ -33,6 +33,12 @@ struct HealthOptions {
   std::size_t max_affected_pods = 64;
   // The attributes a DeviceHealth's uuid and node + index targets match.
   DeviceAttributeNames attribute_names{};
+  // Whether dra-controller evicts the extended-resource Pods the cluster's
+  // eviction controller leaves on a NoExecute device (ExtendedResourceEvictions).
+  enum class SelfEviction { kAuto, kOn, kOff };
+  SelfEviction extended_resource_evictions = SelfEviction::kAuto;
+  double evictions_per_second = 2;  // the eviction rate's token bucket
+  int eviction_burst = 5;
 };
 
 }  // namespace dra::health

@@ -136,6 +136,11 @@ const std::vector<Expectation>& Expectations() {
        true,
        false,
        "extended-resource-leaks waits for informer pods: not synced: Forbidden"},
+      // Used only where the cluster's eviction controller leaves extended-resource
+      // Pods running (before 1.37): nothing asks for it on this control plane.
+      {"/pods/eviction:create",
+       "device health's extended-resource evictions (clusters before 1.37 only)",
+       {}},
       {"resource.k8s.io/deviceclasses:patch",
        "extended resources (--repair-extended-resource-mapping)",
        {Denial("patch", "deviceclasses", "resource.k8s.io")}},

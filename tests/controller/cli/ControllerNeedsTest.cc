@@ -71,5 +71,14 @@ TEST(ControllerNeedsTest, UnreadableArgsAreAnError) {
   EXPECT_FALSE(ControllerNeeds::For({"run", "--controllers=gpu"}).ok());
 }
 
+TEST(ControllerNeedsTest, EvictionsUnlessExtendedResourceEvictionsAreOff) {
+  auto needs = ControllerNeeds::For({"run"});
+  ASSERT_TRUE(needs.ok());
+  EXPECT_TRUE(Needs(*needs, "create", "pods", "eviction"));
+  auto off = ControllerNeeds::For({"run", "--health-extended-resource-evictions=off"});
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(Needs(*off, "create", "pods", "eviction"));
+}
+
 }  // namespace
 }  // namespace dra::cli

@@ -59,5 +59,17 @@ TEST(HealthFlagsTest, ZeroDurationTurnsThePreviewOff) {
   EXPECT_NE(negative.status().message().find("--health-preview"), std::string::npos);
 }
 
+TEST(HealthFlagsTest, ExtendedResourceEvictionsAutoOnOff) {
+  using Mode = HealthOptions::SelfEviction;
+  EXPECT_EQ(Parse({})->extended_resource_evictions, Mode::kAuto);
+  EXPECT_EQ(Parse({"--health-extended-resource-evictions", "on"})->extended_resource_evictions,
+            Mode::kOn);
+  EXPECT_EQ(Parse({"--health-extended-resource-evictions", "off"})->extended_resource_evictions,
+            Mode::kOff);
+  auto bad = Parse({"--health-extended-resource-evictions", "yes"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("auto, on or off"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dra::health
