@@ -13,7 +13,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: all deps k8s-binaries helm-binary configure build test unit-test integration-test demo \
+.PHONY: k8s-matrix-binaries all deps k8s-binaries helm-binary configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
         test-versions agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
 
@@ -48,6 +48,12 @@ deps:
 
 k8s-binaries: deps
 	@hack/control-plane/build.sh
+
+# The release `make test` runs the version matrix on besides v1.37.2 (the one
+# most fleets upgrade from next), cached like it. One Go build at a time.
+MATRIX_K8S_VERSION ?= v1.36.3
+k8s-matrix-binaries: k8s-binaries
+	@K8S_VERSION=$(MATRIX_K8S_VERSION) hack/control-plane/build.sh
 
 # helm for the chart's tests (manifests/helm/dra-controller), cached like the above.
 helm-binary: deps

@@ -86,7 +86,8 @@ print_phases() {
 run_setup() {
   local make_args=(--no-print-directory -C "$REPO_ROOT" "BUILD_DIR=$BUILD_DIR" "JOBS=$JOBS")
   timed "install packages" make "${make_args[@]}" deps || die "installing packages failed"
-  in_background "Kubernetes binaries, helm" make "${make_args[@]}" k8s-binaries helm-binary
+  in_background "Kubernetes binaries, helm" make "${make_args[@]}" k8s-binaries helm-binary \
+    k8s-matrix-binaries
   timed "build (C++)" make "${make_args[@]}" build || die "build failed"
 }
 
@@ -217,6 +218,20 @@ run_integration() {
   fi
   timed "served-surface attacks" run_endpoint_attacks
   if ((image)); then run_image_smoke; fi
+  run_version_matrix
+}
+
+# The version matrix on the release most fleets upgrade from next, with its
+# DRA gates off (the features it lacks are reported, nothing fails) and on
+# (device health at resource.k8s.io/v1beta2, dra-controller evicting the
+# extended-resource Pods 1.36's controller skips). `make test-versions` runs
+# every release.
+run_version_matrix() {
+  log "version matrix on ${MATRIX_K8S_VERSION:-v1.36.3} (hack/test-versions.sh)"
+  timed "version matrix (v1.36.3)" env TEST_VERSIONS="${MATRIX_K8S_VERSION:-v1.36.3}" \
+    TEST_FEATURE_MODES="default all" \
+    VERSION_MATRIX_FILTER='VersionMatrix*:ExtendedResourceEviction*' \
+    "$REPO_ROOT/hack/test-versions.sh" "$BUILD_DIR" || die "version matrix failed"
 }
 
 trap 'on_exit' EXIT

@@ -115,6 +115,4 @@ std::string DraReleases::HowToEnable(DraCapability capability, int minor) {
   return how;
 }
 
-bool DraReleases::EvictsExtendedResourcePods(int minor) { return minor >= 37; }
-
 }  // namespace dra::api
