@@ -331,7 +331,8 @@ TEST_F(CheckTest, ControllerPermissionsAreNamed) {
               {"resources", {"devicehealths"}},
               {"verbs", {"create", "patch", "delete", "act-as-source"}}},
              {{"apiGroups", {""}}, {"resources", {"pods", "nodes"}}, {"verbs", rw}},
-             {{"apiGroups", {""}}, {"resources", {"events"}}, {"verbs", {"create", "patch"}}}})}},
+             {{"apiGroups", {""}}, {"resources", {"events"}}, {"verbs", {"create", "patch"}}},
+             {{"apiGroups", {""}}, {"resources", {"pods/eviction"}}, {"verbs", {"create"}}}})}},
       {"delete", "clusterrole", role});
   ASSERT_TRUE(cluster_
                   ->Kubectl({"create", "clusterrolebinding", role, "--clusterrole", role,
