@@ -382,7 +382,8 @@ class RbacPerRuleTest : public ClusterTest {
       ASSERT_TRUE(cluster_->Kubectl({"create", "serviceaccount", account, "-n", kNamespace}).ok());
     }
     std::vector<json> items;
-    ASSERT_NO_FATAL_FAILURE(ReadManifest("manifests/monitoring/alertmanager-rbac.yaml", items));
+    ASSERT_NO_FATAL_FAILURE(
+        ReadManifest(Repo("manifests/monitoring/alertmanager-rbac.yaml"), items));
     senders_bound_ = true;
     for (json& item : items) {
       if (item.value("kind", "") == "ClusterRoleBinding") {
