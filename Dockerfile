@@ -28,7 +28,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
       libboost-dev \
       && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY CMakeLists.txt VERSION ./
+COPY CMakeLists.txt ./
 COPY src src
 COPY controller controller
 # Release at -O2, the level the tests run at: GCC 12 at -O3 (CMake's Release

@@ -31,9 +31,9 @@ chart_field() {
 
 check_agreement() {
   local version="$1" file tags
-  [[ -f "$ROOT/VERSION" ]] || fail "no VERSION file in $ROOT"
-  file="$(tr -d '[:space:]' <"$ROOT/VERSION")"
-  [[ "$file" == "$version" ]] || fail "VERSION says $file, not $version (edit VERSION and Chart.yaml first)"
+  [[ -f "$ROOT/controller/VERSION" ]] || fail "no controller/VERSION file in $ROOT"
+  file="$(tr -d '[:space:]' <"$ROOT/controller/VERSION")"
+  [[ "$file" == "$version" ]] || fail "VERSION says $file, not $version (edit controller/VERSION and Chart.yaml first)"
   [[ "$(chart_field version)" == "$version" ]] \
     || fail "$CHART_DIR/Chart.yaml version is $(chart_field version), not $version"
   [[ "$(chart_field appVersion)" == "$version" ]] \

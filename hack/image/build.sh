@@ -96,7 +96,7 @@ inputs_digest() {
     if [[ -n "$PREBUILT" ]]; then
       sha256sum "$REPO_ROOT/Dockerfile" "$CONTEXT/dra-controller"
     else
-      (cd "$REPO_ROOT" && find Dockerfile .dockerignore CMakeLists.txt VERSION src controller -type f \
+      (cd "$REPO_ROOT" && find Dockerfile .dockerignore CMakeLists.txt src controller -type f \
         -print0 | sort -z | xargs -0 sha256sum)
     fi
     bah inspect --type image --format '{{.FromImageID}}' "docker.io/library/debian:$DEBIAN_SUITE"

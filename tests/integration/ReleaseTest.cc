@@ -46,7 +46,8 @@ class ReleaseTest : public ::testing::Test {
 
   // VERSION and Chart.yaml's version/appVersion set to `version`, committed.
   void SetVersion(const std::string& version, const std::string& chart_version = "") {
-    std::ofstream(root() / "VERSION") << version << "\n";
+    fs::create_directories(root() / "controller");
+    std::ofstream(root() / "controller" / "VERSION") << version << "\n";
     std::string chart_path = (root() / kChart / "Chart.yaml").string();
     std::ifstream in(chart_path);
     std::string line, chart;
@@ -113,7 +114,7 @@ TEST_F(ReleaseTest, RefusesAChartThatSaysAnotherVersion) {
 
 TEST_F(ReleaseTest, RefusesUncommittedChangesAndNonSemanticVersions) {
   Git({"tag", "v1.2.3"});
-  std::ofstream(root() / "VERSION", std::ios::app) << "\n";
+  std::ofstream(root() / "controller" / "VERSION", std::ios::app) << "\n";
   ProcessOutput dirty = Release({"--dry-run", "1.2.3"});
   EXPECT_EQ(dirty.exit_code, 1);
   EXPECT_NE(dirty.err.find("uncommitted changes"), std::string::npos) << dirty.err;

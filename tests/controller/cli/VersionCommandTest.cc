@@ -39,8 +39,8 @@ std::string TopLevelYamlValue(const std::string& yaml, const std::string& key) {
 // it (CMakeLists.txt) and the chart must say the same (`make release` checks
 // the tag against it).
 TEST(VersionCommandTest, BinaryChartAndVersionFileAgree) {
-  std::string version = ReadFile("VERSION");
-  ASSERT_FALSE(version.empty()) << "no VERSION file at the top of the checkout";
+  std::string version = ReadFile("controller/VERSION");
+  ASSERT_FALSE(version.empty()) << "no controller/VERSION file in the checkout";
   version.erase(version.find_last_not_of(" \n") + 1);
   EXPECT_TRUE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)")))
       << "VERSION is not a semantic version: " << version;
