@@ -93,10 +93,14 @@ kube::Status AlertsFeature::ParseFlags(const kube::FlagSet& flags) {
 }
 
 kube::Status AlertsFeature::Wire(feature::FeatureContext& context) {
-  if (bind_address_.empty()) return kube::Status::Ok();
+  if (bind_address_.empty()) {
+    context.states.Off(std::string(Name()), "TurnedOff");
+    return kube::Status::Ok();
+  }
   kube::Manager& manager = context.manager;
   if (kube::Status served = health::DeviceHealthApi::Served(*manager.client()); !served.ok()) {
     spdlog::warn("alertmanager webhook off: {}", served.message());
+    context.states.Off(std::string(Name()), "DeviceHealthNotServed");
     return kube::Status::Ok();
   }
   auto tls = manager.ServingTls();

@@ -28,6 +28,7 @@ kube::ManagerOptions Controller::DefaultOptions() {
 Controller::Controller(kube::RestConfig config, kube::ManagerOptions options, FeatureList features,
                        kube::WatchListMode watch_list)
     : manager_(std::move(config), std::move(options)),
+      states_(manager_.registry()),
       features_(std::move(features)),
       watch_list_(watch_list) {
   manager_.SetWiring([this](kube::Manager& manager, const kube::ApiDiscovery& discovery) {
@@ -73,11 +74,15 @@ kube::Status Controller::Wire(kube::Manager& manager, const kube::ApiDiscovery& 
 }
 
 kube::Status Controller::WireFeatures(kube::Manager& manager, const kube::ApiDiscovery& discovery) {
-  feature::FeatureContext context{manager, discovery, *inventory_, *inventory_informers_, {}};
+  feature::FeatureContext context{manager, discovery, *inventory_, *inventory_informers_,
+                                  states_, {}};
+  for (const auto& name : not_selected_) states_.Off(name, "NotSelected");
   for (const auto& feature : features_) {
     if (kube::Status wired = feature->Wire(context); !wired.ok()) {
       return wired.WithContext("feature " + std::string(feature->Name()));
     }
+    std::string name(feature->Name());
+    if (!states_.Get(name).has_value()) states_.On(name, "Wired");
   }
   return kube::Status::Ok();
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "controller/app/Features.h"
 #include "controller/inventory/Inventory.h"
@@ -23,6 +25,8 @@ class Controller {
              kube::WatchListMode watch_list = kube::WatchListMode::kAuto);
   ~Controller();
 
+  // Features --controllers leaves out: exported as off, NotSelected.
+  void SetNotSelected(std::vector<std::string> names) { not_selected_ = std::move(names); }
   kube::Status Start();
   kube::Status Stop();
 
@@ -44,6 +48,8 @@ class Controller {
   kube::Manager manager_;
   std::unique_ptr<inventory::Inventory> inventory_;
   std::unique_ptr<inventory::InventoryInformers> inventory_informers_;
+  feature::FeatureStates states_;
+  std::vector<std::string> not_selected_;
   FeatureList features_;  // destroyed before the inventory they read
   kube::WatchListMode watch_list_;
 };

@@ -52,6 +52,7 @@ kube::Result<ControllerSelection> ControllerSelection::Parse(std::string_view sp
     std::string name(f->Name());
     if (!selection.Enabled(name)) {
       selection.reasons_.push_back(name + " is off (--controllers)");
+      selection.off_.push_back(name);
       continue;
     }
     for (std::string_view need : f->Needs()) {
@@ -59,6 +60,7 @@ kube::Result<ControllerSelection> ControllerSelection::Parse(std::string_view sp
       selection.enabled_.erase(name);
       selection.reasons_.push_back(name + " is off: it feeds " + std::string(need) +
                                    ", which --controllers turns off");
+      selection.off_.push_back(name);
       break;
     }
   }

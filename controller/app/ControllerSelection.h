@@ -25,12 +25,15 @@ class ControllerSelection {
   bool Enabled(std::string_view name) const { return enabled_.count(std::string(name)) > 0; }
   // One line per feature that is off, saying why; for the log.
   const std::vector<std::string>& reasons() const { return reasons_; }
+  // The names of the features that are off, in registration order.
+  const std::vector<std::string>& off() const { return off_; }
   // Removes the features that are off from `features`, keeping the order.
   void Filter(FeatureList& features) const;
 
  private:
   std::set<std::string> enabled_;
   std::vector<std::string> reasons_;
+  std::vector<std::string> off_;
 };
 
 }  // namespace dra::app

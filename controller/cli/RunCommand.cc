@@ -101,6 +101,7 @@ int RunCommand::Run(std::span<const std::string> args, CommandIo io) {
   // The Manager has logged the error; nothing would be reconciled.
   options->manager.on_wiring_failed = [](const kube::Status&) { kill(getpid(), SIGUSR2); };
   app::Controller controller(*config, options->manager, std::move(features_), options->watch_list);
+  controller.SetNotSelected(options->features_not_selected);
   if (kube::Status started = controller.Start(); !started.ok()) {
     spdlog::error("cannot start: {}", started.ToString());
     return kExitFailure;

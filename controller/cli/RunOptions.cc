@@ -184,6 +184,7 @@ kube::Result<RunOptions> RunOptions::FromFlags(const kube::FlagSet& flags,
   if (!selection.ok()) return selection.status();
   selection->Filter(features);
   options.features_off = selection->reasons();
+  options.features_not_selected = selection->off();
   return options;
 }
 

@@ -22,6 +22,8 @@ struct RunOptions {
   kube::WatchListMode watch_list = kube::WatchListMode::kAuto;
   // Why each feature --controllers leaves out is off (logged at start).
   std::vector<std::string> features_off;
+  // Their names (dra_controller_feature_enabled says NotSelected).
+  std::vector<std::string> features_not_selected;
 
   // Declares run's own flags and each feature's on `flags`.
   static void Declare(kube::FlagSet& flags, const app::FeatureList& features);

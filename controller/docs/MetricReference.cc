@@ -9,6 +9,7 @@
 #include "controller/docs/MarkdownTable.h"
 #include "controller/extended/FindingReporter.h"
 #include "controller/extended/LeakReconciler.h"
+#include "controller/feature/FeatureStates.h"
 #include "controller/health/ExtendedResourcePodEvictor.h"
 #include "controller/health/HealthMetrics.h"
 #include "controller/inventory/Inventory.h"
@@ -70,6 +71,7 @@ kube::Status RegisterRuntimeFamilies(const Registry& registry) {
 // Alertmanager webhook and the extended-resource reconcilers.
 void RegisterControllerFamilies(const Registry& registry) {
   app::Controller::RegisterBuildInfo(registry);
+  feature::FeatureStates::Register(registry);
   inventory::Inventory inventory(registry);
   health::HealthMetrics health(registry);
   kube::Store<api::DeviceTaintRule> rules;

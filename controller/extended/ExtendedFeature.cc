@@ -1,5 +1,8 @@
 #include "controller/extended/ExtendedFeature.h"
 
+#include <spdlog/spdlog.h>
+
+#include "controller/api/DraReleases.h"
 #include "src/base/Duration.h"
 
 namespace dra::extended {
@@ -32,7 +35,22 @@ kube::Status ExtendedFeature::ParseFlags(const kube::FlagSet& flags) {
 kube::Status ExtendedFeature::Wire(feature::FeatureContext& context) {
   KUBE_ASSIGN_OR_RETURN(wiring_, ExtendedWiring::Register(context.manager, context.inventory,
                                                           context.informers, options_));
+  ReportReleaseDefault(context);
   return kube::Status::Ok();
+}
+
+// `run` may not create DeviceClasses, so it cannot dry-run one as `check`
+// does: it reads the release's default and says what to verify.
+void ExtendedFeature::ReportReleaseDefault(feature::FeatureContext& context) const {
+  const std::string& version = context.discovery.server_version();
+  int minor = api::DraReleases::Minor(version).value_or(api::DraReleases::kNewestMinor);
+  auto capability = api::DraCapability::kExtendedResources;
+  if (api::DraReleases::In(capability, minor).on_by_default) return;
+  spdlog::warn(
+      "extended resources: {} keeps DeviceClass spec.extendedResourceName only with the {}; "
+      "until then no DeviceClass maps an extended resource (dra-controller check verifies it)",
+      version, api::DraReleases::HowToEnable(capability, minor));
+  context.states.On(std::string(Name()), "GateOffByDefault");
 }
 
 }  // namespace dra::extended

@@ -22,6 +22,8 @@ class ExtendedFeature : public feature::Feature {
   const ExtendedOptions& options() const { return options_; }
 
  private:
+  void ReportReleaseDefault(feature::FeatureContext& context) const;
+
   ExtendedOptions options_;
   std::unique_ptr<ExtendedWiring> wiring_;
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/feature/FeatureStates.h"
 #include "controller/inventory/Inventory.h"
 #include "controller/inventory/InventoryInformers.h"
 #include "src/cache/Informer.h"
@@ -27,12 +28,14 @@ struct UnhealthyDevices {
 
 // What every feature wires onto: the Manager, what the API server serves,
 // and the device inventory with its informers. Features wired earlier may
-// leave signals here for later ones.
+// leave signals here for later ones. A feature that is off or only reports on
+// this cluster says so in `states` (one that says nothing is "Wired").
 struct FeatureContext {
   kube::Manager& manager;
   const kube::ApiDiscovery& discovery;
   inventory::Inventory& inventory;
   inventory::InventoryInformers& informers;
+  FeatureStates& states;
   UnhealthyDevices unhealthy_devices;
 };
 

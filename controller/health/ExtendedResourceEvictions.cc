@@ -23,28 +23,36 @@ ExtendedResourceEvictions::Decision ExtendedResourceEvictions::Decide(
     Mode mode, std::string_view server_version) {
   const std::string flag = "--health-extended-resource-evictions";
   if (mode == Mode::kOff) {
-    return {false, "extended-resource Pods on NoExecute devices are left to the cluster (" + flag +
-                       "=off)"};
+    return {
+        false,
+        "extended-resource Pods on NoExecute devices are left to the cluster (" + flag + "=off)",
+        "TurnedOff"};
   }
   if (mode == Mode::kOn) {
-    return {true, "dra-controller evicts extended-resource Pods on its NoExecute devices (" + flag +
-                      "=on)"};
+    return {
+        true,
+        "dra-controller evicts extended-resource Pods on its NoExecute devices (" + flag + "=on)",
+        "TurnedOn"};
   }
   auto minor = api::DraReleases::Minor(server_version);
   if (!minor.has_value()) {
-    return {false, "extended-resource Pods on NoExecute devices are left to the cluster: version " +
-                       std::string(server_version) + " not understood (" + flag + "=on to evict)"};
+    return {false,
+            "extended-resource Pods on NoExecute devices are left to the cluster: version " +
+                std::string(server_version) + " not understood (" + flag + "=on to evict)",
+            "VersionUnknown"};
   }
   if (api::DraReleases::EvictsExtendedResourcePods(*minor)) {
     return {false,
             "extended-resource Pods on NoExecute devices are evicted by the cluster's "
             "device-taint eviction controller (" +
-                std::string(server_version) + "); dra-controller evicts none"};
+                std::string(server_version) + "); dra-controller evicts none",
+            "ClusterEvicts"};
   }
   return {true,
           "dra-controller evicts extended-resource Pods on its NoExecute devices: the "
           "device-taint eviction controller of " +
-              std::string(server_version) + " leaves them running"};
+              std::string(server_version) + " leaves them running",
+          "ClusterDoesNotEvict"};
 }
 
 kube::Status ExtendedResourceEvictions::Wire(feature::FeatureContext& context,
@@ -54,7 +62,11 @@ kube::Status ExtendedResourceEvictions::Wire(feature::FeatureContext& context,
   Decision decision =
       Decide(options.extended_resource_evictions, context.discovery.server_version());
   spdlog::info("{}", decision.why);
-  if (!decision.evict) return kube::Status::Ok();
+  if (!decision.evict) {
+    context.states.Off(std::string(kFeature), decision.reason);
+    return kube::Status::Ok();
+  }
+  context.states.On(std::string(kFeature), decision.reason);
   kube::Manager& manager = context.manager;
   auto recorder = manager.Recorder("dra-controller");
   auto evictor = std::make_shared<ExtendedResourcePodEvictor>(

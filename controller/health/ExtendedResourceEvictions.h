@@ -15,9 +15,13 @@ namespace dra::health {
 // (DraReleases::EvictsExtendedResourcePods), on and off decide for it.
 class ExtendedResourceEvictions {
  public:
+  // Its name in dra_controller_feature_enabled.
+  static constexpr std::string_view kFeature = "extended-resource-evictions";
+
   struct Decision {
     bool evict = false;
-    std::string why;  // the one log line saying so
+    std::string why;     // the one log line saying so
+    std::string reason;  // one CamelCase word: TurnedOn, ClusterEvicts, ...
   };
   static Decision Decide(HealthOptions::SelfEviction mode, std::string_view server_version);
   // Adds the leader-only "extended-resource-evictions" controller when the

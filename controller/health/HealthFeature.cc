@@ -31,9 +31,23 @@ kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
   }
   KUBE_ASSIGN_OR_RETURN(wiring_, HealthWiring::Register(context.manager, context.inventory,
                                                         context.informers, options));
-  if (wiring_) PublishUnhealthyDevices(context);
-  if (wiring_) KUBE_RETURN_IF_ERROR(ExtendedResourceEvictions::Wire(context, options));
-  return kube::Status::Ok();
+  ReportState(context.states, options);
+  if (!wiring_) return kube::Status::Ok();
+  PublishUnhealthyDevices(context);
+  return ExtendedResourceEvictions::Wire(context, options);
+}
+
+void HealthFeature::ReportState(feature::FeatureStates& states, const HealthOptions& options) {
+  std::string name(Name());
+  if (!wiring_) {
+    states.Off(name, "DeviceHealthNotServed");
+  } else if (options.dry_run) {
+    states.Off(name, options.dry_run_reason);
+  } else {
+    states.On(name, "Enforced");
+  }
+  // Set again by the evictions when they are wired.
+  states.Off(std::string(ExtendedResourceEvictions::kFeature), "HealthNotEnforced");
 }
 
 void HealthFeature::PublishUnhealthyDevices(feature::FeatureContext& context) {

@@ -23,6 +23,7 @@ class HealthFeature : public feature::Feature {
 
  private:
   void PublishUnhealthyDevices(feature::FeatureContext& context);
+  void ReportState(feature::FeatureStates& states, const HealthOptions& options);
 
   HealthOptions options_;
   std::unique_ptr<HealthWiring> wiring_;  // null while off

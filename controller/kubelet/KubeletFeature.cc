@@ -30,11 +30,13 @@ kube::Status KubeletFeature::ParseFlags(const kube::FlagSet& flags) {
 kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
   if (!enabled_) {
     spdlog::info("kubelet health reports off (--{}=false)", kFlag);
+    context.states.Off(std::string(Name()), "TurnedOff");
     return kube::Status::Ok();
   }
   if (kube::Status served = health::DeviceHealthApi::Served(*context.manager.client());
       !served.ok()) {
     spdlog::warn("kubelet health reports off: {}", served.message());
+    context.states.Off(std::string(Name()), "DeviceHealthNotServed");
     return kube::Status::Ok();
   }
   kube::Manager& manager = context.manager;

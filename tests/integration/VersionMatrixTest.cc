@@ -12,6 +12,7 @@
 #include <signal.h>
 
 #include <regex>
+#include <sstream>
 
 #include "controller/api/DraReleases.h"
 #include "tests/support/BackgroundProcess.h"
@@ -142,6 +143,39 @@ class VersionMatrixTest : public ClusterTest {
   std::string rules_version_;  // "" when no version serves DeviceTaintRules
   bool extended_kept_ = false;
   std::unique_ptr<BackgroundProcess> controller_;
+  // dra_controller_feature_enabled as this release and its served APIs make it.
+  std::vector<std::string> ExpectedFeatureStates() const {
+    auto series = [](const std::string& feature, const std::string& reason, int value) {
+      return "dra_controller_feature_enabled{feature=\"" + feature + "\",reason=\"" + reason +
+             "\"} " + std::to_string(value);
+    };
+    std::vector<std::string> out;
+    if (rules_version_.empty()) {
+      out.push_back(series("device-health", "TaintRulesNotServed", 0));
+      out.push_back(series("extended-resource-evictions", "HealthNotEnforced", 0));
+    } else {
+      out.push_back(series("device-health", "Enforced", 1));
+      bool cluster_evicts = api::DraReleases::EvictsExtendedResourcePods(minor_);
+      out.push_back(series("extended-resource-evictions",
+                           cluster_evicts ? "ClusterEvicts" : "ClusterDoesNotEvict",
+                           cluster_evicts ? 0 : 1));
+    }
+    bool by_default =
+        api::DraReleases::In(api::DraCapability::kExtendedResources, minor_).on_by_default;
+    out.push_back(series("extended-resources", by_default ? "Wired" : "GateOffByDefault", 1));
+    out.push_back(series("allocation-metrics", "Wired", 1));
+    return out;
+  }
+
+  static std::string Grep(const std::string& text, const std::string& needle) {
+    std::string out, line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+      if (line.find(needle) != std::string::npos) out += line + "\n";
+    }
+    return out;
+  }
+
   int metrics_port_ = 0;
   int probe_port_ = 0;
 };
@@ -184,6 +218,10 @@ TEST_F(VersionMatrixTest, RunGetsReadyAndCountsTheFleet) {
   std::string metrics = Curl(metrics_port_, "/metrics");
   EXPECT_NE(metrics.find("device_class=\"" + std::string(kClass) + "\""), std::string::npos)
       << metrics.substr(0, 2000);
+  for (const std::string& series : ExpectedFeatureStates()) {
+    EXPECT_NE(metrics.find(series), std::string::npos) << series << "\n"
+                                                       << Grep(metrics, "feature_");
+  }
   std::string log = controller_->Output();
   EXPECT_EQ(log.find("panic"), std::string::npos);
   if (rules_version_.empty()) {

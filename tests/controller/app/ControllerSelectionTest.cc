@@ -72,6 +72,8 @@ TEST(ControllerSelectionTest, AFeatureIsOffWithWhatItFeeds) {
                 "device-health is off (--controllers)",
                 "kubelet-health-reports is off: it feeds device-health, which --controllers "
                 "turns off"}));
+  EXPECT_EQ(selection->off(),
+            (std::vector<std::string>{"device-health", "kubelet-health-reports"}));
 }
 
 TEST(ControllerSelectionTest, UnknownOrEmptyItemsAreUsageErrors) {

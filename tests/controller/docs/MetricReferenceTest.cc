@@ -25,9 +25,10 @@ TEST(MetricReferenceTest, RegisteredFamiliesCarryTypeHelpAndDeclaredLabels) {
   ASSERT_NE(reconcile, nullptr);
   EXPECT_EQ(reconcile->type, "histogram");
   for (const char* name :
-       {"dra_controller_build_info", "dra_controller_selector_errors_total",
-        "dra_controller_health_objects", "workqueue_depth", "reflector_syncs_total",
-        "leader_election_master_status", "dra_controller_kubelet_health_writes_total",
+       {"dra_controller_build_info", "dra_controller_feature_enabled",
+        "dra_controller_selector_errors_total", "dra_controller_health_objects", "workqueue_depth",
+        "reflector_syncs_total", "leader_election_master_status",
+        "dra_controller_kubelet_health_writes_total",
         "dra_controller_extended_resource_leaked_claims"}) {
     EXPECT_NE(Find(*families, name), nullptr) << name;
   }
