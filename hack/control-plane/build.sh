@@ -6,6 +6,11 @@
 #   hack/control-plane/k8s/v1.X.Y/     other releases (new-version.sh makes one)
 # A second run with the same pins is a no-op. BUILD_JOBS sets go build -p
 # (default 2); GOMAXPROCS is passed through to the Go toolchain.
+# A release one minor below the default takes etcd and kubectl from the
+# default's cache when it is built (kubectl's supported skew is one minor;
+# etcd's v3 API serves every release here, proven by the version matrix), so
+# `make test` on a new machine builds only the three binaries that differ.
+# SHARE_BINARIES=0 builds all five.
 # `build.sh --check` builds nothing: it exits 0 when the cache is current, 1 when not.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
@@ -45,6 +50,23 @@ package_of() {
     etcd) echo "./cmd/etcd" ;;
     *) echo "k8s.io/kubernetes/cmd/$1" ;;
   esac
+}
+
+# The binaries this release takes from the default release's cache, if any.
+shared_binaries() {
+  [[ "${SHARE_BINARIES:-1}" == 1 && "${K8S_VERSION}" != "${DEFAULT_K8S_VERSION}" ]] || return 0
+  local minor="${K8S_VERSION#v1.}" default_minor="${DEFAULT_K8S_VERSION#v1.}"
+  minor="${minor%%.*}"; default_minor="${default_minor%%.*}"
+  (( default_minor - minor == 1 )) || return 0
+  local from="${DRA_CACHE_DIR}/k8s-${DEFAULT_K8S_VERSION}/bin"
+  [[ -x "${from}/etcd" && -x "${from}/kubectl" && -f "${from}/${STAMP}" ]] || return 0
+  echo "etcd kubectl"
+}
+
+# Hard links where the cache's filesystem allows them, else copies.
+take_shared() {
+  local from="${DRA_CACHE_DIR}/k8s-${DEFAULT_K8S_VERSION}/bin/$1"
+  ln -f "$from" "${K8S_BIN_DIR}/$1" 2>/dev/null || cp -f "$from" "${K8S_BIN_DIR}/$1"
 }
 
 build_one() {
@@ -88,7 +110,13 @@ main() {
   local start=$SECONDS b
   cd "$dir"
   export GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
+  local shared; shared=" $(shared_binaries) "
   for b in "${BINARIES[@]}"; do
+    if [[ "$shared" == *" $b "* ]]; then
+      log "$b: taking ${DEFAULT_K8S_VERSION}'s (one minor apart; SHARE_BINARIES=0 builds it)"
+      take_shared "$b"
+      continue
+    fi
     log "building $b ${K8S_VERSION} (first time only; cached afterwards)"
     build_one "$b" \
       || die "go build of $b failed (module k8s.io/kubernetes ${K8S_VERSION} in ${dir}); see output above"
