@@ -15,7 +15,8 @@ kube::Status RestPodEvictor::Evict(const std::string& namespace_name, const std:
   request.path = "/api/v1/namespaces/" + namespace_name + "/pods/" + name + "/eviction";
   request.body = eviction.dump();
   request.content_type = "application/json";
-  auto response = client_->Do(request);
+  // A budget's 429 goes back to the evictor, which requeues the rule.
+  auto response = client_->DoOnce(request);
   return response.ok()
              ? kube::Status::Ok()
              : response.status().WithContext("evicting Pod " + namespace_name + "/" + name);

@@ -144,6 +144,12 @@ Result<HttpResponse> RestClient::SendCancellable(const HttpRequest& request) {
 }
 
 Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
+  return Send(request, options_.max_retries);
+}
+
+Result<HttpResponse> RestClient::DoOnce(const HttpRequest& request) { return Send(request, 0); }
+
+Result<HttpResponse> RestClient::Send(const HttpRequest& request, int max_retries) {
   for (int attempt = 0;; ++attempt) {
     if (throttle_) {
       auto wait = std::chrono::ceil<std::chrono::milliseconds>(throttle_->When(""));
@@ -159,7 +165,7 @@ Result<HttpResponse> RestClient::Do(const HttpRequest& request) {
     if (!response.ok()) return response.status();
     if (response->status / 100 == 2) return response;
     auto delay = RetryDelay(*response);
-    if (!delay || attempt >= options_.max_retries) {
+    if (!delay || attempt >= max_retries) {
       return ApiErrorFromResponse(*response, request.method + " " + request.path);
     }
     spdlog::debug("{} {} answered {}; retry {} after {} ms", request.method, request.path,

@@ -69,6 +69,9 @@ class RestClient {
 
   // Sends with retries and maps errors; the raw 2xx response is returned.
   Result<HttpResponse> Do(const HttpRequest& request);
+  // As Do, but a 429/5xx with Retry-After comes back at once as its error:
+  // for callers that retry on their own schedule instead of blocking a worker.
+  Result<HttpResponse> DoOnce(const HttpRequest& request);
 
   Result<nlohmann::json> Get(const std::string& path);
   Result<nlohmann::json> List(const ResourceType& type, const std::string& ns,
@@ -95,6 +98,7 @@ class RestClient {
                 std::chrono::seconds idle_timeout);
 
  private:
+  Result<HttpResponse> Send(const HttpRequest& request, int max_retries);
   Result<nlohmann::json> DoJson(const HttpRequest& request);
   Result<HttpResponse> SendCancellable(const HttpRequest& request);
   // False (and nothing registered) once CancelAll() has been called.

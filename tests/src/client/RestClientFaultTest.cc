@@ -46,6 +46,18 @@ class RestClientFaultTest : public ::testing::Test {
   std::vector<std::chrono::milliseconds> sleeps_;
 };
 
+TEST_F(RestClientFaultTest, DoOnceReturnsTooManyRequestsWithoutWaiting) {
+  server_->AddRoute(Route::Exact("POST", kPath),
+                    {ScriptedResponse::KubeStatus(429, "TooManyRequests", "slow down", 2)});
+  kube::HttpRequest request;
+  request.method = "POST";
+  request.path = kPath;
+  auto got = Client()->DoOnce(request);
+  EXPECT_EQ(got.status().code(), kube::StatusCode::kTooManyRequests) << got.status().ToString();
+  EXPECT_TRUE(sleeps_.empty());
+  EXPECT_EQ(server_->Requests().size(), 1u);
+}
+
 TEST_F(RestClientFaultTest, TooManyRequestsWaitsForRetryAfterThenSucceeds) {
   server_->AddRoute(Route::Exact("GET", kPath),
                     {ScriptedResponse::KubeStatus(429, "TooManyRequests", "slow down", 2),
