@@ -11,15 +11,18 @@
 namespace dra::testing {
 namespace {
 
-bool HasAll(const std::string& log, const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) {
+bool HasAll(const std::string& log, const RunningController::Options& options) {
+  for (const std::string& line : options.wait_for) {
     if (log.find(line) == std::string::npos) return false;
+  }
+  for (RunningController::Port port : options.wait_for_ports) {
+    if (!RunningController::PortIn(log, port).ok()) return false;
   }
   return true;
 }
 
-kube::Result<int> PortIn(const std::string& log, const std::regex& pattern,
-                         const std::string& what) {
+kube::Result<int> PortMatching(const std::string& log, const std::regex& pattern,
+                               const std::string& what) {
   std::smatch port;
   if (!std::regex_search(log, port, pattern)) {
     return kube::Status(kube::StatusCode::kNotFound,
@@ -41,7 +44,7 @@ kube::Result<std::unique_ptr<RunningController>> RunningController::StartArgv(
   std::unique_ptr<RunningController> controller(new RunningController(std::move(*process)));
   BackgroundProcess& running = controller->process();
   kube::Status up = WaitFor(
-      options.what, options.deadline, [&] { return HasAll(running.Output(), options.wait_for); },
+      options.what, options.deadline, [&] { return HasAll(running.Output(), options); },
       [&] { return running.Output(); });
   if (!up.ok()) return up;
   return controller;
@@ -69,12 +72,29 @@ std::vector<std::string> RunningController::Argv(const std::string& binary,
 kube::Result<int> RunningController::MetricsPortIn(const std::string& log) {
   // "(/metrics)", or "(/metrics, HTTPS, ...)" with --metrics-secure.
   static const std::regex kPort(R"(serving metrics on \S+ \(/metrics[^)]*\) port=(\d+))");
-  return PortIn(log, kPort, "serving metrics on");
+  return PortMatching(log, kPort, "serving metrics on");
 }
 
 kube::Result<int> RunningController::ProbePortIn(const std::string& log) {
   static const std::regex kPort(R"(serving probes on \S+ \(/healthz, /readyz\) port=(\d+))");
-  return PortIn(log, kPort, "serving probes on");
+  return PortMatching(log, kPort, "serving probes on");
+}
+
+kube::Result<int> RunningController::WebhookPortIn(const std::string& log) {
+  static const std::regex kPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
+  return PortMatching(log, kPort, "serving the Alertmanager webhook on");
+}
+
+kube::Result<int> RunningController::PortIn(const std::string& log, Port port) {
+  switch (port) {
+    case Port::kMetrics:
+      return MetricsPortIn(log);
+    case Port::kProbes:
+      return ProbePortIn(log);
+    case Port::kWebhook:
+      return WebhookPortIn(log);
+  }
+  return kube::Status(kube::StatusCode::kInvalidArgument, "unknown port");
 }
 
 kube::Result<RunningController::HttpAnswer> RunningController::ParseCurlAnswer(

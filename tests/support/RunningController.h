@@ -16,14 +16,18 @@ namespace dra::testing {
 // read back from its log (tests bind port 0).
 class RunningController {
  public:
+  // The listeners whose port= lines the log carries.
+  enum class Port { kMetrics, kProbes, kWebhook };
   struct Options {
     std::string kubeconfig;
     std::string metrics_bind_address = "127.0.0.1:0";
     std::string probe_bind_address = "127.0.0.1:0";
     // The test's own flags, after the kubeconfig and the bind addresses.
     std::vector<std::string> args;
-    // Start returns once every one of these is in the log.
+    // Start returns once every one of these lines, and every one of these
+    // ports, is in the log.
     std::vector<std::string> wait_for;
+    std::vector<Port> wait_for_ports;
     std::string what = "the controller to start";
     std::chrono::milliseconds deadline = std::chrono::seconds(60);
   };
@@ -43,6 +47,7 @@ class RunningController {
   // From the log as it is now: an error naming the log when not there (yet).
   kube::Result<int> metrics_port() const { return MetricsPortIn(Output()); }
   kube::Result<int> probe_port() const { return ProbePortIn(Output()); }
+  kube::Result<int> webhook_port() const { return WebhookPortIn(Output()); }
   // SIGTERM, then its exit code once it exits, or nullopt on timeout.
   std::optional<int> Stop(std::chrono::milliseconds timeout = std::chrono::seconds(15));
 
@@ -50,6 +55,8 @@ class RunningController {
   static std::vector<std::string> Argv(const std::string& binary, const Options& options);
   static kube::Result<int> MetricsPortIn(const std::string& log);
   static kube::Result<int> ProbePortIn(const std::string& log);
+  static kube::Result<int> WebhookPortIn(const std::string& log);
+  static kube::Result<int> PortIn(const std::string& log, Port port);
   // curl's output for `-w "\n%{http_code}"`: the body, a newline, the status.
   static kube::Result<HttpAnswer> ParseCurlAnswer(const std::string& out);
 

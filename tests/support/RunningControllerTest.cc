@@ -27,6 +27,18 @@ TEST(RunningControllerTest, ReadsTheSecureMetricsPort) {
   EXPECT_EQ(*metrics, 8443);
 }
 
+TEST(RunningControllerTest, ReadsTheWebhookPortAndEachPortByName) {
+  std::string log = kLog +
+                    "I serving the Alertmanager webhook on 127.0.0.1:0 (POST /alertmanager, HTTPS) "
+                    "port=41003\n";
+  auto webhook = RunningController::PortIn(log, RunningController::Port::kWebhook);
+  ASSERT_TRUE(webhook.ok()) << webhook.status().ToString();
+  EXPECT_EQ(*webhook, 41003);
+  EXPECT_EQ(*RunningController::PortIn(log, RunningController::Port::kMetrics), 41002);
+  EXPECT_EQ(*RunningController::PortIn(log, RunningController::Port::kProbes), 41001);
+  EXPECT_FALSE(RunningController::PortIn(kLog, RunningController::Port::kWebhook).ok());
+}
+
 TEST(RunningControllerTest, AMissingPortIsAnErrorNamingTheLog) {
   auto metrics = RunningController::MetricsPortIn("I inventory synced\n");
   ASSERT_FALSE(metrics.ok());
