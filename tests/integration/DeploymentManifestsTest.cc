@@ -371,13 +371,12 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
   options.kubeconfig = cluster_->kubeconfig();
   options.metrics_bind_address = address + ":0";
   options.args = {"--metrics-secure"};
+  options.wait_for_ports = {RunningController::Port::kMetrics};
+  options.what = "the metrics port";
+  options.deadline = 30s;
   auto started = RunningController::Start(options);
   ASSERT_TRUE(started.ok()) << started.status().ToString();
   controller_ = std::move(*started);
-  auto serving = WaitFor(
-      "the metrics port", 30s, [&] { return MetricsPort() > 0; },
-      [&] { return controller_->Output(); });
-  ASSERT_TRUE(serving.ok()) << serving.ToString();
   json slice = {{"apiVersion", "discovery.k8s.io/v1"},
                 {"kind", "EndpointSlice"},
                 {"metadata",
