@@ -29,6 +29,7 @@
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
 #include "tests/support/Subprocess.h"
@@ -236,7 +237,7 @@ class AlertmanagerEndToEndTest : public ClusterTest {
     for (auto* process : {&prometheus_, &alertmanager_}) {
       if (*process) (*process)->Signal(SIGTERM), (void)(*process)->Wait(10s);
     }
-    if (controller_) controller_->Signal(SIGTERM), (void)controller_->Wait(15s);
+    if (controller_) controller_->Stop();
     if (exposition_server_) exposition_server_->Stop();
     if (!cluster_) return;
     (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kSourceLabel, "--wait=false"});
@@ -348,31 +349,25 @@ class AlertmanagerEndToEndTest : public ClusterTest {
     // The Pod the controller names in its Events, as the downward API sets it.
     ScopedEnv pod("POD_NAME", kControllerPod);
     ScopedEnv pod_namespace("POD_NAMESPACE", ns_.c_str());
-    auto process = BackgroundProcess::Start(
-        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0", "--metrics-secure",
-         "--metrics-cert-dir", cert_dir_, "--health-probe-bind-address", "127.0.0.1:0",
-         "--alertmanager-webhook-bind-address", "127.0.0.1:0", "--health-preview", "0s",
-         "--health-hold-off", "3s"});
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    static const std::regex kWebhookPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
-    static const std::regex kMetricsPort(R"(serving metrics on \S+ \(/metrics\b.*port=(\d+))");
-    std::smatch webhook, metrics;
-    std::string out;
-    auto up = WaitFor(
-        "the controller to sync and serve the webhook", 60s,
-        [&] {
-          out = controller_->Output();
-          return out.find("started devicehealth") != std::string::npos &&
-                 out.find("inventory synced") != std::string::npos &&
-                 std::regex_search(out, webhook, kWebhookPort) &&
-                 std::regex_search(out, metrics, kMetricsPort);
-        },
-        [&] { return out; });
-    ASSERT_TRUE(up.ok()) << up.ToString();
-    webhook_port_ = std::stoi(webhook[1]);
-    metrics_port_ = std::stoi(metrics[1]);
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {"--metrics-secure",
+                    "--metrics-cert-dir",
+                    cert_dir_,
+                    "--alertmanager-webhook-bind-address",
+                    "127.0.0.1:0",
+                    "--health-preview",
+                    "0s",
+                    "--health-hold-off",
+                    "3s"};
+    options.wait_for = {"started devicehealth", "inventory synced"};
+    options.wait_for_ports = {RunningController::Port::kWebhook, RunningController::Port::kMetrics};
+    options.what = "the controller to sync and serve the webhook";
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
+    webhook_port_ = *controller_->webhook_port();
+    metrics_port_ = *controller_->metrics_port();
   }
 
   // POSTs `body` to the webhook over HTTPS (the CA verified); the HTTP status,
@@ -572,7 +567,8 @@ class AlertmanagerEndToEndTest : public ClusterTest {
   std::string binding_, metrics_binding_;
   std::string sender_token_, stranger_token_, metrics_token_, token_file_;
   std::string ca_file_, cert_dir_;
-  std::unique_ptr<BackgroundProcess> controller_, prometheus_, alertmanager_;
+  std::unique_ptr<RunningController> controller_;
+  std::unique_ptr<BackgroundProcess> prometheus_, alertmanager_;
   std::shared_ptr<DcgmExposition> exposition_;
   std::unique_ptr<ScriptedHttpServer> exposition_server_;
   int webhook_port_ = 0, metrics_port_ = 0, alertmanager_port_ = 0, prometheus_port_ = 0;

@@ -7,15 +7,15 @@
 // scraper token Secret included), 403 to another and 401 without a token. `dra-controller check`
 // run as in a Pod reaches /metrics through the metrics Service's endpoints.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <iostream>
 
 #include "src/http/HttpTransport.h"
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/ControllerUnderTest.h"
 #include "tests/support/KustomizeOverlay.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -29,10 +29,7 @@ using namespace std::chrono_literals;
 class DeploymentManifestsTest : public ClusterTest {
  protected:
   void TearDown() override {
-    if (controller_) {
-      controller_->Signal(SIGTERM);
-      controller_->Wait(15s);
-    }
+    if (controller_) controller_->Stop();
     if (cluster_) {
       (void)cluster_->Kubectl(
           {"delete", "clusterrolebinding", kScraperBinding, "--ignore-not-found"});
@@ -95,10 +92,8 @@ class DeploymentManifestsTest : public ClusterTest {
 
   // The port from the "serving metrics on ... port=N" log line; 0 if absent.
   int MetricsPort() const {
-    std::string out = controller_->Output();
-    auto line = out.find("serving metrics on");
-    auto port = line == std::string::npos ? line : out.find("port=", line);
-    return port == std::string::npos ? 0 : std::atoi(out.c_str() + port + 5);
+    auto port = controller_->metrics_port();
+    return port.ok() ? *port : 0;
   }
 
   // The HTTP status of GET /metrics over HTTPS (self-signed: not verified);
@@ -205,7 +200,7 @@ class DeploymentManifestsTest : public ClusterTest {
 
   std::string last_body_;
   std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
   bool applied_ = false;
   bool scraper_applied_ = false;
 };
@@ -232,21 +227,15 @@ TEST_F(DeploymentManifestsTest, ServiceAccountPermissionsAreEnoughToSyncAndLead)
   auto kubeconfig = ServiceAccountKubeconfig(bearer);
   ASSERT_TRUE(kubeconfig.ok()) << kubeconfig.status().ToString();
 
-  auto process = BackgroundProcess::Start(
-      {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig", *kubeconfig,
-       "--leader-elect", "--leader-election-id", "dra-controller-manifest-test", "--metrics-secure",
-       "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"});
-  ASSERT_TRUE(process.ok()) << process.status().ToString();
-  controller_ = std::move(*process);
-  auto up = WaitFor(
-      "the controller to sync its inventory and lead", 60s,
-      [&] {
-        std::string out = controller_->Output();
-        return out.find("inventory synced") != std::string::npos &&
-               out.find("became leader") != std::string::npos;
-      },
-      [&] { return controller_->Output(); });
-  ASSERT_TRUE(up.ok()) << up.ToString();
+  RunningController::Options options;
+  options.kubeconfig = *kubeconfig;
+  options.args = {"--leader-elect", "--leader-election-id", "dra-controller-manifest-test",
+                  "--metrics-secure"};
+  options.wait_for = {"inventory synced", "became leader"};
+  options.what = "the controller to sync its inventory and lead";
+  auto started = RunningController::Start(options);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  controller_ = std::move(*started);
   std::string out = controller_->Output();
   EXPECT_EQ(out.find("orbidden"), std::string::npos) << out;  // Forbidden or forbidden
   auto lease =
@@ -330,7 +319,7 @@ TEST_F(DeploymentManifestsTest, HealthOffRunsOnBaseRbacAlone) {
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   auto deployment = cluster_->GetJson({"get", "deployment", "dra-controller", "-n", "dra-system"});
   ASSERT_TRUE(deployment.ok()) << deployment.status().ToString();
-  std::vector<std::string> argv{std::string(DRA_BINARY_DIR) + "/dra-controller"};
+  std::vector<std::string> argv{ControllerUnderTest::Binary()};
   for (const json& arg : (*deployment)["spec"]["template"]["spec"]["containers"][0]["args"]) {
     std::string value = arg.get<std::string>();
     if (value.find("-bind-address=") != std::string::npos) {
@@ -344,18 +333,12 @@ TEST_F(DeploymentManifestsTest, HealthOffRunsOnBaseRbacAlone) {
   ASSERT_TRUE(kubeconfig.ok()) << kubeconfig.status().ToString();
   argv.insert(argv.end(), {"--kubeconfig", *kubeconfig, "--leader-election-id",
                            "dra-controller-manifest-test"});
-  auto process = BackgroundProcess::Start(argv);
-  ASSERT_TRUE(process.ok()) << process.status().ToString();
-  controller_ = std::move(*process);
-  auto up = WaitFor(
-      "the controller to sync its inventory and lead", 60s,
-      [&] {
-        std::string out = controller_->Output();
-        return out.find("inventory synced") != std::string::npos &&
-               out.find("became leader") != std::string::npos;
-      },
-      [&] { return controller_->Output(); });
-  ASSERT_TRUE(up.ok()) << up.ToString();
+  RunningController::Options waits;
+  waits.wait_for = {"inventory synced", "became leader"};
+  waits.what = "the controller to sync its inventory and lead";
+  auto started = RunningController::StartArgv(argv, waits);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  controller_ = std::move(*started);
   std::string out = controller_->Output();
   EXPECT_EQ(out.find("orbidden"), std::string::npos) << out;
   EXPECT_NE(out.find("feature alertmanager-webhook is off"), std::string::npos) << out;
@@ -384,16 +367,16 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
   // The controller (as admin: its own RBAC is another test's business)
   // serving /metrics on this machine's address, which the Service's
   // EndpointSlice names as a kubelet-less stand-in for a Pod IP.
-  auto process = BackgroundProcess::Start(
-      {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-       cluster_->kubeconfig(), "--metrics-secure", "--metrics-bind-address", address + ":0",
-       "--health-probe-bind-address", "127.0.0.1:0"});
-  ASSERT_TRUE(process.ok()) << process.status().ToString();
-  controller_ = std::move(*process);
-  auto serving = WaitFor(
-      "the metrics port", 30s, [&] { return MetricsPort() > 0; },
-      [&] { return controller_->Output(); });
-  ASSERT_TRUE(serving.ok()) << serving.ToString();
+  RunningController::Options options;
+  options.kubeconfig = cluster_->kubeconfig();
+  options.metrics_bind_address = address + ":0";
+  options.args = {"--metrics-secure"};
+  options.wait_for_ports = {RunningController::Port::kMetrics};
+  options.what = "the metrics port";
+  options.deadline = 30s;
+  auto started = RunningController::Start(options);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  controller_ = std::move(*started);
   json slice = {{"apiVersion", "discovery.k8s.io/v1"},
                 {"kind", "EndpointSlice"},
                 {"metadata",
@@ -442,8 +425,7 @@ TEST_F(DeploymentManifestsTest, InClusterCheckReachesMetricsThroughTheService) {
                                  "", 60s);
   ASSERT_TRUE(outside.ok());
   EXPECT_NE(outside->out.find("skipped (not in-cluster)"), std::string::npos) << outside->out;
-  controller_->Signal(SIGTERM);
-  ASSERT_TRUE(controller_->Wait(15s).has_value());
+  ASSERT_TRUE(controller_->Stop().has_value());
   controller_.reset();
   row = InClusterCheckRow(sa_dir);
   EXPECT_EQ(row.value("result", ""), "fail") << row.dump() << "\n" << last_body_;

@@ -11,7 +11,6 @@
 // the driver publishes is told from our rule's by `devices`, the tainted
 // gauge and `check`.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <atomic>
 #include <map>
@@ -20,9 +19,9 @@
 #include <set>
 #include <thread>
 
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -98,45 +97,40 @@ class DeviceHealthTest : public ClusterTest {
 
   void StartController(const std::string& storm_guard_percent = "100",
                        const std::string& preview = "3s") {
-    auto process = BackgroundProcess::Start(
-        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster_->kubeconfig(), "--metrics-bind-address", "127.0.0.1:0",
-         "--health-probe-bind-address", "127.0.0.1:0", "--health-preview", preview,
-         "--health-hold-off", "3s", "--health-storm-guard-percent", storm_guard_percent});
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    auto up = WaitFor(
-        "the controller to sync and start device health", 60s,
-        [&] {
-          std::string out = controller_->Output();
-          return out.find("started devicehealth") != std::string::npos &&
-                 out.find("inventory synced") != std::string::npos;
-        },
-        [&] { return controller_->Output(); });
-    ASSERT_TRUE(up.ok()) << up.ToString();
-    std::smatch port;
-    static const std::regex kPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
-    std::string out = controller_->Output();
-    ASSERT_TRUE(std::regex_search(out, port, kPort)) << out;
-    metrics_port_ = std::stoi(port[1]);
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {
+        "--health-preview", preview, "--health-hold-off", "3s", "--health-storm-guard-percent",
+        storm_guard_percent};
+    options.wait_for = {"started devicehealth", "inventory synced"};
+    options.what = "the controller to sync and start device health";
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
+    auto port = controller_->metrics_port();
+    ASSERT_TRUE(port.ok()) << port.status().ToString();
+    metrics_port_ = *port;
+  }
+
+  // GET /metrics; "" unless it answers 200.
+  std::string Metrics() const {
+    auto got = RunningController::Get(metrics_port_, "/metrics");
+    return got.ok() && got->status == 200 ? got->body : "";
   }
 
   // dra_controller_devices_unhealthy of the test class in `pool`, as /metrics
   // shows it now ("" when the series is not there).
   std::string UnhealthyGauge(const std::string& pool) {
-    auto got = Subprocess::Run(
-        {"curl", "-sf", "http://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
-    if (!got.ok() || got->exit_code != 0) return "";
+    std::string metrics = Metrics();
     std::regex series(R"(dra_controller_devices_unhealthy\{[^}]*pool=")" + pool +
                       R"("[^}]*device_class=")" + kClass + R"("\} (\S+))");
     std::smatch match;
-    return std::regex_search(got->out, match, series) ? match[1].str() : "";
+    return std::regex_search(metrics, match, series) ? match[1].str() : "";
   }
 
   void StopController() {
     if (!controller_) return;
-    controller_->Signal(SIGTERM);
-    controller_->Wait(15s);
+    controller_->Stop();
     controller_.reset();
   }
 
@@ -178,7 +172,7 @@ class DeviceHealthTest : public ClusterTest {
   }
 
   std::string ns_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
   int metrics_port_ = 0;
 };
 
@@ -740,14 +734,12 @@ TEST_F(DeviceHealthTest, DriverTaintIsToldFromOurRule) {
   EXPECT_EQ(taints["gpu-1"][0]["rule"], "devicehealth-dh-drv");
 
   auto gauge = [&](const std::string& source) {
-    auto got = Subprocess::Run(
-        {"curl", "-sf", "http://127.0.0.1:" + std::to_string(metrics_port_) + "/metrics"});
-    if (!got.ok() || got->exit_code != 0) return std::string();
+    std::string metrics = Metrics();
     std::regex series(R"(dra_controller_devices_tainted\{[^}]*pool="dh-a"[^}]*device_class=")" +
                       std::string(kClass) + R"(",effect="NoSchedule",source=")" + source +
                       R"("\} (\S+))");
     std::smatch match;
-    return std::regex_search(got->out, match, series) ? match[1].str() : std::string();
+    return std::regex_search(metrics, match, series) ? match[1].str() : std::string();
   };
   EXPECT_TRUE(Eventually(
       "one device tainted by the driver and one by a rule in the gauge",

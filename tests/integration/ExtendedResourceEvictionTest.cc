@@ -8,13 +8,12 @@
 // with it off the Pod is still bound then. Skipped on other releases (1.37
 // evicts such Pods itself: DeviceHealthTest covers that).
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <regex>
 
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -68,8 +67,7 @@ class ExtendedResourceEvictionTest : public ClusterTest {
 
   void TearDown() override {
     if (controller_) {
-      controller_->Signal(SIGTERM);
-      controller_->Wait(15s);
+      controller_->Stop();
       controller_.reset();
     }
     if (!cluster_ || ns_.empty()) return;
@@ -82,22 +80,22 @@ class ExtendedResourceEvictionTest : public ClusterTest {
   }
 
   void StartController(const std::string& evictions) {
-    auto process = BackgroundProcess::Start(
-        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster_->kubeconfig(), "--metrics-bind-address", "0", "--health-probe-bind-address",
-         "127.0.0.1:0", "--health-preview", "3s", "--health-hold-off", "3s",
-         "--health-storm-guard-percent", "100", "--health-extended-resource-evictions", evictions});
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    auto up = WaitFor(
-        "the controller to sync and start device health", 60s,
-        [&] {
-          std::string out = controller_->Output();
-          return out.find("started devicehealth") != std::string::npos &&
-                 out.find("inventory synced") != std::string::npos;
-        },
-        [&] { return controller_->Output(); });
-    ASSERT_TRUE(up.ok()) << up.ToString();
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.metrics_bind_address = "0";
+    options.args = {"--health-preview",
+                    "3s",
+                    "--health-hold-off",
+                    "3s",
+                    "--health-storm-guard-percent",
+                    "100",
+                    "--health-extended-resource-evictions",
+                    evictions};
+    options.wait_for = {"started devicehealth", "inventory synced"};
+    options.what = "the controller to sync and start device health";
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
   }
 
   json Get(const std::vector<std::string>& args) {
@@ -138,7 +136,7 @@ class ExtendedResourceEvictionTest : public ClusterTest {
   std::string Log() { return controller_ ? controller_->Output() : ""; }
 
   std::string ns_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
 };
 
 TEST_F(ExtendedResourceEvictionTest, DraControllerEvictsWhatThe136ControllerLeaves) {

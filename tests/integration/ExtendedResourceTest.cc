@@ -10,9 +10,9 @@
 #include <map>
 #include <set>
 
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -81,18 +81,13 @@ class ExtendedResourceTest : public ClusterTest {
   }
 
   void StartController(const std::vector<std::string>& extra_flags = {}) {
-    std::vector<std::string> argv{Binary(),
-                                  "run",
-                                  "--kubeconfig",
-                                  cluster_->kubeconfig(),
-                                  "--metrics-bind-address",
-                                  "0",
-                                  "--health-probe-bind-address",
-                                  "127.0.0.1:0"};
-    argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
-    auto process = BackgroundProcess::Start(argv);
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.metrics_bind_address = "0";
+    options.args = extra_flags;
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
   }
 
   // Runs a dra-controller operator command; returns exit code and stdout.
@@ -158,7 +153,7 @@ class ExtendedResourceTest : public ClusterTest {
   }
 
   std::string ns_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
 };
 
 TEST_F(ExtendedResourceTest, BoundPodsJoinTheirSchedulerMadeClaims) {

@@ -8,13 +8,12 @@
 // DeviceTaintRule for exactly that device, and a Healthy report removes the
 // rule after the hold-off, and then the source deletes its DeviceHealth.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <thread>
 
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -101,35 +100,20 @@ class KubeletHealthReportTest : public ClusterTest {
   }
 
   void StartController(const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args{std::string(DRA_BINARY_DIR) + "/dra-controller",
-                                  "run",
-                                  "--kubeconfig",
-                                  cluster_->kubeconfig(),
-                                  "--metrics-bind-address",
-                                  "127.0.0.1:0",
-                                  "--health-probe-bind-address",
-                                  "127.0.0.1:0",
-                                  "--health-preview=0s",
-                                  "--health-hold-off=2s"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    auto process = BackgroundProcess::Start(args);
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    auto up = WaitFor(
-        "the controller to start device health", 60s,
-        [&] {
-          std::string out = controller_->Output();
-          return out.find("started devicehealth") != std::string::npos &&
-                 out.find("inventory synced") != std::string::npos;
-        },
-        [&] { return controller_->Output(); });
-    ASSERT_TRUE(up.ok()) << up.ToString();
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {"--health-preview=0s", "--health-hold-off=2s"};
+    options.args.insert(options.args.end(), extra.begin(), extra.end());
+    options.wait_for = {"started devicehealth", "inventory synced"};
+    options.what = "the controller to start device health";
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
   }
 
   void StopController() {
     if (!controller_) return;
-    controller_->Signal(SIGTERM);
-    controller_->Wait(15s);
+    controller_->Stop();
     controller_.reset();
   }
 
@@ -200,7 +184,7 @@ class KubeletHealthReportTest : public ClusterTest {
   }
 
   std::string ns_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
 };
 
 TEST_F(KubeletHealthReportTest, UnhealthyReportTaintsExactlyThatDeviceUntilHealthyAgain) {

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -27,8 +27,6 @@ constexpr const char* kResource = "example.com/leak-gpu";
 constexpr const char* kNode = "leak-a";
 constexpr const char* kKcm = "kube-controller-manager";
 const std::vector<std::string> kFleet{"leak-a:2:40Gi:gpu-leak-40g"};
-
-std::string Binary() { return std::string(DRA_BINARY_DIR) + "/dra-controller"; }
 
 std::string ClassManifest() {
   return DeviceClassManifest(
@@ -82,19 +80,14 @@ class LeakedClaimTest : public ClusterTest {
   }
 
   void StartController(std::vector<std::string> extra) {
-    std::vector<std::string> argv{Binary(),
-                                  "run",
-                                  "--kubeconfig",
-                                  cluster_->kubeconfig(),
-                                  "--metrics-bind-address",
-                                  "0",
-                                  "--health-probe-bind-address",
-                                  "127.0.0.1:0",
-                                  "--extended-resource-leak-grace-period=2s"};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    auto process = BackgroundProcess::Start(argv);
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.metrics_bind_address = "0";
+    options.args = {"--extended-resource-leak-grace-period=2s"};
+    options.args.insert(options.args.end(), extra.begin(), extra.end());
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
   }
 
   json Get(std::vector<std::string> args) {
@@ -140,7 +133,7 @@ class LeakedClaimTest : public ClusterTest {
   std::string cluster_dir_;
   std::string ns_;
   bool kcm_stopped_ = false;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
 };
 
 TEST_F(LeakedClaimTest, ForceDeletedPodsClaimIsReportedThenRemovedWithTheFlag) {

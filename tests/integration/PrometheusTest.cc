@@ -21,6 +21,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -228,30 +229,23 @@ class PrometheusTest : public ClusterTest {
 
   void TearDown() override {
     if (prometheus_) prometheus_->Signal(SIGTERM), (void)prometheus_->Wait(10s);
-    if (controller_) controller_->Signal(SIGTERM), (void)controller_->Wait(40s);
+    if (controller_) controller_->Stop(40s);
     if (!cluster_) return;
     (void)cluster_->Kubectl({"delete", "devicetaintrule", kTaintRule, "--ignore-not-found"});
     if (!ns_.empty()) cluster_->DeleteTestNamespace(ns_);
   }
 
   void StartController() {
-    auto process = BackgroundProcess::Start(
-        {std::string(DRA_BINARY_DIR) + "/dra-controller", "run", "--kubeconfig",
-         cluster_->kubeconfig(), "--leader-elect", "--leader-election-namespace", ns_,
-         "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"});
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    std::smatch match;
-    static const std::regex kPort(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
-    ASSERT_TRUE(WaitFor("the controller's metrics port", 30s,
-                        [&] {
-                          std::string out = controller_->Output();
-                          if (!std::regex_search(out, match, kPort)) return false;
-                          metrics_port_ = std::stoi(match[1]);
-                          return true;
-                        })
-                    .ok())
-        << controller_->Output();
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {"--leader-elect", "--leader-election-namespace", ns_};
+    options.wait_for_ports = {RunningController::Port::kMetrics};
+    options.what = "the controller's metrics port";
+    options.deadline = 30s;
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
+    metrics_port_ = *controller_->metrics_port();
   }
 
   void StartPrometheus() {
@@ -342,7 +336,7 @@ class PrometheusTest : public ClusterTest {
 
   std::string ns_;
   TempDir dir_;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
   std::unique_ptr<BackgroundProcess> prometheus_;
   int metrics_port_ = 0;
   int prometheus_port_ = 0;

@@ -42,6 +42,7 @@
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/KustomizeOverlay.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/ServiceMonitorScrapeConfig.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
@@ -135,7 +136,7 @@ class RenderedMonitoringTest : public ClusterTest {
     for (auto* process : {&prometheus_, &alertmanager_}) {
       if (*process) (*process)->Signal(SIGTERM), (void)(*process)->Wait(10s);
     }
-    if (controller_) controller_->Signal(SIGTERM), (void)controller_->Wait(15s);
+    if (controller_) controller_->Stop();
     if (!cluster_) return;
     for (const json& object : created_) {
       std::vector<std::string> args{"delete", object["kind"], object["metadata"]["name"],
@@ -350,37 +351,20 @@ class RenderedMonitoringTest : public ClusterTest {
   }
 
   void StartController(const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv{std::string(DRA_BINARY_DIR) + "/dra-controller",
-                                  "run",
-                                  "--kubeconfig",
-                                  cluster_->kubeconfig(),
-                                  "--metrics-bind-address",
-                                  "127.0.0.1:0",
-                                  "--metrics-secure",
-                                  "--metrics-cert-dir",
-                                  cert_dir_,
-                                  "--health-probe-bind-address",
-                                  "127.0.0.1:0"};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    auto process = BackgroundProcess::Start(argv);
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    static const std::regex kMetricsPort(R"(serving metrics on \S+ \(/metrics\b.*port=(\d+))");
-    static const std::regex kWebhookPort(R"(serving the Alertmanager webhook on \S+ .*port=(\d+))");
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {"--metrics-secure", "--metrics-cert-dir", cert_dir_};
+    options.args.insert(options.args.end(), extra.begin(), extra.end());
     bool webhook = !extra.empty();
-    std::smatch metrics_match, webhook_match;
-    std::string out;
-    auto up = WaitFor(
-        "the controller to serve metrics", TestTime::Scaled(30s),
-        [&] {
-          out = controller_->Output();
-          return std::regex_search(out, metrics_match, kMetricsPort) &&
-                 (!webhook || std::regex_search(out, webhook_match, kWebhookPort));
-        },
-        [&] { return out; });
-    ASSERT_TRUE(up.ok()) << up.ToString();
-    metrics_port_ = std::stoi(metrics_match[1]);
-    if (webhook) webhook_port_ = std::stoi(webhook_match[1]);
+    options.wait_for_ports = {RunningController::Port::kMetrics};
+    if (webhook) options.wait_for_ports.push_back(RunningController::Port::kWebhook);
+    options.what = "the controller to serve metrics";
+    options.deadline = TestTime::Scaled(30s);
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
+    metrics_port_ = *controller_->metrics_port();
+    if (webhook) webhook_port_ = *controller_->webhook_port();
   }
 
   // Starts `argv` + --web.listen-address on a free port until /-/ready
@@ -522,7 +506,8 @@ class RenderedMonitoringTest : public ClusterTest {
   const json* monitor_ = nullptr;
   std::vector<json> created_;
   std::string cert_dir_, other_ca_file_;
-  std::unique_ptr<BackgroundProcess> controller_, prometheus_, alertmanager_;
+  std::unique_ptr<RunningController> controller_;
+  std::unique_ptr<BackgroundProcess> prometheus_, alertmanager_;
   int metrics_port_ = 0, webhook_port_ = 0, prometheus_port_ = 0, alertmanager_port_ = 0;
 };
 

@@ -9,16 +9,14 @@
 // version the cluster serves DeviceTaintRules or says in its status which
 // gate it waits for.
 #include <gtest/gtest.h>
-#include <signal.h>
 
-#include <regex>
 #include <sstream>
 
 #include "controller/api/DraReleases.h"
-#include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/ControllerUnderTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
@@ -48,10 +46,7 @@ class VersionMatrixTest : public ClusterTest {
   }
 
   void TearDown() override {
-    if (controller_) {
-      controller_->Signal(SIGTERM);
-      controller_->Wait(15s);
-    }
+    if (controller_) controller_->Stop();
     if (!cluster_ || IsSkipped()) return;
     (void)cluster_->Kubectl({"delete", "devicehealth", kHealth, "--ignore-not-found"});
     (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
@@ -87,33 +82,21 @@ class VersionMatrixTest : public ClusterTest {
   }
 
   void StartController() {
-    auto process = BackgroundProcess::Start(
-        {ControllerUnderTest::Binary(), "run", "--kubeconfig", cluster_->kubeconfig(),
-         "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
-         "--health-preview", "0s", "--health-hold-off", "2s", "--health-storm-guard-percent",
-         "100"});
-    ASSERT_TRUE(process.ok()) << process.status().ToString();
-    controller_ = std::move(*process);
-    auto up = WaitFor(
-        "the controller to sync its inventory", 60s,
-        [&] { return controller_->Output().find("inventory synced") != std::string::npos; },
-        [&] { return controller_->Output(); });
-    ASSERT_TRUE(up.ok()) << up.ToString();
-    metrics_port_ = PortOf(R"(serving metrics on \S+ \(/metrics\) port=(\d+))");
-    probe_port_ = PortOf(R"(serving probes on \S+ \(/healthz, /readyz\) port=(\d+))");
-  }
-
-  int PortOf(const std::string& pattern) {
-    std::smatch port;
-    std::string out = controller_->Output();
-    EXPECT_TRUE(std::regex_search(out, port, std::regex(pattern))) << out;
-    return port.empty() ? 0 : std::stoi(port[1]);
-  }
-
-  std::string Curl(int port, const std::string& path) {
-    auto got = Subprocess::Run({"curl", "-s", "-o", "-", "-w", "\n%{http_code}",
-                                "http://127.0.0.1:" + std::to_string(port) + path});
-    return got.ok() ? got->out : "";
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {
+        "--health-preview", "0s", "--health-hold-off", "2s", "--health-storm-guard-percent", "100"};
+    options.wait_for = {"inventory synced"};
+    options.what = "the controller to sync its inventory";
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    controller_ = std::move(*started);
+    auto metrics = controller_->metrics_port();
+    auto probes = controller_->probe_port();
+    EXPECT_TRUE(metrics.ok()) << metrics.status().ToString();
+    EXPECT_TRUE(probes.ok()) << probes.status().ToString();
+    metrics_port_ = metrics.ok() ? *metrics : 0;
+    probe_port_ = probes.ok() ? *probes : 0;
   }
 
   json CheckRows() {
@@ -142,7 +125,7 @@ class VersionMatrixTest : public ClusterTest {
   int minor_ = 0;
   std::string rules_version_;  // "" when no version serves DeviceTaintRules
   bool extended_kept_ = false;
-  std::unique_ptr<BackgroundProcess> controller_;
+  std::unique_ptr<RunningController> controller_;
   // dra_controller_feature_enabled as this release and its served APIs make it.
   std::vector<std::string> ExpectedFeatureStates() const {
     auto series = [](const std::string& feature, const std::string& reason, int value) {
@@ -206,16 +189,20 @@ TEST_F(VersionMatrixTest, CheckNamesWhatEachJobHasHere) {
 TEST_F(VersionMatrixTest, RunGetsReadyAndCountsTheFleet) {
   if (Skipped()) return;
   ASSERT_NO_FATAL_FAILURE(StartController());
-  std::string ready;
+  kube::Result<RunningController::HttpAnswer> ready = RunningController::HttpAnswer{};
   auto readied = WaitFor(
       "/readyz to answer 200", 60s,
       [&] {
-        ready = Curl(probe_port_, "/readyz");
-        return ready.size() >= 3 && ready.substr(ready.size() - 3) == "200";
+        ready = RunningController::Get(probe_port_, "/readyz");
+        return ready.ok() && ready->status == 200;
       },
-      [&] { return ready; });
+      [&] {
+        return ready.ok() ? std::to_string(ready->status) + " " + ready->body
+                          : ready.status().ToString();
+      });
   EXPECT_TRUE(readied.ok()) << readied.ToString() << "\n" << controller_->Output();
-  std::string metrics = Curl(metrics_port_, "/metrics");
+  auto scraped = RunningController::Get(metrics_port_, "/metrics");
+  std::string metrics = scraped.ok() ? scraped->body : "";
   EXPECT_NE(metrics.find("device_class=\"" + std::string(kClass) + "\""), std::string::npos)
       << metrics.substr(0, 2000);
   for (const std::string& series : ExpectedFeatureStates()) {
