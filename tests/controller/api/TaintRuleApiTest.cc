@@ -72,6 +72,18 @@ TEST_F(TaintRuleApiDiscoverTest, DiscoverStopsAtTheFirstVersionServingIt) {
   EXPECT_EQ(Paths(), (std::vector<std::string>{"/apis/resource.k8s.io/v1"}));
 }
 
+// Bad input gets an answer, never an exception out of the JSON library.
+TEST_F(TaintRuleApiDiscoverTest, DiscoverPassesOverAResourceWhoseNameIsNotAString) {
+  Serve("v1",
+        ScriptedResponse::Json(200, R"({"resources":[{"name":7},{"name":"devicetaintrules"}]})"));
+
+  auto served = api::TaintRuleApi::Discover(*client_);
+
+  ASSERT_TRUE(served.ok()) << served.status().ToString();
+  ASSERT_TRUE(served->has_value());
+  EXPECT_EQ((*served)->version, "v1");
+}
+
 TEST_F(TaintRuleApiDiscoverTest, DiscoverFindsNoneWhenNoVersionServesIt) {
   auto served = api::TaintRuleApi::Discover(*client_);  // every path answers 404
 
