@@ -5,14 +5,9 @@
 
 #include "src/base/Jitter.h"
 #include "src/cache/InitialEventsDeadline.h"
-#include "src/cache/JsonFields.h"
-#include "src/cache/JsonSpans.h"
-#include "src/cache/ListMemoryBudget.h"
 #include "src/cache/ObjectMeta.h"
-#include "src/cache/ProtoListPage.h"
 #include "src/cache/ProtoWatchDecoder.h"
 #include "src/metrics/MetricFamilyCache.h"
-#include "src/proto/ProtoEnvelope.h"
 
 namespace kube {
 namespace {
@@ -38,6 +33,15 @@ BackoffOptions BackoffFor(const ReflectorOptions& options) {
   backoff.initial = options.initial_backoff;
   backoff.max = options.max_backoff;
   return backoff;
+}
+
+PagedLister::Options ListerOptions(const ReflectorOptions& options) {
+  PagedLister::Options lister;
+  lister.page_size = options.page_size;
+  lister.label_selector = options.label_selector;
+  lister.field_selector = options.field_selector;
+  lister.budget = options.list_budget;
+  return lister;
 }
 
 prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
@@ -106,6 +110,7 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       options_(std::move(options)),
       thread_(options_.clock),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
+      lister_(lister_watcher_, decoder_, ListerOptions(options_)),
       splitter_(options_.max_watch_line_bytes),
       frames_(options_.max_watch_line_bytes),
       watch_list_(options_.watch_list, options_.watch_list_retry_after),
@@ -244,39 +249,14 @@ Status Reflector::Sync() {
 Status Reflector::ListAll() {
   sync_items_ = 0;
   sink_.BeginReplace();
-  Status status = ListPages();
+  auto resource_version = lister_.ListAll(*this);
+  Status status = resource_version.ok() ? EndList(*resource_version) : resource_version.status();
   TrimDecoder();
   if (!status.ok()) sink_.AbortReplace();
   return status;
 }
 
-Status Reflector::ListPages() {
-  ListOptions options;
-  options.limit = options_.page_size;
-  options.label_selector = options_.label_selector;
-  options.field_selector = options_.field_selector;
-  std::string resource_version;
-  while (true) {
-    ListMemoryBudget::Reservation reservation;
-    if (options_.list_budget) {
-      reservation = options_.list_budget->Acquire([this] { return thread_.stopping(); });
-      if (!reservation.held()) return Status(StatusCode::kCancelled, "list cancelled");
-    }
-    auto body = lister_watcher_->List(options);
-    if (body.status().code() == StatusCode::kTooLarge && options.limit > 1) {
-      // A page of large objects can pass the body cap (objects may be 1.5 MiB
-      // each): ask for the same page again, half as long.
-      options.limit = std::max<int64_t>(1, options.limit / 2);
-      spdlog::warn("list {}: page over the response size cap; retrying with limit {}", resource_,
-                   options.limit);
-      continue;
-    }
-    if (!body.ok()) return body.status();
-    Beat();
-    Status applied = ApplyPage(*body, options, resource_version);
-    if (!applied.ok()) return applied.WithContext("list " + resource_);
-    if (options.continue_token.empty()) break;
-  }
+Status Reflector::EndList(const std::string& resource_version) {
   ++lists_;
   Count(list_sync_counter_);
   sink_.EndReplace(resource_version);
@@ -285,58 +265,6 @@ Status Reflector::ListPages() {
   need_list_ = false;
   rv_unavailable_ = false;
   Succeeded();
-  return Status::Ok();
-}
-
-// Feeds one page's items to the sink; reads the page's resourceVersion and
-// continue token into `resource_version` and `options`.
-Status Reflector::ApplyPage(const std::string& body, ListOptions& options,
-                            std::string& resource_version) {
-  if (ProtoEnvelope::IsProtobuf(body)) return ApplyProtoPage(body, options, resource_version);
-  auto doc = decoder_.ParseDocument(body);
-  if (!doc.ok()) return ApplyPageItemByItem(body, options, resource_version);
-  simdjson::dom::array items;
-  if (json::Field(*doc, "items").get(items) == simdjson::SUCCESS) {
-    for (simdjson::dom::element item : items) ReplaceItem(item);
-  }
-  simdjson::dom::element metadata = json::Field(*doc, "metadata");
-  resource_version = json::StringOr(metadata, "resourceVersion");
-  options.continue_token = json::StringOr(metadata, "continue");
-  return Status::Ok();
-}
-
-// The page does not parse as a whole: one bad item must not cost the others,
-// so the items are cut apart and parsed one by one.
-Status Reflector::ApplyPageItemByItem(const std::string& body, ListOptions& options,
-                                      std::string& resource_version) {
-  auto metadata = decoder_.ParseDocument(json::MemberText(body, "metadata"));
-  if (!metadata.ok()) return metadata.status().WithContext("page metadata");
-  resource_version = json::StringOr(*metadata, "resourceVersion");
-  options.continue_token = json::StringOr(*metadata, "continue");
-  auto items = json::ArrayElements(json::MemberText(body, "items"));
-  if (!items.ok()) return items.status().WithContext("page items");
-  for (std::string_view text : *items) {
-    auto item = decoder_.ParseDocument(text);
-    if (item.ok()) {
-      ReplaceItem(*item);
-      continue;
-    }
-    Status error = item.status();
-    auto salvaged = decoder_.SalvageObject(text);
-    ReportDecodeError(salvaged.ok() ? salvaged->Key() : "", error);
-  }
-  return Status::Ok();
-}
-
-// Each item is cut out by its length, so a malformed one fails only itself.
-Status Reflector::ApplyProtoPage(const std::string& body, ListOptions& options,
-                                 std::string& resource_version) {
-  auto page_or = ProtoListPage::Parse(body);
-  if (!page_or.ok()) return page_or.status();
-  auto page = std::move(*page_or);
-  for (std::string_view item : page.items) ReplaceItem(RawObject::Protobuf(item));
-  resource_version = std::move(page.resource_version);
-  options.continue_token = std::move(page.continue_token);
   return Status::Ok();
 }
 

@@ -11,6 +11,7 @@
 #include "src/base/Clock.h"
 #include "src/cache/LineSplitter.h"
 #include "src/cache/ListerWatcher.h"
+#include "src/cache/PagedLister.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/WatchDeadline.h"
 #include "src/cache/WatchDecoder.h"
@@ -92,11 +93,11 @@ struct ReflectorOptions {
 // bad item does not fail its LIST page, and an undecodable watch event is
 // passed over (its key is dropped from the cache) when its metadata can be
 // read, or costs at most one resume and then a relist when not.
-class Reflector {
+class Reflector : private PagedLister::Receiver {
  public:
   Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSink& sink,
             ReflectorOptions options = {});
-  ~Reflector();
+  ~Reflector() override;
   Reflector(const Reflector&) = delete;
   Reflector& operator=(const Reflector&) = delete;
 
@@ -158,13 +159,15 @@ class Reflector {
   ListOptions WatchOptions();
   bool SetActiveStream(CancelFlag* stream);
   Status ListAll();
-  Status ListPages();
-  Status ApplyPage(const std::string& body, ListOptions& options, std::string& resource_version);
-  Status ApplyPageItemByItem(const std::string& body, ListOptions& options,
-                             std::string& resource_version);
-  Status ApplyProtoPage(const std::string& body, ListOptions& options,
-                        std::string& resource_version);
+  Status EndList(const std::string& resource_version);
   void ReplaceItem(const RawObject& item);
+  // PagedLister::Receiver
+  void Item(const RawObject& item) override { ReplaceItem(item); }
+  void Undecodable(const std::string& key, const Status& error) override {
+    ReportDecodeError(key, error);
+  }
+  void PageRead() override { Beat(); }
+  bool Stopping() override { return thread_.stopping(); }
   Status WatchOnce();
   bool FeedWatchData(std::string_view chunk);
   Status HandleLine(std::string_view line);
@@ -188,6 +191,7 @@ class Reflector {
   BackgroundThread thread_;
   Backoff backoff_;
   WatchDecoder decoder_;
+  PagedLister lister_;
   LineSplitter splitter_;
   ProtoFrameSplitter frames_;
   enum class StreamFormat : uint8_t { kUnknown, kJson, kProtobuf };
