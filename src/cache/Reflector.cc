@@ -35,6 +35,14 @@ BackoffOptions BackoffFor(const ReflectorOptions& options) {
   return backoff;
 }
 
+// A watch silent until its bookmark idle timeout cuts it, then a jittered
+// maximal backoff, plus the margin.
+Clock::Duration StallTimeout(const ReflectorOptions& options) {
+  Clock::Duration quiet_watch =
+      std::max<Clock::Duration>(kBookmarkedWatchIdleTimeout, options.watch_progress_timeout);
+  return quiet_watch + 2 * options.max_backoff + options.stall_margin;
+}
+
 PagedLister::Options ListerOptions(const ReflectorOptions& options) {
   PagedLister::Options lister;
   lister.page_size = options.page_size;
@@ -74,16 +82,8 @@ void Count(prometheus::Counter* counter) {
   if (counter != nullptr) counter->Increment();
 }
 
-Clock::TimePoint FromRep(Clock::Duration::rep rep) {
-  return Clock::TimePoint(Clock::Duration(rep));
-}
-
 long long Seconds(Clock::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
-}
-
-long long Millis(Clock::Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
 // How long a watch may stay open: the timeoutSeconds it asked the server
@@ -109,6 +109,8 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       sink_(sink),
       options_(std::move(options)),
       thread_(options_.clock),
+      health_(thread_.shared_clock(), resource_, StallTimeout(options_),
+              options_.watch_ready_timeout),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
       lister_(lister_watcher_, decoder_, ListerOptions(options_)),
       splitter_(options_.max_watch_line_bytes),
@@ -123,13 +125,12 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
 Reflector::~Reflector() { Stop(); }
 
 void Reflector::Start() {
-  Succeeded();
-  running_ = true;
-  if (!thread_.Start([this] { Run(); })) running_ = false;
+  health_.Started();
+  if (!thread_.Start([this] { Run(); })) health_.Stopped();
 }
 
 void Reflector::Stop() {
-  running_ = false;
+  health_.Stopped();
   thread_.RequestStop();
   cancel_.Cancel();
   {
@@ -137,53 +138,6 @@ void Reflector::Stop() {
     if (active_stream_ != nullptr) active_stream_->Cancel();
   }
   thread_.Stop();
-}
-
-void Reflector::Beat() { heartbeat_ = thread_.clock().Now().time_since_epoch().count(); }
-
-void Reflector::Succeeded() {
-  auto now = thread_.clock().Now().time_since_epoch().count();
-  heartbeat_ = now;
-  last_success_ = now;
-}
-
-Clock::TimePoint Reflector::heartbeat() const { return FromRep(heartbeat_); }
-
-Clock::TimePoint Reflector::last_success() const { return FromRep(last_success_); }
-
-Clock::Duration Reflector::stall_timeout() const {
-  Clock::Duration quiet_watch =
-      std::max<Clock::Duration>(kBookmarkedWatchIdleTimeout, options_.watch_progress_timeout);
-  return quiet_watch + 2 * options_.max_backoff + options_.stall_margin;
-}
-
-Status Reflector::CheckProgress() const {
-  if (!running_) return Status::Ok();
-  auto quiet = thread_.clock().Now() - heartbeat();
-  if (quiet <= stall_timeout()) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": reflector made no progress for " +
-                                              std::to_string(Seconds(quiet)) + " s (limit " +
-                                              std::to_string(Seconds(stall_timeout())) + " s)");
-}
-
-Status Reflector::CheckFreshness(Clock::Duration max_staleness) const {
-  if (!running_) return Status::Ok();
-  auto stale = thread_.clock().Now() - last_success();
-  if (stale <= max_staleness) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": no successful list or watch for " +
-                                              std::to_string(Seconds(stale)) + " s (limit " +
-                                              std::to_string(Seconds(max_staleness)) + " s)");
-}
-
-Status Reflector::CheckWatchProgress() const {
-  if (!running_ || !watching_) return Status::Ok();
-  auto since = FromRep(std::max(stream_began_.load(), last_event_.load()));
-  auto quiet = thread_.clock().Now() - since;
-  if (quiet <= options_.watch_ready_timeout) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": watch delivered no complete event for " +
-                                              std::to_string(Millis(quiet)) + " ms (limit " +
-                                              std::to_string(options_.watch_ready_timeout.count()) +
-                                              " ms)");
 }
 
 std::string Reflector::last_resource_version() const {
@@ -205,7 +159,7 @@ void Reflector::SetResourceVersion(std::string_view rv) {
 void Reflector::Run() {
   need_list_ = true;
   while (!thread_.stopping()) {
-    Beat();
+    health_.Beat();
     Status status = need_list_ ? Sync() : WatchOnce();
     if (status.code() == StatusCode::kCancelled || thread_.stopping()) return;
     if (status.ok() && !relist_requested_) continue;
@@ -264,7 +218,7 @@ Status Reflector::EndList(const std::string& resource_version) {
   SetResourceVersion(resource_version);
   need_list_ = false;
   rv_unavailable_ = false;
-  Succeeded();
+  health_.Succeeded();
   return Status::Ok();
 }
 
@@ -393,7 +347,7 @@ void Reflector::EndInitialEvents(std::string_view resource_version) {
   LogSynced("watch-list");
   need_list_ = false;
   rv_unavailable_ = false;
-  Succeeded();
+  health_.Succeeded();
 }
 
 ListOptions Reflector::WatchOptions() {
@@ -468,7 +422,7 @@ Status Reflector::WatchList(bool& no_bookmark) {
   // stream was cut (its Cancelled must not read as the reflector stopping).
   if (fired) return Status(StatusCode::kUnavailable, "watch-list cut at its bookmark; resuming");
   if (!status.ok()) return status;
-  Succeeded();  // the server ended the watch normally
+  health_.Succeeded();  // the server ended the watch normally
   return Status::Ok();
 }
 
@@ -483,8 +437,7 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
   oversized_frames_reported_ = frames_.oversized_frames();
   ++watches_;
   bytes_since_event_ = false;
-  stream_began_ = thread_.clock().Now().time_since_epoch().count();
-  watching_ = true;
+  health_.WatchOpened();
   Status status;
   WatchDeadline::Cut cut = WatchDeadline::Cut::kNone;
   {
@@ -497,10 +450,10 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
           if (deadline_ != nullptr) deadline_->Touch();
           if (chunk.empty()) {  // the server accepted the watch
             // Before its bookmark a watch-list is progress, not yet a fresh cache.
-            initial_events_ ? Beat() : Succeeded();
+            initial_events_ ? health_.Beat() : health_.Succeeded();
             return true;
           }
-          Beat();  // the loop is alive; only complete events are progress
+          health_.Beat();  // the loop is alive; only complete events are progress
           saw_data = true;
           bytes_since_event_ = true;
           return FeedWatchData(chunk);
@@ -509,7 +462,7 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
     watch_deadline_ = nullptr;
     cut = watch_deadline.cut();
   }
-  watching_ = false;
+  health_.WatchClosed();
   splitter_.Reset();
   frames_.Reset();
   if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(cut, options);
@@ -538,8 +491,8 @@ Status Reflector::CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& opti
 // A complete event, bookmark or undecodable line arrived: the watch makes
 // progress (before its bookmark a watch-list's cache is not yet fresh).
 void Reflector::EventArrived() {
-  initial_events_ ? Beat() : Succeeded();
-  last_event_ = heartbeat_.load();
+  initial_events_ ? health_.Beat() : health_.Succeeded();
+  health_.EventArrived();
   bytes_since_event_ = false;
   if (watch_deadline_ != nullptr) watch_deadline_->Progress();
 }
@@ -594,7 +547,7 @@ Status Reflector::WatchOnce() {
   if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");
   }
-  Succeeded();  // the server ended the watch normally
+  health_.Succeeded();  // the server ended the watch normally
   return Status::Ok();
 }
 

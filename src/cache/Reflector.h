@@ -12,6 +12,7 @@
 #include "src/cache/LineSplitter.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/PagedLister.h"
+#include "src/cache/ReflectorHealth.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/WatchDeadline.h"
 #include "src/cache/WatchDecoder.h"
@@ -120,27 +121,29 @@ class Reflector : private PagedLister::Receiver {
   // Liveness: when the loop last showed progress (a LIST or WATCH attempt, a
   // LIST page, watch data or a bookmark, the end of a backoff), on the
   // reflector's clock. Clock::TimePoint{} before Start().
-  Clock::TimePoint heartbeat() const;
+  Clock::TimePoint heartbeat() const { return health_.heartbeat(); }
   // Freshness: when the cache was last known to follow the server (a
   // completed LIST, a WATCH the server accepted, watch data or a bookmark, a
   // watch the server ended). Start() counts as one.
-  Clock::TimePoint last_success() const;
+  Clock::TimePoint last_success() const { return health_.last_success(); }
   // The longest the loop may go without a heartbeat while working: a watch
   // silent until its bookmark idle timeout cuts it, then a jittered maximal
   // backoff (up to 2 x max_backoff), plus stall_margin. 5 min by default.
-  Clock::Duration stall_timeout() const;
+  Clock::Duration stall_timeout() const { return health_.stall_timeout(); }
   // Unavailable when the loop has shown no progress for longer than
   // stall_timeout(): it is wedged (a request or a sink call that
   // never returns). Ok before Start() and after Stop().
-  Status CheckProgress() const;
+  Status CheckProgress() const { return health_.CheckProgress(); }
   // Unavailable when nothing succeeded for longer than `max_staleness`
   // (the API server unreachable, every request failing). Ok before Start().
-  Status CheckFreshness(Clock::Duration max_staleness) const;
+  Status CheckFreshness(Clock::Duration max_staleness) const {
+    return health_.CheckFreshness(max_staleness);
+  }
   // Readiness: Unavailable, naming the resource, while a watch is open that
   // has delivered no complete event or bookmark for longer than
   // watch_ready_timeout (bytes do not count). Ok when no watch is open (the
   // loop is listing or backing off: see CheckFreshness) and before Start().
-  Status CheckWatchProgress() const;
+  Status CheckWatchProgress() const { return health_.CheckWatchProgress(); }
   // Watches cut for making no progress.
   uint64_t stalled_watches() const { return stalled_watches_; }
   // The failure that made the loop back off last (Ok before any); for
@@ -166,7 +169,7 @@ class Reflector : private PagedLister::Receiver {
   void Undecodable(const std::string& key, const Status& error) override {
     ReportDecodeError(key, error);
   }
-  void PageRead() override { Beat(); }
+  void PageRead() override { health_.Beat(); }
   bool Stopping() override { return thread_.stopping(); }
   Status WatchOnce();
   bool FeedWatchData(std::string_view chunk);
@@ -178,8 +181,6 @@ class Reflector : private PagedLister::Receiver {
   void ReportDecodeError(const std::string& key, const Status& error);
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
-  void Beat();
-  void Succeeded();
   // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
   // read and how long it took; the first at info level, later ones at debug.
   void LogSynced(const char* how);
@@ -189,6 +190,7 @@ class Reflector : private PagedLister::Receiver {
   ReflectorSink& sink_;
   ReflectorOptions options_;
   BackgroundThread thread_;
+  ReflectorHealth health_;
   Backoff backoff_;
   WatchDecoder decoder_;
   PagedLister lister_;
@@ -210,15 +212,6 @@ class Reflector : private PagedLister::Receiver {
   std::atomic<uint64_t> watch_list_fallbacks_{0};
   std::atomic<uint64_t> decode_errors_{0};
   std::atomic<size_t> decoder_capacity_{0};
-  // Clock::TimePoint::time_since_epoch().count(); 0 until Start().
-  std::atomic<Clock::Duration::rep> heartbeat_{0};
-  std::atomic<Clock::Duration::rep> last_success_{0};
-  std::atomic<bool> running_{false};
-  // Whether a watch stream is open, when it began and when it last
-  // delivered a complete event (reflector clock reps).
-  std::atomic<bool> watching_{false};
-  std::atomic<Clock::Duration::rep> stream_began_{0};
-  std::atomic<Clock::Duration::rep> last_event_{0};
   std::atomic<uint64_t> stalled_watches_{0};
   WatchDeadline* watch_deadline_ = nullptr;  // of the stream under way
   bool bytes_since_event_ = false;           // part of an event is buffered
