@@ -12,7 +12,6 @@
 namespace kube {
 namespace {
 
-constexpr auto kDecodeLogInterval = std::chrono::seconds(10);
 // A watch that ends this soon without any data is treated as a failure, so
 // that it is not re-opened in a hot loop.
 constexpr auto kMinUsefulWatch = std::chrono::seconds(1);
@@ -50,20 +49,6 @@ PagedLister::Options ListerOptions(const ReflectorOptions& options) {
   lister.field_selector = options.field_selector;
   lister.budget = options.list_budget;
   return lister;
-}
-
-prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
-                                        const std::string& resource) {
-  if (!options.metrics) return nullptr;
-  auto family = MetricFamilyCache::Counter(
-      options.metrics, "reflector_decode_errors_total",
-      "Objects and watch events skipped by reflectors because they could not be decoded.",
-      {"resource"});
-  if (!family.ok()) {
-    spdlog::warn("{}: no decode error metric: {}", resource, family.status().ToString());
-    return nullptr;
-  }
-  return &(*family)->Add({{"resource", resource}});
 }
 
 prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::string& resource,
@@ -111,12 +96,12 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       thread_(options_.clock),
       health_(thread_.shared_clock(), resource_, StallTimeout(options_),
               options_.watch_ready_timeout),
+      decode_errors_(thread_.shared_clock(), resource_, options_.metrics),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
       lister_(lister_watcher_, decoder_, ListerOptions(options_)),
       splitter_(options_.max_watch_line_bytes),
       frames_(options_.max_watch_line_bytes),
       watch_list_(options_.watch_list, options_.watch_list_retry_after),
-      decode_error_counter_(DecodeErrorCounter(options_, resource_)),
       list_sync_counter_(SyncCounter(options_, resource_, "list")),
       watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {
   if (lister_watcher_ && sink_.AcceptsProtobuf()) lister_watcher_->AcceptProtobuf();
@@ -225,7 +210,7 @@ Status Reflector::EndList(const std::string& resource_version) {
 void Reflector::ReplaceItem(const RawObject& item) {
   ++sync_items_;
   Status added = sink_.ReplaceItem(item);
-  if (!added.ok()) ReportDecodeError(KeyOf(item), added);
+  if (!added.ok()) decode_errors_.Report(KeyOf(item), added);
 }
 
 void Reflector::LogSynced(const char* how) {
@@ -234,21 +219,6 @@ void Reflector::LogSynced(const char* how) {
   bool first = lists_ + watch_lists_ == 1;
   spdlog::log(first ? spdlog::level::info : spdlog::level::debug,
               "{}: synced {} items by {} in {} ms", resource_, sync_items_, how, took.count());
-}
-
-void Reflector::ReportDecodeError(const std::string& key, const Status& error) {
-  ++decode_errors_;
-  if (decode_error_counter_ != nullptr) decode_error_counter_->Increment();
-  auto now = thread_.clock().Now();
-  if (decode_errors_ > 1 && now - last_decode_log_ < kDecodeLogInterval) {
-    ++unlogged_decode_errors_;
-    return;
-  }
-  spdlog::warn("{}: skipping {} that cannot be decoded: {} ({} more skipped since the last report)",
-               resource_, key.empty() ? "an object" : key, error.ToString(),
-               unlogged_decode_errors_);
-  last_decode_log_ = now;
-  unlogged_decode_errors_ = 0;
 }
 
 void Reflector::TrimDecoder() {
@@ -281,7 +251,7 @@ Status Reflector::HandleEvent(const RawWatchEvent& event) {
       return Status::Ok();
     default: {
       Status applied = sink_.Apply(event.type, event.object);
-      if (!applied.ok()) ReportDecodeError(KeyOf(event.object), applied);
+      if (!applied.ok()) decode_errors_.Report(KeyOf(event.object), applied);
       SetResourceVersion(event.resource_version);
       return Status::Ok();
     }
@@ -293,7 +263,7 @@ Status Reflector::HandleEvent(const RawWatchEvent& event) {
 Status Reflector::SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error) {
   if (salvaged.ok() && !salvaged->resource_version.empty() &&
       salvaged->type != WatchEventType::kError) {
-    ReportDecodeError(salvaged->Key(), error);
+    decode_errors_.Report(salvaged->Key(), error);
     bool names_object = salvaged->type != WatchEventType::kBookmark && !salvaged->name.empty();
     if (initial_events_) {
       // Only the bookmark sets the resourceVersion of a watch-list.
@@ -309,7 +279,7 @@ Status Reflector::SkipUndecodable(const Result<SalvagedObject>& salvaged, const 
   // stream); the same failure at the same place again needs a relist.
   std::string at = last_resource_version();
   if (at == undecodable_at_) {
-    ReportDecodeError("", error);
+    decode_errors_.Report("", error);
     relist_requested_ = true;
   }
   undecodable_at_ = at;
@@ -524,9 +494,9 @@ bool Reflector::FeedWatchData(std::string_view chunk) {
 
 void Reflector::ReportOversized(uint64_t oversized, uint64_t& reported, const char* what) {
   for (; reported < oversized; ++reported) {
-    ReportDecodeError("", Status(StatusCode::kParseError,
-                                 std::string(what) + " longer than " +
-                                     std::to_string(options_.max_watch_line_bytes) + " bytes"));
+    decode_errors_.Report("", Status(StatusCode::kParseError,
+                                     std::string(what) + " longer than " +
+                                         std::to_string(options_.max_watch_line_bytes) + " bytes"));
   }
 }
 

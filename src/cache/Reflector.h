@@ -9,6 +9,7 @@
 #include "src/base/BackgroundThread.h"
 #include "src/base/Backoff.h"
 #include "src/base/Clock.h"
+#include "src/cache/DecodeErrorReporter.h"
 #include "src/cache/LineSplitter.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/PagedLister.h"
@@ -114,7 +115,7 @@ class Reflector : private PagedLister::Receiver {
   // Watch-lists given up for a paged LIST.
   uint64_t watch_list_fallbacks() const { return watch_list_fallbacks_; }
   // Objects (or watch lines) skipped because they could not be decoded.
-  uint64_t decode_errors() const { return decode_errors_; }
+  uint64_t decode_errors() const { return decode_errors_.count(); }
   // The decoder's buffer capacity after the last document it handled.
   size_t decoder_capacity() const { return decoder_capacity_; }
 
@@ -167,7 +168,7 @@ class Reflector : private PagedLister::Receiver {
   // PagedLister::Receiver
   void Item(const RawObject& item) override { ReplaceItem(item); }
   void Undecodable(const std::string& key, const Status& error) override {
-    ReportDecodeError(key, error);
+    decode_errors_.Report(key, error);
   }
   void PageRead() override { health_.Beat(); }
   bool Stopping() override { return thread_.stopping(); }
@@ -178,7 +179,6 @@ class Reflector : private PagedLister::Receiver {
   Status HandleEvent(const RawWatchEvent& event);
   Status SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error);
   void ReportOversized(uint64_t oversized, uint64_t& reported, const char* what);
-  void ReportDecodeError(const std::string& key, const Status& error);
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
   // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
@@ -191,6 +191,7 @@ class Reflector : private PagedLister::Receiver {
   ReflectorOptions options_;
   BackgroundThread thread_;
   ReflectorHealth health_;
+  DecodeErrorReporter decode_errors_;
   Backoff backoff_;
   WatchDecoder decoder_;
   PagedLister lister_;
@@ -210,12 +211,10 @@ class Reflector : private PagedLister::Receiver {
   std::atomic<uint64_t> watches_{0};
   std::atomic<uint64_t> watch_lists_{0};
   std::atomic<uint64_t> watch_list_fallbacks_{0};
-  std::atomic<uint64_t> decode_errors_{0};
   std::atomic<size_t> decoder_capacity_{0};
   std::atomic<uint64_t> stalled_watches_{0};
   WatchDeadline* watch_deadline_ = nullptr;  // of the stream under way
   bool bytes_since_event_ = false;           // part of an event is buffered
-  prometheus::Counter* decode_error_counter_ = nullptr;
   prometheus::Counter* list_sync_counter_ = nullptr;
   prometheus::Counter* watch_list_sync_counter_ = nullptr;
   std::mutex stream_mu_;
@@ -224,13 +223,11 @@ class Reflector : private PagedLister::Receiver {
   bool need_list_ = true;                      // no complete sync since the last relist cause
   bool initial_events_ = false;                // a watch-list is gathering its initial events
   bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
-  Clock::TimePoint last_decode_log_{};
-  uint64_t unlogged_decode_errors_ = 0;
-  Clock::TimePoint sync_began_{};  // the full sync under way: when it began
-  uint64_t sync_items_ = 0;        // and how many items it has read
-  bool relist_requested_ = false;  // set by HandleLine: resuming cannot help
-  std::string undecodable_at_;     // the RV an unreadable line followed
-  Status stream_error_;            // set by HandleLine to end the current watch
+  Clock::TimePoint sync_began_{};              // the full sync under way: when it began
+  uint64_t sync_items_ = 0;                    // and how many items it has read
+  bool relist_requested_ = false;              // set by HandleLine: resuming cannot help
+  std::string undecodable_at_;                 // the RV an unreadable line followed
+  Status stream_error_;                        // set by HandleLine to end the current watch
 };
 
 }  // namespace kube
