@@ -99,8 +99,7 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       decode_errors_(thread_.shared_clock(), resource_, options_.metrics),
       backoff_(BackoffFor(options_), thread_.shared_clock()),
       lister_(lister_watcher_, decoder_, ListerOptions(options_)),
-      splitter_(options_.max_watch_line_bytes),
-      frames_(options_.max_watch_line_bytes),
+      stream_reader_(decoder_, decode_errors_, options_.max_watch_line_bytes),
       watch_list_(options_.watch_list, options_.watch_list_retry_after),
       list_sync_counter_(SyncCounter(options_, resource_, "list")),
       watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {
@@ -224,18 +223,6 @@ void Reflector::LogSynced(const char* how) {
 void Reflector::TrimDecoder() {
   decoder_.TrimCapacity();
   decoder_capacity_ = decoder_.capacity();
-}
-
-Status Reflector::HandleLine(std::string_view line) {
-  auto event = decoder_.Decode(line);
-  if (!event.ok()) return SkipUndecodable(decoder_.SalvageEvent(line), event.status());
-  return HandleEvent(*event);
-}
-
-Status Reflector::HandleFrame(std::string_view frame) {
-  auto event = ProtoWatchDecoder::Decode(frame);
-  if (!event.ok()) return SkipUndecodable(ProtoWatchDecoder::Salvage(frame), event.status());
-  return HandleEvent(*event);
 }
 
 Status Reflector::HandleEvent(const RawWatchEvent& event) {
@@ -396,15 +383,10 @@ Status Reflector::WatchList(bool& no_bookmark) {
   return Status::Ok();
 }
 
-// Streams one watch through HandleLine (JSON) or HandleFrame (protobuf)
-// until it ends.
+// Streams one watch through the stream reader until it ends.
 Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data) {
-  splitter_.Reset();
-  frames_.Reset();
-  stream_format_ = StreamFormat::kUnknown;
+  stream_reader_.Reset();
   stream_error_ = Status::Ok();
-  oversized_lines_reported_ = splitter_.oversized_lines();
-  oversized_frames_reported_ = frames_.oversized_frames();
   ++watches_;
   bytes_since_event_ = false;
   health_.WatchOpened();
@@ -433,8 +415,7 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
     cut = watch_deadline.cut();
   }
   health_.WatchClosed();
-  splitter_.Reset();
-  frames_.Reset();
+  stream_reader_.Reset();
   if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(cut, options);
   if (!stream_error_.ok()) return stream_error_;
   return status;
@@ -467,37 +448,15 @@ void Reflector::EventArrived() {
   if (watch_deadline_ != nullptr) watch_deadline_->Progress();
 }
 
-// A protobuf frame starts with its 4-byte big-endian length, whose first
-// byte is 0 for any frame under 16 MiB; a JSON stream starts with '{'.
 bool Reflector::FeedWatchData(std::string_view chunk) {
-  if (stream_format_ == StreamFormat::kUnknown) {
-    stream_format_ = chunk.front() == '\0' ? StreamFormat::kProtobuf : StreamFormat::kJson;
-  }
-  auto handled = [this](Status status) {
-    EventArrived();
-    TrimDecoder();
-    return status.ok();
-  };
-  if (stream_format_ == StreamFormat::kProtobuf) {
-    bool go_on =
-        frames_.Feed(chunk, [&](std::string_view frame) { return handled(HandleFrame(frame)); });
-    ReportOversized(frames_.oversized_frames(), oversized_frames_reported_, "watch frame");
-    if (frames_.partial()) bytes_since_event_ = true;
-    return go_on;
-  }
-  bool go_on =
-      splitter_.Feed(chunk, [&](std::string_view line) { return handled(HandleLine(line)); });
-  ReportOversized(splitter_.oversized_lines(), oversized_lines_reported_, "watch line");
-  if (splitter_.pending_bytes() > 0) bytes_since_event_ = true;
+  bool go_on = stream_reader_.Feed(chunk, *this);
+  if (stream_reader_.partial()) bytes_since_event_ = true;
   return go_on;
 }
 
-void Reflector::ReportOversized(uint64_t oversized, uint64_t& reported, const char* what) {
-  for (; reported < oversized; ++reported) {
-    decode_errors_.Report("", Status(StatusCode::kParseError,
-                                     std::string(what) + " longer than " +
-                                         std::to_string(options_.max_watch_line_bytes) + " bytes"));
-  }
+void Reflector::Handled() {
+  EventArrived();
+  TrimDecoder();
 }
 
 Status Reflector::WatchOnce() {

@@ -19,7 +19,7 @@
 #include "src/cache/WatchDecoder.h"
 #include "src/cache/WatchListMode.h"
 #include "src/cache/WatchListPolicy.h"
-#include "src/proto/ProtoFrameSplitter.h"
+#include "src/cache/WatchStreamReader.h"
 
 namespace prometheus {
 class Registry;
@@ -95,7 +95,7 @@ struct ReflectorOptions {
 // bad item does not fail its LIST page, and an undecodable watch event is
 // passed over (its key is dropped from the cache) when its metadata can be
 // read, or costs at most one resume and then a relist when not.
-class Reflector : private PagedLister::Receiver {
+class Reflector : private PagedLister::Receiver, private WatchStreamReader::Handler {
  public:
   Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSink& sink,
             ReflectorOptions options = {});
@@ -174,11 +174,14 @@ class Reflector : private PagedLister::Receiver {
   bool Stopping() override { return thread_.stopping(); }
   Status WatchOnce();
   bool FeedWatchData(std::string_view chunk);
-  Status HandleLine(std::string_view line);
-  Status HandleFrame(std::string_view frame);
   Status HandleEvent(const RawWatchEvent& event);
   Status SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error);
-  void ReportOversized(uint64_t oversized, uint64_t& reported, const char* what);
+  // WatchStreamReader::Handler
+  Status Event(const RawWatchEvent& event) override { return HandleEvent(event); }
+  Status Undecodable(const Result<SalvagedObject>& salvaged, const Status& error) override {
+    return SkipUndecodable(salvaged, error);
+  }
+  void Handled() override;
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
   // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
@@ -195,12 +198,7 @@ class Reflector : private PagedLister::Receiver {
   Backoff backoff_;
   WatchDecoder decoder_;
   PagedLister lister_;
-  LineSplitter splitter_;
-  ProtoFrameSplitter frames_;
-  enum class StreamFormat : uint8_t { kUnknown, kJson, kProtobuf };
-  StreamFormat stream_format_ = StreamFormat::kUnknown;  // of the watch under way
-  uint64_t oversized_lines_reported_ = 0;
-  uint64_t oversized_frames_reported_ = 0;
+  WatchStreamReader stream_reader_;
   CancelFlag cancel_;
   WatchListPolicy watch_list_;
 
@@ -225,9 +223,9 @@ class Reflector : private PagedLister::Receiver {
   bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
   Clock::TimePoint sync_began_{};              // the full sync under way: when it began
   uint64_t sync_items_ = 0;                    // and how many items it has read
-  bool relist_requested_ = false;              // set by HandleLine: resuming cannot help
+  bool relist_requested_ = false;              // set while handling events: resuming cannot help
   std::string undecodable_at_;                 // the RV an unreadable line followed
-  Status stream_error_;                        // set by HandleLine to end the current watch
+  Status stream_error_;                        // set while handling events to end the current watch
 };
 
 }  // namespace kube
