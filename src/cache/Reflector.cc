@@ -27,30 +27,6 @@ bool NeedsRelist(const Status& s) {
   return s.code() == StatusCode::kGone || IsTooLargeResourceVersion(s);
 }
 
-BackoffOptions BackoffFor(const ReflectorOptions& options) {
-  BackoffOptions backoff;
-  backoff.initial = options.initial_backoff;
-  backoff.max = options.max_backoff;
-  return backoff;
-}
-
-// A watch silent until its bookmark idle timeout cuts it, then a jittered
-// maximal backoff, plus the margin.
-Clock::Duration StallTimeout(const ReflectorOptions& options) {
-  Clock::Duration quiet_watch =
-      std::max<Clock::Duration>(kBookmarkedWatchIdleTimeout, options.watch_progress_timeout);
-  return quiet_watch + 2 * options.max_backoff + options.stall_margin;
-}
-
-PagedLister::Options ListerOptions(const ReflectorOptions& options) {
-  PagedLister::Options lister;
-  lister.page_size = options.page_size;
-  lister.label_selector = options.label_selector;
-  lister.field_selector = options.field_selector;
-  lister.budget = options.list_budget;
-  return lister;
-}
-
 prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::string& resource,
                                  const std::string& method) {
   if (!options.metrics) return nullptr;
@@ -94,11 +70,11 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       sink_(sink),
       options_(std::move(options)),
       thread_(options_.clock),
-      health_(thread_.shared_clock(), resource_, StallTimeout(options_),
+      health_(thread_.shared_clock(), resource_, options_.stall_timeout(),
               options_.watch_ready_timeout),
       decode_errors_(thread_.shared_clock(), resource_, options_.metrics),
-      backoff_(BackoffFor(options_), thread_.shared_clock()),
-      lister_(lister_watcher_, decoder_, ListerOptions(options_)),
+      backoff_(options_.backoff(), thread_.shared_clock()),
+      lister_(lister_watcher_, decoder_, options_.lister()),
       stream_reader_(decoder_, decode_errors_, options_.max_watch_line_bytes),
       watch_list_(options_.watch_list, options_.watch_list_retry_after),
       list_sync_counter_(SyncCounter(options_, resource_, "list")),
