@@ -1,13 +1,11 @@
 #include "src/cache/Reflector.h"
 
-#include <prometheus/counter.h>
 #include <spdlog/spdlog.h>
 
 #include "src/base/Jitter.h"
 #include "src/cache/InitialEventsDeadline.h"
 #include "src/cache/ObjectMeta.h"
 #include "src/cache/ProtoWatchDecoder.h"
-#include "src/metrics/MetricFamilyCache.h"
 
 namespace kube {
 namespace {
@@ -25,22 +23,6 @@ bool IsTooLargeResourceVersion(const Status& s) {
 
 bool NeedsRelist(const Status& s) {
   return s.code() == StatusCode::kGone || IsTooLargeResourceVersion(s);
-}
-
-prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::string& resource,
-                                 const std::string& method) {
-  if (!options.metrics) return nullptr;
-  auto family = MetricFamilyCache::Counter(
-      options.metrics, "reflector_syncs_total",
-      "Full syncs of reflector caches, by how the collection was read: a paged LIST or a "
-      "streamed watch-list.",
-      {"resource", "method"});
-  if (!family.ok()) return nullptr;
-  return &(*family)->Add({{"resource", resource}, {"method", method}});
-}
-
-void Count(prometheus::Counter* counter) {
-  if (counter != nullptr) counter->Increment();
 }
 
 long long Seconds(Clock::Duration d) {
@@ -73,12 +55,11 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       health_(thread_.shared_clock(), resource_, options_.stall_timeout(),
               options_.watch_ready_timeout),
       decode_errors_(thread_.shared_clock(), resource_, options_.metrics),
+      syncs_(thread_.shared_clock(), resource_, options_.metrics),
       backoff_(options_.backoff(), thread_.shared_clock()),
       lister_(lister_watcher_, decoder_, options_.lister()),
       stream_reader_(decoder_, decode_errors_, options_.max_watch_line_bytes),
-      watch_list_(options_.watch_list, options_.watch_list_retry_after),
-      list_sync_counter_(SyncCounter(options_, resource_, "list")),
-      watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {
+      watch_list_(options_.watch_list, options_.watch_list_retry_after) {
   if (lister_watcher_ && sink_.AcceptsProtobuf()) lister_watcher_->AcceptProtobuf();
 }
 
@@ -144,7 +125,7 @@ void Reflector::Run() {
 // server turns out not to serve it) a paged LIST.
 Status Reflector::Sync() {
   auto now = thread_.clock().Now();
-  sync_began_ = now;
+  syncs_.Began(now);
   if (!watch_list_.ShouldTry(lister_watcher_->SupportsWatchList(), now)) return ListAll();
   bool no_bookmark = false;
   Status status = WatchList(no_bookmark);
@@ -161,7 +142,7 @@ Status Reflector::Sync() {
 }
 
 Status Reflector::ListAll() {
-  sync_items_ = 0;
+  syncs_.ReadingAfresh();
   sink_.BeginReplace();
   auto resource_version = lister_.ListAll(*this);
   Status status = resource_version.ok() ? EndList(*resource_version) : resource_version.status();
@@ -171,10 +152,9 @@ Status Reflector::ListAll() {
 }
 
 Status Reflector::EndList(const std::string& resource_version) {
-  ++lists_;
-  Count(list_sync_counter_);
+  syncs_.Count(FullSyncStats::Method::kList);
   sink_.EndReplace(resource_version);
-  LogSynced("LIST");
+  syncs_.Log(FullSyncStats::Method::kList);
   SetResourceVersion(resource_version);
   need_list_ = false;
   rv_unavailable_ = false;
@@ -183,17 +163,9 @@ Status Reflector::EndList(const std::string& resource_version) {
 }
 
 void Reflector::ReplaceItem(const RawObject& item) {
-  ++sync_items_;
+  syncs_.ItemRead();
   Status added = sink_.ReplaceItem(item);
   if (!added.ok()) decode_errors_.Report(KeyOf(item), added);
-}
-
-void Reflector::LogSynced(const char* how) {
-  auto took =
-      std::chrono::duration_cast<std::chrono::milliseconds>(thread_.clock().Now() - sync_began_);
-  bool first = lists_ + watch_lists_ == 1;
-  spdlog::log(first ? spdlog::level::info : spdlog::level::debug,
-              "{}: synced {} items by {} in {} ms", resource_, sync_items_, how, took.count());
 }
 
 void Reflector::TrimDecoder() {
@@ -274,10 +246,9 @@ void Reflector::EndInitialEvents(std::string_view resource_version) {
   initial_events_ = false;
   SetResourceVersion(resource_version);  // known once WaitForSync() returns
   // Counted before the swap, as a LIST is: WaitForSync() returns at the swap.
-  ++watch_lists_;
-  Count(watch_list_sync_counter_);
+  syncs_.Count(FullSyncStats::Method::kWatchList);
   sink_.EndReplace(std::string(resource_version));
-  LogSynced("watch-list");
+  syncs_.Log(FullSyncStats::Method::kWatchList);
   need_list_ = false;
   rv_unavailable_ = false;
   health_.Succeeded();
@@ -317,7 +288,7 @@ Status Reflector::WatchList(bool& no_bookmark) {
     SetActiveStream(nullptr);
     return Status(StatusCode::kCancelled, "watch-list cancelled");
   }
-  sync_items_ = 0;
+  syncs_.ReadingAfresh();
   sink_.BeginReplace();
   initial_events_ = true;
   bool saw_data = false;

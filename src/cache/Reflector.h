@@ -10,6 +10,7 @@
 #include "src/base/Backoff.h"
 #include "src/base/Clock.h"
 #include "src/cache/DecodeErrorReporter.h"
+#include "src/cache/FullSyncStats.h"
 #include "src/cache/ListerWatcher.h"
 #include "src/cache/PagedLister.h"
 #include "src/cache/ReflectorHealth.h"
@@ -19,10 +20,6 @@
 #include "src/cache/WatchDecoder.h"
 #include "src/cache/WatchListPolicy.h"
 #include "src/cache/WatchStreamReader.h"
-
-namespace prometheus {
-class Counter;
-}  // namespace prometheus
 
 namespace kube {
 
@@ -60,10 +57,10 @@ class Reflector : private PagedLister::Receiver, private WatchStreamReader::Hand
 
   const std::string& resource() const { return resource_; }
   std::string last_resource_version() const;
-  uint64_t lists() const { return lists_; }
+  uint64_t lists() const { return syncs_.lists(); }
   uint64_t watches() const { return watches_; }
   // Full syncs completed by a watch-list (at its initial-events-end bookmark).
-  uint64_t watch_lists() const { return watch_lists_; }
+  uint64_t watch_lists() const { return syncs_.watch_lists(); }
   // Watch-lists given up for a paged LIST.
   uint64_t watch_list_fallbacks() const { return watch_list_fallbacks_; }
   // Objects (or watch lines) skipped because they could not be decoded.
@@ -136,9 +133,6 @@ class Reflector : private PagedLister::Receiver, private WatchStreamReader::Hand
   void Handled() override;
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
-  // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
-  // read and how long it took; the first at info level, later ones at debug.
-  void LogSynced(const char* how);
 
   std::shared_ptr<ListerWatcher> lister_watcher_;
   std::string resource_;
@@ -147,6 +141,7 @@ class Reflector : private PagedLister::Receiver, private WatchStreamReader::Hand
   BackgroundThread thread_;
   ReflectorHealth health_;
   DecodeErrorReporter decode_errors_;
+  FullSyncStats syncs_;
   Backoff backoff_;
   WatchDecoder decoder_;
   PagedLister lister_;
@@ -157,24 +152,18 @@ class Reflector : private PagedLister::Receiver, private WatchStreamReader::Hand
   mutable std::mutex mu_;
   std::string resource_version_;
   Status last_error_;
-  std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};
-  std::atomic<uint64_t> watch_lists_{0};
   std::atomic<uint64_t> watch_list_fallbacks_{0};
   std::atomic<size_t> decoder_capacity_{0};
   std::atomic<uint64_t> stalled_watches_{0};
   WatchDeadline* watch_deadline_ = nullptr;  // of the stream under way
   bool bytes_since_event_ = false;           // part of an event is buffered
-  prometheus::Counter* list_sync_counter_ = nullptr;
-  prometheus::Counter* watch_list_sync_counter_ = nullptr;
   std::mutex stream_mu_;
   CancelFlag* active_stream_ = nullptr;        // a watch-list's own flag, for Stop()
   InitialEventsDeadline* deadline_ = nullptr;  // while initial events stream
   bool need_list_ = true;                      // no complete sync since the last relist cause
   bool initial_events_ = false;                // a watch-list is gathering its initial events
   bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
-  Clock::TimePoint sync_began_{};              // the full sync under way: when it began
-  uint64_t sync_items_ = 0;                    // and how many items it has read
   bool relist_requested_ = false;              // set while handling events: resuming cannot help
   std::string undecodable_at_;                 // the RV an unreadable line followed
   Status stream_error_;                        // set while handling events to end the current watch
