@@ -304,30 +304,35 @@ Status Reflector::WatchList(bool& no_bookmark) {
   SetActiveStream(nullptr);
   TrimDecoder();
   if (cancel_.cancelled()) return Status(StatusCode::kCancelled, "watch-list cancelled");
-  if (initial_events_) {  // no bookmark: nothing of it reaches the cache
-    initial_events_ = false;
-    sink_.AbortReplace();
-    if (fired) {
-      no_bookmark = true;
-      return Status(StatusCode::kTimeout,
-                    "no initial-events-end bookmark after " +
-                        std::to_string(options_.initial_events_idle_timeout.count()) +
-                        " ms of silence");
-    }
-    if (status.ok()) {
-      no_bookmark = true;
-      return Status(StatusCode::kUnavailable,
-                    std::string("watch-list ended before its initial-events-end bookmark") +
-                        (saw_data ? "" : " (no data)"));
-    }
-    return status;
-  }
+  if (initial_events_) return EndedBeforeBookmark(status, fired, saw_data, no_bookmark);
   // The deadline fired just as the bookmark came: the sync stands, but the
   // stream was cut (its Cancelled must not read as the reflector stopping).
   if (fired) return Status(StatusCode::kUnavailable, "watch-list cut at its bookmark; resuming");
   if (!status.ok()) return status;
   health_.Succeeded();  // the server ended the watch normally
   return Status::Ok();
+}
+
+// A watch-list that ended without its initial-events-end bookmark: nothing
+// of it reaches the cache. `no_bookmark` when it went quiet or ended cleanly.
+Status Reflector::EndedBeforeBookmark(const Status& status, bool fired, bool saw_data,
+                                      bool& no_bookmark) {
+  initial_events_ = false;
+  sink_.AbortReplace();
+  if (fired) {
+    no_bookmark = true;
+    return Status(StatusCode::kTimeout,
+                  "no initial-events-end bookmark after " +
+                      std::to_string(options_.initial_events_idle_timeout.count()) +
+                      " ms of silence");
+  }
+  if (status.ok()) {
+    no_bookmark = true;
+    return Status(StatusCode::kUnavailable,
+                  std::string("watch-list ended before its initial-events-end bookmark") +
+                      (saw_data ? "" : " (no data)"));
+  }
+  return status;
 }
 
 // Streams one watch through the stream reader until it ends.

@@ -104,6 +104,7 @@ class Reflector : private PagedLister::Receiver, private WatchStreamReader::Hand
   void Run();
   Status Sync();
   Status WatchList(bool& no_bookmark);
+  Status EndedBeforeBookmark(const Status& status, bool fired, bool saw_data, bool& no_bookmark);
   Status StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data);
   Status CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options);
   void EventArrived();
