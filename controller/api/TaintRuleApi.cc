@@ -33,20 +33,11 @@ std::optional<kube::ResourceType> TaintRuleApi::From(const kube::ApiDiscovery& d
 }
 
 kube::Result<std::optional<kube::ResourceType>> TaintRuleApi::Discover(kube::RestClient& client) {
+  kube::ApiDiscovery discovery;
   for (const auto& group_version : GroupVersions()) {
-    auto list = client.Get("/apis/" + group_version);
-    if (!list.ok()) {
-      if (list.status().code() == kube::StatusCode::kNotFound) continue;  // not served
-      return list.status();
-    }
-    auto resources = list->is_object() ? list->find("resources") : list->end();
-    if (!list->is_object() || resources == list->end() || !resources->is_array()) continue;
-    for (const auto& resource : *resources) {
-      if (resource.is_object() && resource.value("name", "") == kPlural) {
-        return std::optional<kube::ResourceType>(
-            At(group_version.substr(std::string(kGroup).size() + 1)));
-      }
-    }
+    kube::Status probed = discovery.ProbeGroupVersion(client, group_version);
+    if (!probed.ok() && probed.code() != kube::StatusCode::kNotFound) return probed;
+    if (discovery.Serves(group_version, kPlural)) return From(discovery);
   }
   return std::optional<kube::ResourceType>();
 }

@@ -1,23 +1,15 @@
 #include "src/cache/Reflector.h"
 
-#include <prometheus/counter.h>
 #include <spdlog/spdlog.h>
 
 #include "src/base/Jitter.h"
 #include "src/cache/InitialEventsDeadline.h"
-#include "src/cache/JsonFields.h"
-#include "src/cache/JsonSpans.h"
-#include "src/cache/ListMemoryBudget.h"
 #include "src/cache/ObjectMeta.h"
-#include "src/cache/ProtoListPage.h"
 #include "src/cache/ProtoWatchDecoder.h"
-#include "src/metrics/MetricFamilyCache.h"
-#include "src/proto/ProtoEnvelope.h"
 
 namespace kube {
 namespace {
 
-constexpr auto kDecodeLogInterval = std::chrono::seconds(10);
 // A watch that ends this soon without any data is treated as a failure, so
 // that it is not re-opened in a hot loop.
 constexpr auto kMinUsefulWatch = std::chrono::seconds(1);
@@ -33,53 +25,8 @@ bool NeedsRelist(const Status& s) {
   return s.code() == StatusCode::kGone || IsTooLargeResourceVersion(s);
 }
 
-BackoffOptions BackoffFor(const ReflectorOptions& options) {
-  BackoffOptions backoff;
-  backoff.initial = options.initial_backoff;
-  backoff.max = options.max_backoff;
-  return backoff;
-}
-
-prometheus::Counter* DecodeErrorCounter(const ReflectorOptions& options,
-                                        const std::string& resource) {
-  if (!options.metrics) return nullptr;
-  auto family = MetricFamilyCache::Counter(
-      options.metrics, "reflector_decode_errors_total",
-      "Objects and watch events skipped by reflectors because they could not be decoded.",
-      {"resource"});
-  if (!family.ok()) {
-    spdlog::warn("{}: no decode error metric: {}", resource, family.status().ToString());
-    return nullptr;
-  }
-  return &(*family)->Add({{"resource", resource}});
-}
-
-prometheus::Counter* SyncCounter(const ReflectorOptions& options, const std::string& resource,
-                                 const std::string& method) {
-  if (!options.metrics) return nullptr;
-  auto family = MetricFamilyCache::Counter(
-      options.metrics, "reflector_syncs_total",
-      "Full syncs of reflector caches, by how the collection was read: a paged LIST or a "
-      "streamed watch-list.",
-      {"resource", "method"});
-  if (!family.ok()) return nullptr;
-  return &(*family)->Add({{"resource", resource}, {"method", method}});
-}
-
-void Count(prometheus::Counter* counter) {
-  if (counter != nullptr) counter->Increment();
-}
-
-Clock::TimePoint FromRep(Clock::Duration::rep rep) {
-  return Clock::TimePoint(Clock::Duration(rep));
-}
-
 long long Seconds(Clock::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
-}
-
-long long Millis(Clock::Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
 // How long a watch may stay open: the timeoutSeconds it asked the server
@@ -105,26 +52,26 @@ Reflector::Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSin
       sink_(sink),
       options_(std::move(options)),
       thread_(options_.clock),
-      backoff_(BackoffFor(options_), thread_.shared_clock()),
-      splitter_(options_.max_watch_line_bytes),
-      frames_(options_.max_watch_line_bytes),
-      watch_list_(options_.watch_list, options_.watch_list_retry_after),
-      decode_error_counter_(DecodeErrorCounter(options_, resource_)),
-      list_sync_counter_(SyncCounter(options_, resource_, "list")),
-      watch_list_sync_counter_(SyncCounter(options_, resource_, "watch-list")) {
+      health_(thread_.shared_clock(), resource_, options_.stall_timeout(),
+              options_.watch_ready_timeout),
+      decode_errors_(thread_.shared_clock(), resource_, options_.metrics),
+      syncs_(thread_.shared_clock(), resource_, options_.metrics),
+      backoff_(options_.backoff(), thread_.shared_clock()),
+      lister_(lister_watcher_, decoder_, options_.lister()),
+      stream_reader_(decoder_, decode_errors_, options_.max_watch_line_bytes),
+      watch_list_(options_.watch_list, options_.watch_list_retry_after) {
   if (lister_watcher_ && sink_.AcceptsProtobuf()) lister_watcher_->AcceptProtobuf();
 }
 
 Reflector::~Reflector() { Stop(); }
 
 void Reflector::Start() {
-  Succeeded();
-  running_ = true;
-  if (!thread_.Start([this] { Run(); })) running_ = false;
+  health_.Started();
+  if (!thread_.Start([this] { Run(); })) health_.Stopped();
 }
 
 void Reflector::Stop() {
-  running_ = false;
+  health_.Stopped();
   thread_.RequestStop();
   cancel_.Cancel();
   {
@@ -132,53 +79,6 @@ void Reflector::Stop() {
     if (active_stream_ != nullptr) active_stream_->Cancel();
   }
   thread_.Stop();
-}
-
-void Reflector::Beat() { heartbeat_ = thread_.clock().Now().time_since_epoch().count(); }
-
-void Reflector::Succeeded() {
-  auto now = thread_.clock().Now().time_since_epoch().count();
-  heartbeat_ = now;
-  last_success_ = now;
-}
-
-Clock::TimePoint Reflector::heartbeat() const { return FromRep(heartbeat_); }
-
-Clock::TimePoint Reflector::last_success() const { return FromRep(last_success_); }
-
-Clock::Duration Reflector::stall_timeout() const {
-  Clock::Duration quiet_watch =
-      std::max<Clock::Duration>(kBookmarkedWatchIdleTimeout, options_.watch_progress_timeout);
-  return quiet_watch + 2 * options_.max_backoff + options_.stall_margin;
-}
-
-Status Reflector::CheckProgress() const {
-  if (!running_) return Status::Ok();
-  auto quiet = thread_.clock().Now() - heartbeat();
-  if (quiet <= stall_timeout()) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": reflector made no progress for " +
-                                              std::to_string(Seconds(quiet)) + " s (limit " +
-                                              std::to_string(Seconds(stall_timeout())) + " s)");
-}
-
-Status Reflector::CheckFreshness(Clock::Duration max_staleness) const {
-  if (!running_) return Status::Ok();
-  auto stale = thread_.clock().Now() - last_success();
-  if (stale <= max_staleness) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": no successful list or watch for " +
-                                              std::to_string(Seconds(stale)) + " s (limit " +
-                                              std::to_string(Seconds(max_staleness)) + " s)");
-}
-
-Status Reflector::CheckWatchProgress() const {
-  if (!running_ || !watching_) return Status::Ok();
-  auto since = FromRep(std::max(stream_began_.load(), last_event_.load()));
-  auto quiet = thread_.clock().Now() - since;
-  if (quiet <= options_.watch_ready_timeout) return Status::Ok();
-  return Status(StatusCode::kUnavailable, resource_ + ": watch delivered no complete event for " +
-                                              std::to_string(Millis(quiet)) + " ms (limit " +
-                                              std::to_string(options_.watch_ready_timeout.count()) +
-                                              " ms)");
 }
 
 std::string Reflector::last_resource_version() const {
@@ -200,7 +100,7 @@ void Reflector::SetResourceVersion(std::string_view rv) {
 void Reflector::Run() {
   need_list_ = true;
   while (!thread_.stopping()) {
-    Beat();
+    health_.Beat();
     Status status = need_list_ ? Sync() : WatchOnce();
     if (status.code() == StatusCode::kCancelled || thread_.stopping()) return;
     if (status.ok() && !relist_requested_) continue;
@@ -225,7 +125,7 @@ void Reflector::Run() {
 // server turns out not to serve it) a paged LIST.
 Status Reflector::Sync() {
   auto now = thread_.clock().Now();
-  sync_began_ = now;
+  syncs_.Began(now);
   if (!watch_list_.ShouldTry(lister_watcher_->SupportsWatchList(), now)) return ListAll();
   bool no_bookmark = false;
   Status status = WatchList(no_bookmark);
@@ -242,148 +142,35 @@ Status Reflector::Sync() {
 }
 
 Status Reflector::ListAll() {
-  sync_items_ = 0;
+  syncs_.ReadingAfresh();
   sink_.BeginReplace();
-  Status status = ListPages();
+  auto resource_version = lister_.ListAll(*this);
+  Status status = resource_version.ok() ? EndList(*resource_version) : resource_version.status();
   TrimDecoder();
   if (!status.ok()) sink_.AbortReplace();
   return status;
 }
 
-Status Reflector::ListPages() {
-  ListOptions options;
-  options.limit = options_.page_size;
-  options.label_selector = options_.label_selector;
-  options.field_selector = options_.field_selector;
-  std::string resource_version;
-  while (true) {
-    ListMemoryBudget::Reservation reservation;
-    if (options_.list_budget) {
-      reservation = options_.list_budget->Acquire([this] { return thread_.stopping(); });
-      if (!reservation.held()) return Status(StatusCode::kCancelled, "list cancelled");
-    }
-    auto body = lister_watcher_->List(options);
-    if (body.status().code() == StatusCode::kTooLarge && options.limit > 1) {
-      // A page of large objects can pass the body cap (objects may be 1.5 MiB
-      // each): ask for the same page again, half as long.
-      options.limit = std::max<int64_t>(1, options.limit / 2);
-      spdlog::warn("list {}: page over the response size cap; retrying with limit {}", resource_,
-                   options.limit);
-      continue;
-    }
-    if (!body.ok()) return body.status();
-    Beat();
-    Status applied = ApplyPage(*body, options, resource_version);
-    if (!applied.ok()) return applied.WithContext("list " + resource_);
-    if (options.continue_token.empty()) break;
-  }
-  ++lists_;
-  Count(list_sync_counter_);
+Status Reflector::EndList(const std::string& resource_version) {
+  syncs_.Count(FullSyncStats::Method::kList);
   sink_.EndReplace(resource_version);
-  LogSynced("LIST");
+  syncs_.Log(FullSyncStats::Method::kList);
   SetResourceVersion(resource_version);
   need_list_ = false;
   rv_unavailable_ = false;
-  Succeeded();
-  return Status::Ok();
-}
-
-// Feeds one page's items to the sink; reads the page's resourceVersion and
-// continue token into `resource_version` and `options`.
-Status Reflector::ApplyPage(const std::string& body, ListOptions& options,
-                            std::string& resource_version) {
-  if (ProtoEnvelope::IsProtobuf(body)) return ApplyProtoPage(body, options, resource_version);
-  auto doc = decoder_.ParseDocument(body);
-  if (!doc.ok()) return ApplyPageItemByItem(body, options, resource_version);
-  simdjson::dom::array items;
-  if (json::Field(*doc, "items").get(items) == simdjson::SUCCESS) {
-    for (simdjson::dom::element item : items) ReplaceItem(item);
-  }
-  simdjson::dom::element metadata = json::Field(*doc, "metadata");
-  resource_version = json::StringOr(metadata, "resourceVersion");
-  options.continue_token = json::StringOr(metadata, "continue");
-  return Status::Ok();
-}
-
-// The page does not parse as a whole: one bad item must not cost the others,
-// so the items are cut apart and parsed one by one.
-Status Reflector::ApplyPageItemByItem(const std::string& body, ListOptions& options,
-                                      std::string& resource_version) {
-  auto metadata = decoder_.ParseDocument(json::MemberText(body, "metadata"));
-  if (!metadata.ok()) return metadata.status().WithContext("page metadata");
-  resource_version = json::StringOr(*metadata, "resourceVersion");
-  options.continue_token = json::StringOr(*metadata, "continue");
-  auto items = json::ArrayElements(json::MemberText(body, "items"));
-  if (!items.ok()) return items.status().WithContext("page items");
-  for (std::string_view text : *items) {
-    auto item = decoder_.ParseDocument(text);
-    if (item.ok()) {
-      ReplaceItem(*item);
-      continue;
-    }
-    Status error = item.status();
-    auto salvaged = decoder_.SalvageObject(text);
-    ReportDecodeError(salvaged.ok() ? salvaged->Key() : "", error);
-  }
-  return Status::Ok();
-}
-
-// Each item is cut out by its length, so a malformed one fails only itself.
-Status Reflector::ApplyProtoPage(const std::string& body, ListOptions& options,
-                                 std::string& resource_version) {
-  auto page_or = ProtoListPage::Parse(body);
-  if (!page_or.ok()) return page_or.status();
-  auto page = std::move(*page_or);
-  for (std::string_view item : page.items) ReplaceItem(RawObject::Protobuf(item));
-  resource_version = std::move(page.resource_version);
-  options.continue_token = std::move(page.continue_token);
+  health_.Succeeded();
   return Status::Ok();
 }
 
 void Reflector::ReplaceItem(const RawObject& item) {
-  ++sync_items_;
+  syncs_.ItemRead();
   Status added = sink_.ReplaceItem(item);
-  if (!added.ok()) ReportDecodeError(KeyOf(item), added);
-}
-
-void Reflector::LogSynced(const char* how) {
-  auto took =
-      std::chrono::duration_cast<std::chrono::milliseconds>(thread_.clock().Now() - sync_began_);
-  bool first = lists_ + watch_lists_ == 1;
-  spdlog::log(first ? spdlog::level::info : spdlog::level::debug,
-              "{}: synced {} items by {} in {} ms", resource_, sync_items_, how, took.count());
-}
-
-void Reflector::ReportDecodeError(const std::string& key, const Status& error) {
-  ++decode_errors_;
-  if (decode_error_counter_ != nullptr) decode_error_counter_->Increment();
-  auto now = thread_.clock().Now();
-  if (decode_errors_ > 1 && now - last_decode_log_ < kDecodeLogInterval) {
-    ++unlogged_decode_errors_;
-    return;
-  }
-  spdlog::warn("{}: skipping {} that cannot be decoded: {} ({} more skipped since the last report)",
-               resource_, key.empty() ? "an object" : key, error.ToString(),
-               unlogged_decode_errors_);
-  last_decode_log_ = now;
-  unlogged_decode_errors_ = 0;
+  if (!added.ok()) decode_errors_.Report(KeyOf(item), added);
 }
 
 void Reflector::TrimDecoder() {
   decoder_.TrimCapacity();
   decoder_capacity_ = decoder_.capacity();
-}
-
-Status Reflector::HandleLine(std::string_view line) {
-  auto event = decoder_.Decode(line);
-  if (!event.ok()) return SkipUndecodable(decoder_.SalvageEvent(line), event.status());
-  return HandleEvent(*event);
-}
-
-Status Reflector::HandleFrame(std::string_view frame) {
-  auto event = ProtoWatchDecoder::Decode(frame);
-  if (!event.ok()) return SkipUndecodable(ProtoWatchDecoder::Salvage(frame), event.status());
-  return HandleEvent(*event);
 }
 
 Status Reflector::HandleEvent(const RawWatchEvent& event) {
@@ -399,7 +186,7 @@ Status Reflector::HandleEvent(const RawWatchEvent& event) {
       return Status::Ok();
     default: {
       Status applied = sink_.Apply(event.type, event.object);
-      if (!applied.ok()) ReportDecodeError(KeyOf(event.object), applied);
+      if (!applied.ok()) decode_errors_.Report(KeyOf(event.object), applied);
       SetResourceVersion(event.resource_version);
       return Status::Ok();
     }
@@ -411,7 +198,7 @@ Status Reflector::HandleEvent(const RawWatchEvent& event) {
 Status Reflector::SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error) {
   if (salvaged.ok() && !salvaged->resource_version.empty() &&
       salvaged->type != WatchEventType::kError) {
-    ReportDecodeError(salvaged->Key(), error);
+    decode_errors_.Report(salvaged->Key(), error);
     bool names_object = salvaged->type != WatchEventType::kBookmark && !salvaged->name.empty();
     if (initial_events_) {
       // Only the bookmark sets the resourceVersion of a watch-list.
@@ -427,7 +214,7 @@ Status Reflector::SkipUndecodable(const Result<SalvagedObject>& salvaged, const 
   // stream); the same failure at the same place again needs a relist.
   std::string at = last_resource_version();
   if (at == undecodable_at_) {
-    ReportDecodeError("", error);
+    decode_errors_.Report("", error);
     relist_requested_ = true;
   }
   undecodable_at_ = at;
@@ -459,13 +246,12 @@ void Reflector::EndInitialEvents(std::string_view resource_version) {
   initial_events_ = false;
   SetResourceVersion(resource_version);  // known once WaitForSync() returns
   // Counted before the swap, as a LIST is: WaitForSync() returns at the swap.
-  ++watch_lists_;
-  Count(watch_list_sync_counter_);
+  syncs_.Count(FullSyncStats::Method::kWatchList);
   sink_.EndReplace(std::string(resource_version));
-  LogSynced("watch-list");
+  syncs_.Log(FullSyncStats::Method::kWatchList);
   need_list_ = false;
   rv_unavailable_ = false;
-  Succeeded();
+  health_.Succeeded();
 }
 
 ListOptions Reflector::WatchOptions() {
@@ -502,7 +288,7 @@ Status Reflector::WatchList(bool& no_bookmark) {
     SetActiveStream(nullptr);
     return Status(StatusCode::kCancelled, "watch-list cancelled");
   }
-  sync_items_ = 0;
+  syncs_.ReadingAfresh();
   sink_.BeginReplace();
   initial_events_ = true;
   bool saw_data = false;
@@ -518,45 +304,44 @@ Status Reflector::WatchList(bool& no_bookmark) {
   SetActiveStream(nullptr);
   TrimDecoder();
   if (cancel_.cancelled()) return Status(StatusCode::kCancelled, "watch-list cancelled");
-  if (initial_events_) {  // no bookmark: nothing of it reaches the cache
-    initial_events_ = false;
-    sink_.AbortReplace();
-    if (fired) {
-      no_bookmark = true;
-      return Status(StatusCode::kTimeout,
-                    "no initial-events-end bookmark after " +
-                        std::to_string(options_.initial_events_idle_timeout.count()) +
-                        " ms of silence");
-    }
-    if (status.ok()) {
-      no_bookmark = true;
-      return Status(StatusCode::kUnavailable,
-                    std::string("watch-list ended before its initial-events-end bookmark") +
-                        (saw_data ? "" : " (no data)"));
-    }
-    return status;
-  }
+  if (initial_events_) return EndedBeforeBookmark(status, fired, saw_data, no_bookmark);
   // The deadline fired just as the bookmark came: the sync stands, but the
   // stream was cut (its Cancelled must not read as the reflector stopping).
   if (fired) return Status(StatusCode::kUnavailable, "watch-list cut at its bookmark; resuming");
   if (!status.ok()) return status;
-  Succeeded();  // the server ended the watch normally
+  health_.Succeeded();  // the server ended the watch normally
   return Status::Ok();
 }
 
-// Streams one watch through HandleLine (JSON) or HandleFrame (protobuf)
-// until it ends.
+// A watch-list that ended without its initial-events-end bookmark: nothing
+// of it reaches the cache. `no_bookmark` when it went quiet or ended cleanly.
+Status Reflector::EndedBeforeBookmark(const Status& status, bool fired, bool saw_data,
+                                      bool& no_bookmark) {
+  initial_events_ = false;
+  sink_.AbortReplace();
+  if (fired) {
+    no_bookmark = true;
+    return Status(StatusCode::kTimeout,
+                  "no initial-events-end bookmark after " +
+                      std::to_string(options_.initial_events_idle_timeout.count()) +
+                      " ms of silence");
+  }
+  if (status.ok()) {
+    no_bookmark = true;
+    return Status(StatusCode::kUnavailable,
+                  std::string("watch-list ended before its initial-events-end bookmark") +
+                      (saw_data ? "" : " (no data)"));
+  }
+  return status;
+}
+
+// Streams one watch through the stream reader until it ends.
 Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data) {
-  splitter_.Reset();
-  frames_.Reset();
-  stream_format_ = StreamFormat::kUnknown;
+  stream_reader_.Reset();
   stream_error_ = Status::Ok();
-  oversized_lines_reported_ = splitter_.oversized_lines();
-  oversized_frames_reported_ = frames_.oversized_frames();
   ++watches_;
   bytes_since_event_ = false;
-  stream_began_ = thread_.clock().Now().time_since_epoch().count();
-  watching_ = true;
+  health_.WatchOpened();
   Status status;
   WatchDeadline::Cut cut = WatchDeadline::Cut::kNone;
   {
@@ -569,10 +354,10 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
           if (deadline_ != nullptr) deadline_->Touch();
           if (chunk.empty()) {  // the server accepted the watch
             // Before its bookmark a watch-list is progress, not yet a fresh cache.
-            initial_events_ ? Beat() : Succeeded();
+            initial_events_ ? health_.Beat() : health_.Succeeded();
             return true;
           }
-          Beat();  // the loop is alive; only complete events are progress
+          health_.Beat();  // the loop is alive; only complete events are progress
           saw_data = true;
           bytes_since_event_ = true;
           return FeedWatchData(chunk);
@@ -581,9 +366,8 @@ Status Reflector::StreamWatch(const ListOptions& options, CancelFlag& cancel, bo
     watch_deadline_ = nullptr;
     cut = watch_deadline.cut();
   }
-  watching_ = false;
-  splitter_.Reset();
-  frames_.Reset();
+  health_.WatchClosed();
+  stream_reader_.Reset();
   if (cut != WatchDeadline::Cut::kNone) return CutWatchStatus(cut, options);
   if (!stream_error_.ok()) return stream_error_;
   return status;
@@ -610,43 +394,21 @@ Status Reflector::CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& opti
 // A complete event, bookmark or undecodable line arrived: the watch makes
 // progress (before its bookmark a watch-list's cache is not yet fresh).
 void Reflector::EventArrived() {
-  initial_events_ ? Beat() : Succeeded();
-  last_event_ = heartbeat_.load();
+  initial_events_ ? health_.Beat() : health_.Succeeded();
+  health_.EventArrived();
   bytes_since_event_ = false;
   if (watch_deadline_ != nullptr) watch_deadline_->Progress();
 }
 
-// A protobuf frame starts with its 4-byte big-endian length, whose first
-// byte is 0 for any frame under 16 MiB; a JSON stream starts with '{'.
 bool Reflector::FeedWatchData(std::string_view chunk) {
-  if (stream_format_ == StreamFormat::kUnknown) {
-    stream_format_ = chunk.front() == '\0' ? StreamFormat::kProtobuf : StreamFormat::kJson;
-  }
-  auto handled = [this](Status status) {
-    EventArrived();
-    TrimDecoder();
-    return status.ok();
-  };
-  if (stream_format_ == StreamFormat::kProtobuf) {
-    bool go_on =
-        frames_.Feed(chunk, [&](std::string_view frame) { return handled(HandleFrame(frame)); });
-    ReportOversized(frames_.oversized_frames(), oversized_frames_reported_, "watch frame");
-    if (frames_.partial()) bytes_since_event_ = true;
-    return go_on;
-  }
-  bool go_on =
-      splitter_.Feed(chunk, [&](std::string_view line) { return handled(HandleLine(line)); });
-  ReportOversized(splitter_.oversized_lines(), oversized_lines_reported_, "watch line");
-  if (splitter_.pending_bytes() > 0) bytes_since_event_ = true;
+  bool go_on = stream_reader_.Feed(chunk, *this);
+  if (stream_reader_.partial()) bytes_since_event_ = true;
   return go_on;
 }
 
-void Reflector::ReportOversized(uint64_t oversized, uint64_t& reported, const char* what) {
-  for (; reported < oversized; ++reported) {
-    ReportDecodeError("", Status(StatusCode::kParseError,
-                                 std::string(what) + " longer than " +
-                                     std::to_string(options_.max_watch_line_bytes) + " bytes"));
-  }
+void Reflector::Handled() {
+  EventArrived();
+  TrimDecoder();
 }
 
 Status Reflector::WatchOnce() {
@@ -666,7 +428,7 @@ Status Reflector::WatchOnce() {
   if (!saw_data && thread_.clock().Now() - started < kMinUsefulWatch) {
     return Status(StatusCode::kUnavailable, "watch closed immediately without data");
   }
-  Succeeded();  // the server ended the watch normally
+  health_.Succeeded();  // the server ended the watch normally
   return Status::Ok();
 }
 

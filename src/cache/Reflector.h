@@ -9,69 +9,21 @@
 #include "src/base/BackgroundThread.h"
 #include "src/base/Backoff.h"
 #include "src/base/Clock.h"
-#include "src/cache/LineSplitter.h"
+#include "src/cache/DecodeErrorReporter.h"
+#include "src/cache/FullSyncStats.h"
 #include "src/cache/ListerWatcher.h"
+#include "src/cache/PagedLister.h"
+#include "src/cache/ReflectorHealth.h"
+#include "src/cache/ReflectorOptions.h"
 #include "src/cache/ReflectorSink.h"
 #include "src/cache/WatchDeadline.h"
 #include "src/cache/WatchDecoder.h"
-#include "src/cache/WatchListMode.h"
 #include "src/cache/WatchListPolicy.h"
-#include "src/proto/ProtoFrameSplitter.h"
-
-namespace prometheus {
-class Registry;
-class Counter;
-}  // namespace prometheus
+#include "src/cache/WatchStreamReader.h"
 
 namespace kube {
 
 class InitialEventsDeadline;
-class ListMemoryBudget;
-
-struct ReflectorOptions {
-  int64_t page_size = 500;
-  std::string label_selector;
-  std::string field_selector;
-  // client-go's reflector backoff: 0.8 s -> 30 s, factor 2, jitter 1.0, reset
-  // after two quiet minutes.
-  std::chrono::milliseconds initial_backoff{800};
-  std::chrono::milliseconds max_backoff{30000};
-  // Each watch asks the server to end it after a random time in [min, 2*min).
-  std::chrono::seconds min_watch_timeout{300};
-  // A watch still open this long past the timeoutSeconds it asked for is cut
-  // (and resumed): the server should have ended it.
-  std::chrono::milliseconds watch_timeout_margin{30000};
-  // Progress of a watch is complete events and bookmarks, not bytes. One
-  // that delivers none for this long is cut; when it was delivering bytes
-  // meanwhile (an event that never completes) the reflector relists.
-  // kube-apiserver bookmarks every minute: three missed bookmarks.
-  std::chrono::milliseconds watch_progress_timeout{kBookmarkedWatchIdleTimeout};
-  // CheckWatchProgress() fails for an open watch without progress for this
-  // long (two missed bookmarks), so readiness reports a cache falling behind
-  // before the watch is cut.
-  std::chrono::milliseconds watch_ready_timeout{2 * kWatchBookmarkInterval};
-  // Shared by the reflectors of one process: at most this many bytes of
-  // LIST pages in flight at once (null: no limit). See ListMemoryBudget.
-  std::shared_ptr<ListMemoryBudget> list_budget;
-  // Longer watch lines or protobuf frames are skipped (and counted as decode
-  // errors).
-  size_t max_watch_line_bytes = LineSplitter::kDefaultMaxLine;
-  // How much longer than its longest legitimate quiet spell the loop may go
-  // without a heartbeat before CheckProgress() calls it stalled.
-  std::chrono::seconds stall_margin{60};
-  std::shared_ptr<Clock> clock;  // null: the real clock
-  // How full syncs are made: a streamed watch-list where the server serves
-  // it (auto), always (on), or a paged LIST (off).
-  WatchListMode watch_list = WatchListMode::kAuto;
-  // A watch-list silent this long before its initial-events-end bookmark is
-  // taken for a server that ignores sendInitialEvents (real time).
-  std::chrono::milliseconds initial_events_idle_timeout{10000};
-  // After a fallback to LIST (auto), how long before watch-list is tried again.
-  std::chrono::seconds watch_list_retry_after{600};
-  // Registers reflector_decode_errors_total{resource} and
-  // reflector_syncs_total{resource,method} here when set.
-  std::shared_ptr<prometheus::Registry> metrics;
-};
 
 // Keeps a ReflectorSink equal to the server's collection of one resource
 // type: a paged LIST, then a WATCH from the list's resourceVersion with
@@ -92,11 +44,11 @@ struct ReflectorOptions {
 // bad item does not fail its LIST page, and an undecodable watch event is
 // passed over (its key is dropped from the cache) when its metadata can be
 // read, or costs at most one resume and then a relist when not.
-class Reflector {
+class Reflector : private PagedLister::Receiver, private WatchStreamReader::Handler {
  public:
   Reflector(std::shared_ptr<ListerWatcher> lister_watcher, ReflectorSink& sink,
             ReflectorOptions options = {});
-  ~Reflector();
+  ~Reflector() override;
   Reflector(const Reflector&) = delete;
   Reflector& operator=(const Reflector&) = delete;
 
@@ -105,41 +57,43 @@ class Reflector {
 
   const std::string& resource() const { return resource_; }
   std::string last_resource_version() const;
-  uint64_t lists() const { return lists_; }
+  uint64_t lists() const { return syncs_.lists(); }
   uint64_t watches() const { return watches_; }
   // Full syncs completed by a watch-list (at its initial-events-end bookmark).
-  uint64_t watch_lists() const { return watch_lists_; }
+  uint64_t watch_lists() const { return syncs_.watch_lists(); }
   // Watch-lists given up for a paged LIST.
   uint64_t watch_list_fallbacks() const { return watch_list_fallbacks_; }
   // Objects (or watch lines) skipped because they could not be decoded.
-  uint64_t decode_errors() const { return decode_errors_; }
+  uint64_t decode_errors() const { return decode_errors_.count(); }
   // The decoder's buffer capacity after the last document it handled.
   size_t decoder_capacity() const { return decoder_capacity_; }
 
   // Liveness: when the loop last showed progress (a LIST or WATCH attempt, a
   // LIST page, watch data or a bookmark, the end of a backoff), on the
   // reflector's clock. Clock::TimePoint{} before Start().
-  Clock::TimePoint heartbeat() const;
+  Clock::TimePoint heartbeat() const { return health_.heartbeat(); }
   // Freshness: when the cache was last known to follow the server (a
   // completed LIST, a WATCH the server accepted, watch data or a bookmark, a
   // watch the server ended). Start() counts as one.
-  Clock::TimePoint last_success() const;
+  Clock::TimePoint last_success() const { return health_.last_success(); }
   // The longest the loop may go without a heartbeat while working: a watch
   // silent until its bookmark idle timeout cuts it, then a jittered maximal
   // backoff (up to 2 x max_backoff), plus stall_margin. 5 min by default.
-  Clock::Duration stall_timeout() const;
+  Clock::Duration stall_timeout() const { return health_.stall_timeout(); }
   // Unavailable when the loop has shown no progress for longer than
   // stall_timeout(): it is wedged (a request or a sink call that
   // never returns). Ok before Start() and after Stop().
-  Status CheckProgress() const;
+  Status CheckProgress() const { return health_.CheckProgress(); }
   // Unavailable when nothing succeeded for longer than `max_staleness`
   // (the API server unreachable, every request failing). Ok before Start().
-  Status CheckFreshness(Clock::Duration max_staleness) const;
+  Status CheckFreshness(Clock::Duration max_staleness) const {
+    return health_.CheckFreshness(max_staleness);
+  }
   // Readiness: Unavailable, naming the resource, while a watch is open that
   // has delivered no complete event or bookmark for longer than
   // watch_ready_timeout (bytes do not count). Ok when no watch is open (the
   // loop is listing or backing off: see CheckFreshness) and before Start().
-  Status CheckWatchProgress() const;
+  Status CheckWatchProgress() const { return health_.CheckWatchProgress(); }
   // Watches cut for making no progress.
   uint64_t stalled_watches() const { return stalled_watches_; }
   // The failure that made the loop back off last (Ok before any); for
@@ -150,6 +104,7 @@ class Reflector {
   void Run();
   Status Sync();
   Status WatchList(bool& no_bookmark);
+  Status EndedBeforeBookmark(const Status& status, bool fired, bool saw_data, bool& no_bookmark);
   Status StreamWatch(const ListOptions& options, CancelFlag& cancel, bool& saw_data);
   Status CutWatchStatus(WatchDeadline::Cut cut, const ListOptions& options);
   void EventArrived();
@@ -158,82 +113,61 @@ class Reflector {
   ListOptions WatchOptions();
   bool SetActiveStream(CancelFlag* stream);
   Status ListAll();
-  Status ListPages();
-  Status ApplyPage(const std::string& body, ListOptions& options, std::string& resource_version);
-  Status ApplyPageItemByItem(const std::string& body, ListOptions& options,
-                             std::string& resource_version);
-  Status ApplyProtoPage(const std::string& body, ListOptions& options,
-                        std::string& resource_version);
+  Status EndList(const std::string& resource_version);
   void ReplaceItem(const RawObject& item);
+  // PagedLister::Receiver
+  void Item(const RawObject& item) override { ReplaceItem(item); }
+  void Undecodable(const std::string& key, const Status& error) override {
+    decode_errors_.Report(key, error);
+  }
+  void PageRead() override { health_.Beat(); }
+  bool Stopping() override { return thread_.stopping(); }
   Status WatchOnce();
   bool FeedWatchData(std::string_view chunk);
-  Status HandleLine(std::string_view line);
-  Status HandleFrame(std::string_view frame);
   Status HandleEvent(const RawWatchEvent& event);
   Status SkipUndecodable(const Result<SalvagedObject>& salvaged, const Status& error);
-  void ReportOversized(uint64_t oversized, uint64_t& reported, const char* what);
-  void ReportDecodeError(const std::string& key, const Status& error);
+  // WatchStreamReader::Handler
+  Status Event(const RawWatchEvent& event) override { return HandleEvent(event); }
+  Status Undecodable(const Result<SalvagedObject>& salvaged, const Status& error) override {
+    return SkipUndecodable(salvaged, error);
+  }
+  void Handled() override;
   void TrimDecoder();
   void SetResourceVersion(std::string_view rv);
-  void Beat();
-  void Succeeded();
-  // Logs a completed full sync: `how` ("LIST", "watch-list"), the items it
-  // read and how long it took; the first at info level, later ones at debug.
-  void LogSynced(const char* how);
 
   std::shared_ptr<ListerWatcher> lister_watcher_;
   std::string resource_;
   ReflectorSink& sink_;
   ReflectorOptions options_;
   BackgroundThread thread_;
+  ReflectorHealth health_;
+  DecodeErrorReporter decode_errors_;
+  FullSyncStats syncs_;
   Backoff backoff_;
   WatchDecoder decoder_;
-  LineSplitter splitter_;
-  ProtoFrameSplitter frames_;
-  enum class StreamFormat : uint8_t { kUnknown, kJson, kProtobuf };
-  StreamFormat stream_format_ = StreamFormat::kUnknown;  // of the watch under way
-  uint64_t oversized_lines_reported_ = 0;
-  uint64_t oversized_frames_reported_ = 0;
+  PagedLister lister_;
+  WatchStreamReader stream_reader_;
   CancelFlag cancel_;
   WatchListPolicy watch_list_;
 
   mutable std::mutex mu_;
   std::string resource_version_;
   Status last_error_;
-  std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};
-  std::atomic<uint64_t> watch_lists_{0};
   std::atomic<uint64_t> watch_list_fallbacks_{0};
-  std::atomic<uint64_t> decode_errors_{0};
   std::atomic<size_t> decoder_capacity_{0};
-  // Clock::TimePoint::time_since_epoch().count(); 0 until Start().
-  std::atomic<Clock::Duration::rep> heartbeat_{0};
-  std::atomic<Clock::Duration::rep> last_success_{0};
-  std::atomic<bool> running_{false};
-  // Whether a watch stream is open, when it began and when it last
-  // delivered a complete event (reflector clock reps).
-  std::atomic<bool> watching_{false};
-  std::atomic<Clock::Duration::rep> stream_began_{0};
-  std::atomic<Clock::Duration::rep> last_event_{0};
   std::atomic<uint64_t> stalled_watches_{0};
   WatchDeadline* watch_deadline_ = nullptr;  // of the stream under way
   bool bytes_since_event_ = false;           // part of an event is buffered
-  prometheus::Counter* decode_error_counter_ = nullptr;
-  prometheus::Counter* list_sync_counter_ = nullptr;
-  prometheus::Counter* watch_list_sync_counter_ = nullptr;
   std::mutex stream_mu_;
   CancelFlag* active_stream_ = nullptr;        // a watch-list's own flag, for Stop()
   InitialEventsDeadline* deadline_ = nullptr;  // while initial events stream
   bool need_list_ = true;                      // no complete sync since the last relist cause
   bool initial_events_ = false;                // a watch-list is gathering its initial events
   bool rv_unavailable_ = false;                // 410/too large: the next watch-list starts at ""
-  Clock::TimePoint last_decode_log_{};
-  uint64_t unlogged_decode_errors_ = 0;
-  Clock::TimePoint sync_began_{};  // the full sync under way: when it began
-  uint64_t sync_items_ = 0;        // and how many items it has read
-  bool relist_requested_ = false;  // set by HandleLine: resuming cannot help
-  std::string undecodable_at_;     // the RV an unreadable line followed
-  Status stream_error_;            // set by HandleLine to end the current watch
+  bool relist_requested_ = false;              // set while handling events: resuming cannot help
+  std::string undecodable_at_;                 // the RV an unreadable line followed
+  Status stream_error_;                        // set while handling events to end the current watch
 };
 
 }  // namespace kube

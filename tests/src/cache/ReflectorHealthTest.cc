@@ -1,6 +1,7 @@
 // The reflector's heartbeat and freshness on a FakeClock: a wedged loop
 // fails CheckProgress(), a loop whose every request fails keeps beating but
-// goes stale, and the watch's idle timeout is a few bookmark intervals.
+// goes stale, and the watch's idle timeout is a few bookmark intervals; and
+// ReflectorHealth's probes alone.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "src/cache/Informer.h"
 #include "src/cache/MetaObject.h"
 #include "src/cache/Reflector.h"
+#include "src/cache/ReflectorHealth.h"
 #include "src/cache/RestListerWatcher.h"
 #include "tests/support/SettlingClock.h"
 #include "tests/support/WaitFor.h"
@@ -208,6 +210,70 @@ TEST_F(ReflectorHealthTest, AWatchCutForSilenceIsResumedNotRelisted) {
   EXPECT_EQ(lw->lists, 1);
   std::lock_guard lock(lw->mu);
   EXPECT_EQ(lw->resource_versions, (std::vector<std::string>{"5", "5"}));
+}
+
+class ReflectorHealthProbesTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<kube::FakeClock> clock_ = std::make_shared<kube::FakeClock>();
+  kube::ReflectorHealth health_{clock_, "pods", 10s, 2000ms};
+};
+
+TEST_F(ReflectorHealthProbesTest, ProbesPassWhileTheLoopIsNotRunning) {
+  health_.WatchOpened();
+  clock_->Step(1h);
+  EXPECT_TRUE(health_.CheckProgress().ok());
+  EXPECT_TRUE(health_.CheckFreshness(1s).ok());
+  EXPECT_TRUE(health_.CheckWatchProgress().ok());
+
+  health_.Started();
+  health_.Stopped();
+  clock_->Step(1h);
+  EXPECT_TRUE(health_.CheckProgress().ok());
+  EXPECT_TRUE(health_.CheckFreshness(1s).ok());
+}
+
+TEST_F(ReflectorHealthProbesTest, BeatsKeepTheLoopAliveButOnlySuccessesKeepItFresh) {
+  health_.Started();
+  clock_->Step(8s);
+  health_.Beat();
+  clock_->Step(8s);
+
+  EXPECT_TRUE(health_.CheckProgress().ok()) << "8 s since the last beat, limit 10 s";
+  kube::Status stale = health_.CheckFreshness(15s);
+  EXPECT_EQ(stale.code(), kube::StatusCode::kUnavailable);
+  EXPECT_EQ(stale.message(), "pods: no successful list or watch for 16 s (limit 15 s)");
+
+  clock_->Step(3s);
+  kube::Status stalled = health_.CheckProgress();
+  EXPECT_EQ(stalled.code(), kube::StatusCode::kUnavailable);
+  EXPECT_EQ(stalled.message(), "pods: reflector made no progress for 11 s (limit 10 s)");
+
+  health_.Succeeded();
+  EXPECT_TRUE(health_.CheckProgress().ok());
+  EXPECT_TRUE(health_.CheckFreshness(15s).ok());
+  EXPECT_EQ(health_.heartbeat(), clock_->Now());
+  EXPECT_EQ(health_.last_success(), clock_->Now());
+}
+
+TEST_F(ReflectorHealthProbesTest, AnOpenWatchIsReadyOnlyWhileItDeliversCompleteEvents) {
+  health_.Started();
+  health_.WatchOpened();
+  clock_->Step(1500ms);
+  EXPECT_TRUE(health_.CheckWatchProgress().ok());
+
+  health_.Beat();  // bytes of an event that has not completed
+  clock_->Step(1000ms);
+  kube::Status quiet = health_.CheckWatchProgress();
+  EXPECT_EQ(quiet.code(), kube::StatusCode::kUnavailable);
+  EXPECT_EQ(quiet.message(), "pods: watch delivered no complete event for 2500 ms (limit 2000 ms)");
+
+  health_.Beat();
+  health_.EventArrived();
+  EXPECT_TRUE(health_.CheckWatchProgress().ok());
+
+  clock_->Step(5s);
+  health_.WatchClosed();
+  EXPECT_TRUE(health_.CheckWatchProgress().ok()) << "no watch open: nothing to judge";
 }
 
 }  // namespace
