@@ -337,6 +337,15 @@ void ScriptedHttpServer::Stop() {
 
 std::string ScriptedHttpServer::Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
+kube::Result<std::shared_ptr<kube::RestClient>> ScriptedHttpServer::NewClient(
+    kube::RestClientOptions options, kube::RestConfig config) const {
+  config.server = Url();
+  auto transport = kube::HttpTransport::Create(config);
+  if (!transport.ok()) return transport.status();
+  return std::make_shared<kube::RestClient>(
+      std::shared_ptr<kube::HttpTransport>(std::move(*transport)), std::move(options));
+}
+
 bool ScriptedHttpServer::stopping() const {
   std::lock_guard lock(mu_);
   return stopping_;

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "src/base/Result.h"
+#include "src/client/RestClient.h"
+#include "src/config/RestConfig.h"
 #include "tests/support/ChunkFeed.h"
 #include "tests/support/HttpRequestReader.h"
 
@@ -156,6 +158,9 @@ class ScriptedHttpServer {
 
   int port() const { return port_; }
   std::string Url() const;  // http://127.0.0.1:PORT
+  // A RestClient talking to this server; `config.server` is set to Url().
+  kube::Result<std::shared_ptr<kube::RestClient>> NewClient(kube::RestClientOptions options = {},
+                                                            kube::RestConfig config = {}) const;
 
   // Routes are tried in the order they were added.
   RouteId AddRoute(Route route, std::vector<ScriptedResponse> responses = {});

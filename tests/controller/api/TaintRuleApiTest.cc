@@ -21,12 +21,9 @@ class TaintRuleApiDiscoverTest : public ::testing::Test {
     auto server = ScriptedHttpServer::Start();
     ASSERT_TRUE(server.ok());
     server_ = std::move(*server);
-    kube::RestConfig config;
-    config.server = server_->Url();
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
-    client_ = std::make_unique<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+    auto client = server_->NewClient();
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = std::move(*client);
   }
 
   void Serve(const std::string& version, ScriptedResponse response) {
@@ -40,7 +37,7 @@ class TaintRuleApiDiscoverTest : public ::testing::Test {
   }
 
   std::unique_ptr<ScriptedHttpServer> server_;
-  std::unique_ptr<kube::RestClient> client_;
+  std::shared_ptr<kube::RestClient> client_;
 };
 
 TEST_F(TaintRuleApiDiscoverTest,

@@ -24,14 +24,11 @@ class RestPodEvictorTest : public ::testing::Test {
     auto server = ScriptedHttpServer::Start();
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(*server);
-    kube::RestConfig config;
-    config.server = server_->Url();
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
     kube::RestClientOptions options;
     options.sleep = [this](std::chrono::milliseconds d) { slept_ += d; };
-    client_ = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)), options);
+    auto client = server_->NewClient(options);
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = std::move(*client);
   }
 
   std::unique_ptr<ScriptedHttpServer> server_;

@@ -25,12 +25,9 @@ class ClusterSnapshotTest : public ::testing::Test {
     auto server = ScriptedHttpServer::Start();
     ASSERT_TRUE(server.ok());
     server_ = std::move(*server);
-    kube::RestConfig config;
-    config.server = server_->Url();
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
-    client_ = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)));
+    auto client = server_->NewClient();
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = std::move(*client);
   }
 
   void ServeDraObjects() {

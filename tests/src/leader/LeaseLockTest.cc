@@ -30,15 +30,12 @@ class LeaseLockTest : public ::testing::Test {
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(*server);
     kube::RestConfig config;
-    config.server = server_->Url();
     config.request_timeout = 2s;
-    auto transport = kube::HttpTransport::Create(config);
-    ASSERT_TRUE(transport.ok()) << transport.status().ToString();
     kube::RestClientOptions options;
     options.max_retries = 0;
-    auto client = std::make_shared<kube::RestClient>(
-        std::shared_ptr<kube::HttpTransport>(std::move(*transport)), options);
-    lock_ = std::make_unique<kube::LeaseLock>(client, "default", "lock");
+    auto client = server_->NewClient(options, config);
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    lock_ = std::make_unique<kube::LeaseLock>(*client, "default", "lock");
   }
 
   nlohmann::json LastBody(const std::string& method) const {
