@@ -29,6 +29,7 @@
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
+#include "tests/support/LoopbackPort.h"
 #include "tests/support/RunningController.h"
 #include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
@@ -81,21 +82,6 @@ bool ReplaceOnce(std::string& text, const std::string& from, const std::string& 
   if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return false;
   text.replace(at, from.size(), to);
   return true;
-}
-
-int FreeLoopbackPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
 }
 
 std::string Trimmed(std::string s) {
@@ -475,7 +461,7 @@ class AlertmanagerEndToEndTest : public ClusterTest {
     std::string config = dir_.Write("alertmanager.yml", AlertmanagerConfig());
     bool ready = false;
     for (int attempt = 0; attempt < 3 && !ready; ++attempt) {
-      alertmanager_port_ = FreeLoopbackPort();
+      alertmanager_port_ = LoopbackPort::Free();
       auto process = BackgroundProcess::Start(
           {"prometheus-alertmanager", "--config.file=" + config,
            "--storage.path=" + (dir_.path() / ("am" + std::to_string(attempt))).string(),
@@ -513,7 +499,7 @@ class AlertmanagerEndToEndTest : public ClusterTest {
                                         "']\n        labels: {namespace: gpu-operator}\n");
     bool ready = false;
     for (int attempt = 0; attempt < 3 && !ready; ++attempt) {
-      prometheus_port_ = FreeLoopbackPort();
+      prometheus_port_ = LoopbackPort::Free();
       auto process = BackgroundProcess::Start(
           {"prometheus", "--config.file=" + config,
            "--storage.tsdb.path=" + (dir_.path() / ("prom" + std::to_string(attempt))).string(),

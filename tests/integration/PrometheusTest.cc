@@ -21,6 +21,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/LoopbackPort.h"
 #include "tests/support/RunningController.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
@@ -124,21 +125,6 @@ void ExpectScrapeInReference(const std::string& scrape) {
           << " that docs/reference/metrics.md does not list";
     }
   }
-}
-
-int FreeLoopbackPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
 }
 
 std::string PodManifest(const std::string& name, const std::string& ns) {
@@ -260,7 +246,7 @@ class PrometheusTest : public ClusterTest {
                        "      - targets: ['127.0.0.1:" +
                        std::to_string(metrics_port_) + "']\n");
     for (int attempt = 0; attempt < 3 && !prometheus_ready_; ++attempt) {
-      prometheus_port_ = FreeLoopbackPort();
+      prometheus_port_ = LoopbackPort::Free();
       auto process = BackgroundProcess::Start(
           {"prometheus", "--config.file=" + config,
            "--storage.tsdb.path=" + (dir_.path() / ("data" + std::to_string(attempt))).string(),

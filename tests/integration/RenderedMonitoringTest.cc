@@ -42,6 +42,7 @@
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/KustomizeOverlay.h"
+#include "tests/support/LoopbackPort.h"
 #include "tests/support/RunningController.h"
 #include "tests/support/ServiceMonitorScrapeConfig.h"
 #include "tests/support/Subprocess.h"
@@ -372,7 +373,7 @@ class RenderedMonitoringTest : public ClusterTest {
   // attempt's number, for a fresh storage directory); its port, 0 if none.
   int StartServer(std::unique_ptr<BackgroundProcess>& process, std::vector<std::string> argv) {
     for (int attempt = 0; attempt < 3; ++attempt) {
-      int port = FreePort();
+      int port = LoopbackPort::Free();
       std::vector<std::string> args = argv;
       args.push_back("--web.listen-address=127.0.0.1:" + std::to_string(port));
       for (auto& arg : args) ReplaceAll(arg, "{attempt}", std::to_string(attempt));
@@ -393,22 +394,6 @@ class RenderedMonitoringTest : public ClusterTest {
     }
     ADD_FAILURE() << argv[0] << " did not start: " << process->Output();
     return 0;
-  }
-
-  // Another process may take it before the server binds it: StartServer retries.
-  static int FreePort() {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(addr);
-    int port = 0;
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-      port = ntohs(addr.sin_port);
-    }
-    close(fd);
-    return port;
   }
 
   void CreateServiceAccount(const std::string& name) {
