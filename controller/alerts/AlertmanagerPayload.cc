@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "controller/alerts/AlertTime.h"
 #include "src/base/JsonShape.h"
 #include "src/base/QuoteForMessage.h"
+#include "src/base/Rfc3339.h"
 
 namespace dra::alerts {
 namespace {
@@ -37,7 +37,7 @@ kube::Result<int64_t> Timestamp(const json& alert, const char* field) {
   auto it = alert.find(field);
   if (it == alert.end() || it->is_null()) return int64_t{0};
   if (!it->is_string()) return Invalid(std::string(field) + " is not a string");
-  auto millis = AlertTime::ToMillis(it->get_ref<const std::string&>());
+  auto millis = kube::Rfc3339::ToMillis(it->get_ref<const std::string&>());
   if (!millis) return Invalid(std::string(field) + " is not an RFC 3339 time");
   return *millis;
 }

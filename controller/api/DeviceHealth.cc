@@ -1,6 +1,7 @@
 #include "controller/api/DeviceHealth.h"
 
 #include "controller/api/JsonWalk.h"
+#include "src/base/Rfc3339.h"
 #include "src/cache/JsonFields.h"
 
 namespace dra::api {
@@ -15,14 +16,24 @@ using kube::json::StringOr;
 
 // The latest status.stateSince read as a time: later ones (RFC 3339 reaches
 // year 9999) would overflow the nanosecond clock the policy's timers run on.
-constexpr int64_t kLatestStateSince = 4102444800;  // 2100-01-01T00:00:00Z
+constexpr int64_t kLatestStateSinceMs = int64_t{4102444800} * 1000;  // 2100-01-01T00:00:00Z
+
+// status.stateSince in milliseconds. The controller writes it to the
+// millisecond; a value in whole seconds (as written before it did) was
+// rounded down, so it reads as the end of its second: a preview or hold-off
+// timed from it may end up to a second late, never early.
+int64_t StateSinceMillis(std::string_view text) {
+  auto millis = kube::Rfc3339::ToMillis(text);
+  if (!millis || *millis <= 0) return 0;
+  if (!kube::Rfc3339::HasFraction(text)) *millis += 1000;
+  return *millis > kLatestStateSinceMs ? 0 : *millis;
+}
 
 DeviceHealth::Status ReadStatus(simdjson::dom::element status) {
   DeviceHealth::Status out;
   out.observed_generation = IntOr(status, "observedGeneration");
   out.observed_state = std::string(StringOr(status, "observedState"));
-  out.state_since = kube::json::ParseTimestamp(StringOr(status, "stateSince"));
-  if (out.state_since > kLatestStateSince) out.state_since = 0;
+  out.state_since_ms = StateSinceMillis(StringOr(status, "stateSince"));
   out.resolved = std::string(StringOr(status, "resolved"));
   out.rule_name = std::string(StringOr(status, "ruleName"));
   out.effect = std::string(StringOr(status, "effect"));

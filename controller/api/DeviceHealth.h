@@ -42,7 +42,9 @@ struct DeviceHealth {
   struct Status {
     int64_t observed_generation = 0;
     std::string observed_state;  // the spec.state the timers below refer to
-    int64_t state_since = 0;     // seconds since the epoch, 0 if unset or after 2100
+    // When the controller first saw `observed_state`, in milliseconds since
+    // the epoch; 0 if unset, invalid or after 2100.
+    int64_t state_since_ms = 0;
     // The device the target resolved to, "<driver>/<pool>/<device>"
     // ("<driver>/<pool>/*" for a whole pool), "not found" or
     // "ambiguous: N devices", as last written.

@@ -20,8 +20,16 @@ std::string EffectText(TaintEffect effect) {
   return taint.EffectName();
 }
 
-int64_t Seconds(system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+// Rounded up: a timer run from the stored time never ends early.
+int64_t Millis(system_clock::time_point t) {
+  return std::chrono::ceil<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+// A target that names no driver and pool yet (not found, or ambiguous with
+// no rule written before) has no rule: no timer runs until it has one, so a
+// target that resolves later starts its preview then, on the device.
+bool Addressed(const api::DeviceHealth& target) {
+  return !target.driver.empty() && !target.pool.empty();
 }
 
 kube::ObjectReference RefOf(const api::DeviceHealth& health) {
@@ -124,6 +132,8 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   if (decision.reason == kReasonStormGuard) {
     decision.message = storm.Message(policy_.options().storm_share);
   }
+  if (decision.reason == kReasonPreview) ExplainPreviewEnd(target, scope, decision);
+  if (!Addressed(target)) decision.recheck_after.reset();
   if (resolution.outcome == TargetResolution::Outcome::kAmbiguous && decision.keep_rule) {
     decision.reason = kReasonDeviceAmbiguous;
     decision.enforced = false;
@@ -141,7 +151,7 @@ kube::ReconcileResult DeviceHealthReconciler::Reconcile(const std::string& key) 
   if (kube::Status s = WriteRule(target, decision, own_rule, wrote); !s.ok()) {
     return kube::ReconcileResult::Error(s);
   }
-  NoteNoExecute(key, target, scope, decision, Seconds(input.state_since));
+  NoteNoExecute(key, target, scope, decision, Millis(input.state_since));
   if (admission.owns_lock()) admission.unlock();
   OwnWrites::Write written;
   if (wrote != Write::kNothing) written.rule_rv = rule_rv;
@@ -188,7 +198,7 @@ kube::ReconcileResult DeviceHealthReconciler::ReportForeign(const api::DeviceHea
   DesiredStatus desired;
   desired.observed_generation = health.generation;
   desired.observed_state = health.status.observed_state;
-  desired.state_since = health.status.state_since;
+  desired.state_since_ms = health.status.state_since_ms;
   std::string why =
       "DeviceTaintRule " + name + " exists and was not created by dra-controller; it is left alone";
   desired.conditions = {{"Tainted", "False", "RuleNameTaken", why},
@@ -208,8 +218,8 @@ PolicyInput DeviceHealthReconciler::InputOf(const api::DeviceHealth& health,
   input.requested_effect = health.effect;
   bool same_state = health.status.observed_state == health.state_text;
   input.state_since =
-      same_state && health.status.state_since > 0
-          ? system_clock::time_point(std::chrono::seconds(health.status.state_since))
+      same_state && health.status.state_since_ms > 0 && Addressed(health)
+          ? system_clock::time_point(std::chrono::milliseconds(health.status.state_since_ms))
           : now;
   // What we last put in force (status remembers it across restarts and
   // survives someone deleting the rule); else what our rule says.
@@ -232,28 +242,43 @@ StormVerdict DeviceHealthReconciler::StormCheck(const api::DeviceHealth& health,
   TargetResolver resolver = Resolver();
   for (const auto& other : sources_.healths->List()) {
     if (other->meta.name == health.meta.name || other->meta.deleting) continue;
-    PolicyInput other_input = InputOf(*other, nullptr, now);
+    api::DeviceHealth other_target =
+        TargetResolver::Effective(*other, resolver.Resolve(*other), nullptr);
+    PolicyInput other_input = InputOf(other_target, nullptr, now);
     bool wants = policy_.Decide(other_input, now, true).wants_no_execute;
     bool under = other_input.in_force == TaintEffect::kNoExecute;
     if (!wants && !under) continue;
-    api::DeviceHealth other_target =
-        TargetResolver::Effective(*other, resolver.Resolve(*other), nullptr);
     candidates.push_back({other->meta.name, other_target.driver, other_target.pool,
-                          DeviceNames(Scope(other_target)), under, Seconds(other_input.state_since),
+                          DeviceNames(Scope(other_target)), under, Millis(other_input.state_since),
                           wants});
   }
   AddNoExecuteInMemory(health.meta.name, candidates);
   candidates.push_back({health.meta.name, health.driver, health.pool, DeviceNames(scope),
-                        input.in_force == TaintEffect::kNoExecute, Seconds(input.state_since)});
+                        input.in_force == TaintEffect::kNoExecute, Millis(input.state_since)});
   StormGuard guard(policy_.options().storm_share);
   auto verdicts = guard.Decide(std::move(candidates), DeviceScope::Fleet(*sources_.inventory));
   auto it = verdicts.find(health.meta.name);
   return it == verdicts.end() ? StormVerdict{.admitted = true} : it->second;
 }
 
+// A preview whose NoExecute the storm guard can never admit (the target
+// alone covers more devices than the cap) says so, instead of "then NoExecute".
+void DeviceHealthReconciler::ExplainPreviewEnd(const api::DeviceHealth& target,
+                                               const ScopeView& scope,
+                                               PolicyDecision& decision) const {
+  if (!decision.timer_end || !Addressed(target)) return;
+  StormCandidate alone{target.meta.name, target.driver, target.pool, DeviceNames(scope)};
+  double share = policy_.options().storm_share;
+  StormVerdict verdict = StormGuard(share).Alone(alone, DeviceScope::Fleet(*sources_.inventory));
+  if (!verdict.never_fits) return;
+  decision.message = "preview: effect NoSchedule until " +
+                     HealthPolicy::Until(*decision.timer_end) +
+                     "; no NoExecute follows: " + verdict.Message(share);
+}
+
 void DeviceHealthReconciler::NoteNoExecute(const std::string& key, const api::DeviceHealth& target,
                                            const ScopeView& scope, const PolicyDecision& decision,
-                                           int64_t since) {
+                                           int64_t since_ms) {
   bool in_force = decision.keep_rule && decision.effect == TaintEffect::kNoExecute &&
                   !policy_.options().dry_run && !target.driver.empty() && !target.pool.empty();
   std::lock_guard lock(no_execute_mu_);
@@ -261,7 +286,7 @@ void DeviceHealthReconciler::NoteNoExecute(const std::string& key, const api::De
     no_execute_.erase(key);
     return;
   }
-  no_execute_[key] = {key, target.driver, target.pool, DeviceNames(scope), true, since, false};
+  no_execute_[key] = {key, target.driver, target.pool, DeviceNames(scope), true, since_ms, false};
 }
 
 // What this process put under NoExecute is under NoExecute, whatever the
@@ -285,8 +310,7 @@ kube::Status DeviceHealthReconciler::WriteRule(const api::DeviceHealth& health,
   if (policy_.options().dry_run) return kube::Status::Ok();
   // A target that resolves to nothing and has no rule yet: a rule without
   // driver and pool would select every device of the cluster.
-  bool unaddressed = health.driver.empty() || health.pool.empty();
-  if (decision.keep_rule && unaddressed) return kube::Status::Ok();
+  if (decision.keep_rule && !Addressed(health)) return kube::Status::Ok();
   if (decision.keep_rule) {
     if (ours && TaintRuleBuilder::Matches(*ours, health, decision.effect))
       return kube::Status::Ok();
@@ -393,10 +417,10 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
   DesiredStatus desired;
   desired.observed_generation = health.generation;
   desired.observed_state = health.state_text;
-  desired.state_since = Seconds(input.state_since);
+  bool addressed = Addressed(health);
+  desired.state_since_ms = addressed ? Millis(input.state_since) : 0;
   desired.resolved = resolved.text;
   bool dry_run = policy_.options().dry_run;
-  bool addressed = !health.driver.empty() && !health.pool.empty();
   if (decision.keep_rule && addressed) {
     if (!dry_run) desired.rule_name = TaintRuleBuilder::RuleName(health.meta.name);
     desired.effect = EffectText(decision.effect);
@@ -417,7 +441,13 @@ kube::Status DeviceHealthReconciler::WriteStatus(const api::DeviceHealth& health
   }
   auto status = HealthStatusBuilder::Render(desired, health, clock_->WallNow());
   if (status == HealthStatusBuilder::Current(health)) return kube::Status::Ok();
-  KUBE_RETURN_IF_ERROR(writer_->PatchStatus(health.meta.name, status));
+  kube::Status patched = writer_->PatchStatus(health.meta.name, status);
+  if (patched.code() == kube::StatusCode::kNotFound) {
+    // Deleted while it was reconciled: its delete event brings the removal.
+    spdlog::debug("DeviceHealth {} was deleted before its status was written", health.meta.name);
+    return kube::Status::Ok();
+  }
+  KUBE_RETURN_IF_ERROR(patched);
   written = true;
   return kube::Status::Ok();
 }

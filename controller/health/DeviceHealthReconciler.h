@@ -68,6 +68,8 @@ class DeviceHealthReconciler : public kube::Reconciler {
   // for NoExecute now).
   StormVerdict StormCheck(const api::DeviceHealth& health, const PolicyInput& input,
                           const ScopeView& scope, std::chrono::system_clock::time_point now) const;
+  void ExplainPreviewEnd(const api::DeviceHealth& target, const ScopeView& scope,
+                         PolicyDecision& decision) const;
   // What WriteRule did to the rule.
   enum class Write { kNothing, kNewEffect, kSameEffect, kDeleted };
 
@@ -108,7 +110,7 @@ class DeviceHealthReconciler : public kube::Reconciler {
   // several workers decide at once. Admissions to NoExecute are serialized
   // from the storm guard's verdict to the rule write.
   void NoteNoExecute(const std::string& key, const api::DeviceHealth& target,
-                     const ScopeView& scope, const PolicyDecision& decision, int64_t since);
+                     const ScopeView& scope, const PolicyDecision& decision, int64_t since_ms);
   void AddNoExecuteInMemory(const std::string& self, std::vector<StormCandidate>& candidates) const;
   std::mutex admission_mu_;
   mutable std::mutex no_execute_mu_;

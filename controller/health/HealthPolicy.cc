@@ -1,13 +1,13 @@
 #include "controller/health/HealthPolicy.h"
 
-#include <ctime>
+#include "src/base/Rfc3339.h"
 
 namespace dra::health {
 namespace {
 
 using api::HealthState;
 using api::TaintEffect;
-using std::chrono::seconds;
+using std::chrono::milliseconds;
 
 int Strength(TaintEffect effect) {
   switch (effect) {
@@ -26,21 +26,11 @@ std::string EffectText(TaintEffect effect) {
   return taint.EffectName();
 }
 
-seconds Left(std::chrono::system_clock::time_point end, std::chrono::system_clock::time_point now) {
-  auto left = std::chrono::ceil<seconds>(end - now);
-  return left < seconds(1) ? seconds(1) : left;
-}
-
-// "2026-07-24T11:05:00Z": a fixed end time keeps the message (and so the
-// status) unchanged while a timer runs, where a countdown would rewrite it.
-std::string Until(std::chrono::system_clock::time_point end) {
-  std::time_t t =
-      std::chrono::system_clock::to_time_t(std::chrono::ceil<std::chrono::seconds>(end));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+// Rounded up, so the recheck never comes before the end.
+milliseconds Left(std::chrono::system_clock::time_point end,
+                  std::chrono::system_clock::time_point now) {
+  auto left = std::chrono::ceil<milliseconds>(end - now);
+  return left < milliseconds(1) ? milliseconds(1) : left;
 }
 
 PolicyDecision Rule(TaintEffect effect, std::string reason, std::string message) {
@@ -53,6 +43,13 @@ PolicyDecision Rule(TaintEffect effect, std::string reason, std::string message)
 }
 
 }  // namespace
+
+// A fixed end time keeps the message (and so the status) unchanged while a
+// timer runs, where a countdown would rewrite it.
+std::string HealthPolicy::Until(std::chrono::system_clock::time_point end) {
+  auto millis = std::chrono::ceil<milliseconds>(end.time_since_epoch()).count();
+  return kube::Rfc3339::FormatMillis(millis);
+}
 
 std::optional<TaintEffect> HealthPolicy::DefaultEffect(HealthState state) {
   switch (state) {
@@ -166,6 +163,7 @@ PolicyDecision HealthPolicy::DecideHealthy(const PolicyInput& input,
   d.effect = *input.in_force;
   d.reason = kReasonHoldOff;
   d.recheck_after = Left(end, now);
+  d.timer_end = end;
   d.message = "device healthy; taint " + EffectText(d.effect) + " kept for the hold-off, until " +
               Until(end);
   return d;
@@ -182,6 +180,7 @@ PolicyDecision HealthPolicy::DecideNoExecute(const PolicyInput& input,
     // place Pods on a sick device only to have them evicted when it ends.
     PolicyDecision d = Rule(TaintEffect::kNoSchedule, kReasonPreview, "");
     d.recheck_after = Left(end, now);
+    d.timer_end = end;
     d.message = "preview: effect NoSchedule until " + Until(end) + ", then NoExecute";
     return d;
   }

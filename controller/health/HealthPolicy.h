@@ -29,7 +29,7 @@ inline constexpr char kReasonDeviceAmbiguous[] = "DeviceAmbiguous";
 struct PolicyInput {
   std::optional<api::HealthState> state;              // nullopt: a state this build does not know
   std::optional<api::TaintEffect> requested_effect;   // spec.effect
-  std::chrono::system_clock::time_point state_since;  // when `state` was first seen
+  std::chrono::system_clock::time_point state_since;  // when `state` was first seen (to the ms)
   std::optional<api::TaintEffect> in_force;           // our rule's effect; nullopt: no rule
   bool device_found = true;  // some ResourceSlice publishes the device (or a device of the pool)
 };
@@ -40,7 +40,9 @@ struct PolicyDecision {
   std::string reason;   // one of the kReason* above
   std::string message;  // why, for the condition and Events
   // The policy changes its mind by itself after this long (preview or hold-off end).
-  std::optional<std::chrono::seconds> recheck_after;
+  std::optional<std::chrono::milliseconds> recheck_after;
+  // When the running preview or hold-off ends (the instant its messages name).
+  std::optional<std::chrono::system_clock::time_point> timer_end;
   // The state asks for NoExecute now (preview over): the storm guard decides.
   bool wants_no_execute = false;
   // spec.effect was outside what the policy allows for the state and was ignored.
@@ -80,6 +82,10 @@ class HealthPolicy {
                         bool storm_room) const;
 
   const HealthOptions& options() const { return options_; }
+
+  // "2026-07-24T11:05:00.930Z": an end time as every message gives it, to the
+  // millisecond, the same instant as status.stateSince plus the timer.
+  static std::string Until(std::chrono::system_clock::time_point end);
 
  private:
   PolicyDecision DecideHealthy(const PolicyInput& input,

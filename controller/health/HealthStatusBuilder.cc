@@ -2,10 +2,12 @@
 
 #include <ctime>
 
+#include "src/base/Rfc3339.h"
+
 namespace dra::health {
 namespace {
 
-nlohmann::json Common(int64_t generation, const std::string& observed_state, int64_t since,
+nlohmann::json Common(int64_t generation, const std::string& observed_state, int64_t since_ms,
                       const std::string& rule, const std::string& effect, int64_t matched,
                       const std::vector<std::string>& pods, int64_t pod_count) {
   nlohmann::json status = {{"observedGeneration", generation},
@@ -13,7 +15,10 @@ nlohmann::json Common(int64_t generation, const std::string& observed_state, int
                            {"matchedDevices", matched},
                            {"affectedPodCount", pod_count},
                            {"affectedPods", pods}};
-  status["stateSince"] = since > 0 ? nlohmann::json(HealthStatusBuilder::Rfc3339(since)) : nullptr;
+  // To the millisecond: the preview and hold-off run from here, and a
+  // restarted or new leader must not end them early.
+  status["stateSince"] =
+      since_ms > 0 ? nlohmann::json(kube::Rfc3339::FormatMillis(since_ms)) : nullptr;
   status["ruleName"] = rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(rule);
   status["effect"] = effect.empty() ? nlohmann::json(nullptr) : nlohmann::json(effect);
   return status;
@@ -33,7 +38,7 @@ std::string HealthStatusBuilder::Rfc3339(int64_t seconds_since_epoch) {
 nlohmann::json HealthStatusBuilder::Render(const DesiredStatus& d, const api::DeviceHealth& current,
                                            std::chrono::system_clock::time_point now) {
   nlohmann::json status =
-      Common(d.observed_generation, d.observed_state, d.state_since, d.rule_name, d.effect,
+      Common(d.observed_generation, d.observed_state, d.state_since_ms, d.rule_name, d.effect,
              d.matched_devices, d.affected_pods, d.affected_pod_count);
   if (!d.resolved.empty()) status["resolved"] = d.resolved;
   std::string now_text =
@@ -58,7 +63,7 @@ nlohmann::json HealthStatusBuilder::Render(const DesiredStatus& d, const api::De
 nlohmann::json HealthStatusBuilder::Current(const api::DeviceHealth& h) {
   const auto& s = h.status;
   nlohmann::json status =
-      Common(s.observed_generation, s.observed_state, s.state_since, s.rule_name, s.effect,
+      Common(s.observed_generation, s.observed_state, s.state_since_ms, s.rule_name, s.effect,
              s.matched_devices, s.affected_pods, s.affected_pod_count);
   if (!s.resolved.empty()) status["resolved"] = s.resolved;
   nlohmann::json conditions = nlohmann::json::array();

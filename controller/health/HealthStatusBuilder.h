@@ -20,10 +20,10 @@ struct ConditionValue {
 struct DesiredStatus {
   int64_t observed_generation = 0;
   std::string observed_state;
-  int64_t state_since = 0;  // seconds since the epoch
-  std::string resolved;     // status.resolved
-  std::string rule_name;    // empty without a rule
-  std::string effect;       // empty without a rule
+  int64_t state_since_ms = 0;  // milliseconds since the epoch
+  std::string resolved;        // status.resolved
+  std::string rule_name;       // empty without a rule
+  std::string effect;          // empty without a rule
   int64_t matched_devices = 0;
   std::vector<std::string> affected_pods;  // already capped
   int64_t affected_pod_count = 0;

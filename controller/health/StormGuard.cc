@@ -83,7 +83,7 @@ int StormGuard::Allowed(double share, int total) {
 std::map<std::string, StormVerdict> StormGuard::Decide(std::vector<StormCandidate> candidates,
                                                        const FleetSize& fleet) const {
   std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-    return std::tuple(a.since, a.key) < std::tuple(b.since, b.key);
+    return std::tuple(a.since_ms, a.key) < std::tuple(b.since_ms, b.key);
   });
   Room room(share_, fleet);
   std::map<std::string, StormVerdict> verdicts;
@@ -103,6 +103,10 @@ std::map<std::string, StormVerdict> StormGuard::Decide(std::vector<StormCandidat
     verdicts[c.key] = verdict;
   }
   return verdicts;
+}
+
+StormVerdict StormGuard::Alone(const StormCandidate& candidate, const FleetSize& fleet) const {
+  return Room(share_, fleet).Check(candidate);
 }
 
 std::set<std::string> StormGuard::Admit(std::vector<StormCandidate> candidates,

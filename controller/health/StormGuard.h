@@ -19,7 +19,7 @@ struct StormCandidate {
   // A device two candidates both name counts once.
   std::vector<std::string> devices;
   bool under_no_execute = false;  // its rule already has NoExecute
-  int64_t since = 0;              // when it went bad (seconds since the epoch)
+  int64_t since_ms = 0;           // when it went bad (milliseconds since the epoch)
   bool wants_no_execute = true;   // false: only holds NoExecute (hold-off, Unknown)
 };
 
@@ -63,6 +63,9 @@ class StormGuard {
   // A verdict for every candidate that asks for NoExecute.
   std::map<std::string, StormVerdict> Decide(std::vector<StormCandidate> candidates,
                                              const FleetSize& fleet) const;
+  // The verdict for `candidate` were nothing else under NoExecute: when it
+  // does not fit even then (never_fits), no NoExecute will ever follow.
+  StormVerdict Alone(const StormCandidate& candidate, const FleetSize& fleet) const;
   // The keys Decide() admits.
   std::set<std::string> Admit(std::vector<StormCandidate> candidates, const FleetSize& fleet) const;
 

@@ -11,6 +11,8 @@
 // the driver publishes is told from our rule's by `devices`, the tainted
 // gauge and `check`.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <map>
@@ -19,6 +21,7 @@
 #include <set>
 #include <thread>
 
+#include "src/base/Rfc3339.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
 #include "tests/support/RunningController.h"
@@ -555,6 +558,149 @@ TEST_F(DeviceHealthTest, FiftyAlertsFiringThenResolvingNeverExceedTheCaps) {
                        << controller_->Output();
   (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kTestLabel, "--wait=true"});
   RemoveFakeFleet(*cluster_, storm_fleet);
+}
+
+// Issue 55: stateSince was kept in whole seconds, rounded down, and the
+// hold-off ran from it, so rules were lifted up to a second early, and a new
+// leader did the same after a failover. Fifty DeviceHealths are released at
+// once half-way through a second, the leader is killed a few seconds into
+// the 10 s hold-off, and the rules are polled every 100 ms: none may be gone
+// before the release was written plus the hold-off, and every stateSince is
+// that write's own millisecond or later.
+TEST_F(DeviceHealthTest, NoRuleIsLiftedBeforeItsHoldOffAcrossAFailover) {
+  StopController();
+  std::vector<std::string> fleet_50;
+  for (int n = 0; n < 7; ++n) fleet_50.push_back("dh-h" + std::to_string(n) + ":8:80Gi:gpu-dh-h");
+  auto fleet = ApplyFakeFleet(*cluster_, fleet_50);
+  ASSERT_TRUE(fleet.ok()) << fleet.ToString();
+  constexpr auto kHoldOff = 10s;
+  std::string lease = "dh-hold-off-" + std::to_string(::getpid());
+  std::vector<std::unique_ptr<RunningController>> replicas;
+  for (int r = 0; r < 2; ++r) {
+    RunningController::Options options;
+    options.kubeconfig = cluster_->kubeconfig();
+    options.args = {"--health-preview",
+                    "0s",
+                    "--health-hold-off",
+                    "10s",
+                    "--health-storm-guard-percent",
+                    "100",
+                    "--leader-elect",
+                    "--leader-election-namespace",
+                    "default",
+                    "--leader-election-id",
+                    lease,
+                    "--leader-elect-lease-duration",
+                    "4s",
+                    "--leader-elect-renew-deadline",
+                    "3s",
+                    "--leader-elect-retry-period",
+                    "500ms"};
+    options.wait_for = {"inventory synced"};
+    auto started = RunningController::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    replicas.push_back(std::move(*started));
+  }
+  auto leader = [&]() -> int {
+    for (int r = 0; r < 2; ++r) {
+      if (replicas[r] && replicas[r]->Output().find("became leader") != std::string::npos) return r;
+    }
+    return -1;
+  };
+  ASSERT_TRUE(Eventually("a leader", [&] { return leader() >= 0; }));
+  auto healths = [&](const std::string& state) {
+    std::string yaml;
+    for (int i = 0; i < 50; ++i) {
+      std::string pool = "dh-h" + std::to_string(i / 8), gpu = "gpu-" + std::to_string(i % 8);
+      yaml += "---\n" + Health("dh-hold-" + std::to_string(i), pool, gpu, state);
+    }
+    return cluster_->Apply(yaml);
+  };
+  auto our_rules = [&](bool& listed) {
+    std::set<std::string> names;
+    auto got = client_->Get("/apis/resource.k8s.io/v1/devicetaintrules");
+    listed = got.ok();
+    if (!listed) return names;
+    for (const auto& rule : got->value("items", json::array())) {
+      std::string name = rule.value("/metadata/name"_json_pointer, std::string());
+      if (name.rfind("devicehealth-dh-hold-", 0) == 0) names.insert(name);
+    }
+    return names;
+  };
+  ASSERT_TRUE(healths("Degraded").ok());
+  ASSERT_TRUE(Eventually("50 rules", [&] {
+    bool listed = false;
+    return our_rules(listed).size() == 50;
+  }));
+  // Half-way through a second: the writes then fall in the second the
+  // release began, where a stateSince rounded down lies before them.
+  auto fraction = [] {
+    auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count() % 1000;
+  };
+  ASSERT_TRUE(WaitFor("the middle of a second", 2s, [&] {
+                return fraction() >= 400 && fraction() < 550;
+              }).ok());
+  auto released = std::chrono::system_clock::now();
+  auto deadline = released + kHoldOff;
+  std::atomic<bool> stop{false};
+  std::atomic<int> polls{0};
+  std::mutex mu;
+  std::string early;  // the first poll that missed a rule before its time
+  std::thread poller([&] {
+    while (!stop) {
+      bool listed = false;
+      size_t present = our_rules(listed).size();
+      auto answered = std::chrono::system_clock::now();
+      if (listed && answered < deadline) {
+        ++polls;
+        if (present < 50) {
+          std::lock_guard lock(mu);
+          if (early.empty()) {
+            early = std::to_string(50 - present) + " rule(s) gone " +
+                    std::to_string(
+                        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - answered)
+                            .count()) +
+                    " ms before the hold-off ended";
+          }
+        }
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+  });
+  ASSERT_TRUE(healths("Healthy").ok());
+  std::this_thread::sleep_for(3s);  // into the hold-off, then the failover
+  int first = leader();
+  ASSERT_GE(first, 0);
+  replicas[first]->process().Signal(SIGKILL);
+  replicas[first].reset();
+  bool drained = static_cast<bool>(Eventually(
+      "every rule gone after the hold-off",
+      [&] {
+        bool listed = false;
+        return our_rules(listed).empty() && listed;
+      },
+      nullptr, 60s));
+  stop = true;
+  poller.join();
+  EXPECT_TRUE(drained);
+  EXPECT_GE(polls.load(), 20);
+  EXPECT_EQ(early, "") << (replicas[1 - first] ? replicas[1 - first]->Output() : "");
+  int64_t released_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(released.time_since_epoch()).count();
+  for (int i = 0; i < 50; ++i) {
+    std::string since = HealthObject("dh-hold-" + std::to_string(i))
+                            .value("/status/stateSince"_json_pointer, std::string());
+    auto since_ms = kube::Rfc3339::ToMillis(since);
+    ASSERT_TRUE(since_ms.has_value()) << since;
+    EXPECT_GE(*since_ms, released_ms) << "dh-hold-" << i << ": stateSince " << since;
+  }
+  for (auto& replica : replicas) {
+    if (replica) replica->Stop();
+  }
+  (void)cluster_->Kubectl({"delete", "devicehealths", "-l", kTestLabel, "--wait=true"});
+  (void)cluster_->Kubectl({"delete", "lease", lease, "-n", "default", "--ignore-not-found"});
+  RemoveFakeFleet(*cluster_, fleet_50);
 }
 
 TEST_F(DeviceHealthTest, InvalidManifestsAreRefusedWithTheCrdsMessages) {

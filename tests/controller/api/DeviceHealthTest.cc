@@ -31,7 +31,9 @@ TEST(DeviceHealthTest, ParsesSpecAndStatus) {
   EXPECT_EQ(*health->effect, TaintEffect::kNoSchedule);
   EXPECT_EQ(health->status.observed_generation, 2);
   EXPECT_EQ(health->status.observed_state, "Degraded");
-  EXPECT_EQ(health->status.state_since, 1784890800);
+  // Whole seconds (written before stateSince carried milliseconds): the end
+  // of that second, so no timer runs from before the write.
+  EXPECT_EQ(health->status.state_since_ms, 1784890801000);
   EXPECT_EQ(health->status.rule_name, "devicehealth-node-a-gpu-1");
   EXPECT_EQ(health->status.effect, "NoSchedule");
   EXPECT_EQ(health->status.matched_devices, 1);
@@ -70,11 +72,25 @@ TEST(DeviceHealthTest, StateSinceAfter2100ReadsAsUnset) {
   auto far = Project<DeviceHealth>(R"({"metadata": {"name": "h"},
     "status": {"observedState": "Unhealthy", "stateSince": "9999-12-31T23:59:59Z"}})");
   ASSERT_TRUE(far.ok());
-  EXPECT_EQ(far->status.state_since, 0);
+  EXPECT_EQ(far->status.state_since_ms, 0);
   auto near = Project<DeviceHealth>(R"({"metadata": {"name": "h"},
-    "status": {"stateSince": "2099-12-31T23:59:59Z"}})");
+    "status": {"stateSince": "2099-12-31T23:59:58.999Z"}})");
   ASSERT_TRUE(near.ok());
-  EXPECT_EQ(near->status.state_since, 4102444799);
+  EXPECT_EQ(near->status.state_since_ms, 4102444798999);
+}
+
+TEST(DeviceHealthTest, StateSinceToTheMillisecond) {
+  auto exact = Project<DeviceHealth>(R"({"metadata": {"name": "h"},
+    "status": {"stateSince": "2026-07-24T11:00:39.930Z"}})");
+  ASSERT_TRUE(exact.ok());
+  EXPECT_EQ(exact->status.state_since_ms, 1784890839930);
+  for (const char* bad : {"", "yesterday", "2026-07-24", "1970-01-01T00:00:00.000Z"}) {
+    auto odd = Project<DeviceHealth>(std::string(R"({"metadata": {"name": "h"},
+      "status": {"stateSince": ")") + bad +
+                                     R"("}})");
+    ASSERT_TRUE(odd.ok());
+    EXPECT_EQ(odd->status.state_since_ms, 0) << bad;
+  }
 }
 
 TEST(DeviceHealthTest, StateNames) {

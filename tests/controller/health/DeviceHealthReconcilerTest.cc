@@ -607,5 +607,104 @@ TEST_F(DeviceHealthReconcilerTest, ZeroPreviewTaintsNoExecuteInOneWrite) {
   EXPECT_EQ(events_, (std::vector<std::string>{"TaintApplied", "DeviceTaintedNoExecute"}));
 }
 
+// Issue 55: stateSince was stored in whole seconds, rounded down, and a new
+// leader timed the hold-off from that: it lifted the rule up to 1 s early.
+TEST_F(DeviceHealthReconcilerTest, ANewLeaderEndsTheHoldOffToTheMillisecond) {
+  clock_->Step(930ms);
+  auto before = Make(Options(0s, 30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  (void)Settle(*before, "a1");
+  api_->Put(Health("a1", "node-a", "gpu-1", "Healthy", 2));
+  (void)Settle(*before, "a1");
+  EXPECT_EQ(api_->Status("a1")["stateSince"], "2027-01-15T08:00:00.930Z");
+  clock_->Step(29'500ms);
+  auto after = Make(Options(0s, 30s));  // a failover: the new leader has only the objects
+  auto result = Settle(*after, "a1");
+  ASSERT_NE(Rule("a1"), nullptr) << "lifted 0.5 s before the hold-off ended";
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kRequeueAfter);
+  EXPECT_EQ(result.requeue_after, 500ms);
+  std::string message = ConditionOf(api_->Status("a1"), "Tainted", "message");
+  EXPECT_NE(message.find("until 2027-01-15T08:00:30.930Z"), std::string::npos) << message;
+  clock_->Step(500ms);
+  (void)Settle(*after, "a1");
+  EXPECT_EQ(Rule("a1"), nullptr);
+}
+
+// A status written in whole seconds (before stateSince carried milliseconds)
+// reads as the end of its second: the timer may end late, never early.
+TEST_F(DeviceHealthReconcilerTest, AWholeSecondStateSinceNeverEndsATimerEarly) {
+  auto r = Make(Options(30s));
+  api_->Put(Health("a1", "node-a", "gpu-1", "Unhealthy"));
+  (void)Settle(*r, "a1");
+  json status = api_->Status("a1");
+  status["stateSince"] = "2027-01-15T08:00:00Z";  // the clock is at 08:00:00.000
+  ASSERT_TRUE(api_->PatchStatus("a1", status).ok());
+  clock_->Step(30s);
+  auto restarted = Make(Options(30s));
+  auto result = restarted->Reconcile("a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(result.requeue_after, 1s);
+  clock_->Step(1s);
+  (void)Settle(*restarted, "a1");
+  EXPECT_EQ(Rule("a1")->taint.effect, TaintEffect::kNoExecute);
+}
+
+// Issue 55: a whole pool over the storm guard's cap said "then NoExecute"
+// through its preview, although NoExecute can never be admitted.
+TEST_F(DeviceHealthReconcilerTest, APreviewThatNoExecuteCanNeverFollowSaysSo) {
+  HealthOptions options = Options(30s);
+  options.storm_share = 0.25;
+  auto r = Make(options);
+  api_->Put(Health("pool", "node-a", "", "Unhealthy"));
+  (void)Settle(*r, "pool");
+  std::string message = ConditionOf(api_->Status("pool"), "Tainted", "message");
+  EXPECT_EQ(ConditionOf(api_->Status("pool"), "Tainted", "reason"), "Preview");
+  EXPECT_EQ(message.find("then NoExecute"), std::string::npos) << message;
+  EXPECT_NE(message.find("no NoExecute follows"), std::string::npos) << message;
+  EXPECT_NE(message.find("covers 4 devices, more than the cap of 1"), std::string::npos) << message;
+  // A single device fits: its preview still promises NoExecute.
+  api_->Put(Health("one", "node-a", "gpu-2", "Unhealthy"));
+  (void)Settle(*r, "one");
+  message = ConditionOf(api_->Status("one"), "Tainted", "message");
+  EXPECT_NE(message.find("then NoExecute"), std::string::npos) << message;
+}
+
+// Issue 55: an ambiguous target's timer ran while nothing could be written;
+// when it resolved, the device went straight to NoExecute with no preview.
+TEST_F(DeviceHealthReconcilerTest, ATargetThatResolvesLateGetsItsPreviewOnTheDevice) {
+  for (const char* node : {"node-c", "node-d"}) {
+    api::Device gpu = testing::Gpu("gpu-7", 80, "m");
+    gpu.attributes.emplace_back("uuid", api::AttributeValue(std::string("GPU-TWICE")));
+    inventory_.ApplySlice(testing::Slice(std::string(node) + "-slice", node, {gpu}));
+  }
+  auto r = Make(Options(30s));
+  json health = Health("twice", "", "", "Unhealthy");
+  health["spec"].erase("pool");
+  health["spec"].erase("driver");
+  health["spec"]["uuid"] = "GPU-TWICE";
+  api_->Put(health);
+  auto result = Settle(*r, "twice");
+  EXPECT_EQ(api_->applies, 0);
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kDone) << "no timer runs without a rule";
+  EXPECT_TRUE(api_->Status("twice")["stateSince"].is_null());
+  clock_->Step(60s);
+  inventory_.ApplySlice(testing::Slice("node-d-slice", "node-d", {testing::Gpu("gpu-0", 80, "m")}));
+  result = Settle(*r, "twice");
+  ASSERT_NE(Rule("twice"), nullptr);
+  EXPECT_EQ(Rule("twice")->taint.effect, TaintEffect::kNoSchedule);
+  EXPECT_EQ(ConditionOf(api_->Status("twice"), "Tainted", "reason"), "Preview");
+  EXPECT_EQ(result.requeue_after, 30s);
+}
+
+// Issue 55: a DeviceHealth deleted while it was reconciled logged an
+// error-level NotFound from its status write.
+TEST_F(DeviceHealthReconcilerTest, ADeletionDuringTheReconcileIsNoError) {
+  auto r = Make(Options());
+  api_->Put(Health("a1", "node-a", "gpu-1", "Degraded"));
+  api_->status_not_found = true;
+  auto result = r->Reconcile("a1");
+  EXPECT_EQ(result.kind, kube::ReconcileResult::Kind::kDone);
+}
+
 }  // namespace
 }  // namespace dra::health

@@ -52,6 +52,7 @@ class FakeHealthApi : public HealthWriter {
     return kube::Status::Ok();
   }
   kube::Status PatchStatus(const std::string& name, const nlohmann::json& status) override {
+    if (status_not_found) return kube::Status(kube::StatusCode::kNotFound, name + " not found");
     ++status_writes;
     objects_[name]["status"] = status;
     objects_[name]["metadata"]["resourceVersion"] = std::to_string(++rv_counter_);
@@ -93,6 +94,7 @@ class FakeHealthApi : public HealthWriter {
   nlohmann::json last_rule;
   std::string last_deleted_uid;
   bool delay_watch = false;
+  bool status_not_found = false;  // PatchStatus answers NotFound (deleted meanwhile)
   // Called before each rule write, to check it against a model.
   std::function<void(const nlohmann::json& rule)> on_apply;
   std::function<void(const std::string& name)> on_delete;

@@ -4,7 +4,10 @@
 // kubelet source fed by Pod status reports, an intruder's among them), all
 // four states, preview and hold-off timers, Pods evicted and deleted, a new
 // Pod on a device, whole-pool DeviceHealths, controller restarts, and the
-// storm guard at 25 % (two devices of the eight). After every step, once
+// storm guard at 25 % (two devices of the eight). Time starts between two
+// seconds and moves in steps that end half a second short of a timer, and a
+// restart is a failover too (a new reconciler reads only what the objects
+// say), so a preview or hold-off that ends early shows. After every step, once
 // everything settled:
 //   - every DeviceHealth's rule lies between the model's floor and ceiling
 //     (a closed device has NoSchedule at least; NoExecute only where allowed);
@@ -120,12 +123,12 @@ class ModelWorld {
       case 8:
         return Report("intruder", d, Reported(Pick(rng, 3)));
       case 9:
-        return Pick(rng, 4) == 0 ? WholePool(Pick(rng, 2) == 0) : Wait(Pick(rng, 2) ? 5s : 30s);
+        return Pick(rng, 4) == 0 ? WholePool(Pick(rng, 2) == 0) : Wait(PickWait(rng));
       case 10:
-        return Wait(Pick(rng, 2) ? 5s : 30s);
+        return Wait(PickWait(rng));
       default:
         Restart();
-        return "restart";
+        return "restart or failover";
     }
   }
 
@@ -155,6 +158,12 @@ class ModelWorld {
  private:
   static int Pick(std::mt19937& rng, int n) {
     return std::uniform_int_distribution<int>(0, n - 1)(rng);
+  }
+  // Inside and past both timers, and just short of each by half a second,
+  // so a timer that ends early (a stored time rounded down) shows.
+  static std::chrono::milliseconds PickWait(std::mt19937& rng) {
+    const std::chrono::milliseconds waits[] = {5s, 30s, 9500ms, 19500ms};
+    return waits[Pick(rng, 4)];
   }
   static std::string Pod(int d, int which) {
     return "pod-" + std::to_string(d) + (which == 0 ? "" : "-b");
@@ -248,9 +257,9 @@ class ModelWorld {
     return (deleted ? "delete " : "evict ") + pod_name;
   }
 
-  std::string Wait(std::chrono::seconds span) {
+  std::string Wait(std::chrono::milliseconds span) {
     clock_->Step(span);
-    return "wait " + std::to_string(span.count()) + "s";
+    return "wait " + std::to_string(span.count()) + "ms";
   }
 
   // What the trusted, current reports of device d say; the kubelet object
@@ -339,8 +348,10 @@ class ModelWorld {
   int Writes() const { return api_->applies + api_->deletes + api_->status_writes + api_->puts; }
 
   Timers timers_;
+  // Starts between two seconds: the timers must run from the write's own
+  // millisecond, not from a second before it.
   std::shared_ptr<kube::FakeClock> clock_ = std::make_shared<kube::FakeClock>(
-      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s));
+      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s + 930ms));
   kube::Store<api::DeviceHealth> healths_;
   kube::Store<api::DeviceTaintRule> rules_;
   inventory::Inventory inventory_;

@@ -30,13 +30,15 @@ int StrengthOf(const std::string& effect) { return HealthSafetyModel::Strength(e
 
 struct Step {
   const char* name;
-  const char* state = nullptr;   // set spec.state (and spec.effect) ...
-  const char* effect = nullptr;  // ... spec.effect, if any
-  std::chrono::seconds wait{0};  // or let time pass
-  bool restart = false;          // or start a new reconciler
+  const char* state = nullptr;        // set spec.state (and spec.effect) ...
+  const char* effect = nullptr;       // ... spec.effect, if any
+  std::chrono::milliseconds wait{0};  // or let time pass
+  bool restart = false;               // or start a new reconciler
 };
 
-// Waits: 5 s is inside a 10 s preview and a 20 s hold-off, 60 s past both.
+// Waits: 5 s is inside a 10 s preview and a 20 s hold-off, 60 s past both;
+// 9.5 s and 19.5 s end half a second short of them (time starts between two
+// seconds, so a timer run from a rounded-down time ends before them).
 const std::vector<Step> kSteps{
     {"Healthy", "Healthy"},
     {"Degraded", "Degraded"},
@@ -47,6 +49,8 @@ const std::vector<Step> kSteps{
     {"Unknown", "Unknown"},
     {"wait 5s", nullptr, nullptr, 5s},
     {"wait 60s", nullptr, nullptr, 60s},
+    {"wait 9.5s", nullptr, nullptr, 9500ms},
+    {"wait 19.5s", nullptr, nullptr, 19500ms},
     {"restart", nullptr, nullptr, 0s, true},
 };
 
@@ -128,7 +132,7 @@ class PolicyWorld {
 
   Config config_;
   std::shared_ptr<kube::FakeClock> clock_ = std::make_shared<kube::FakeClock>(
-      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s));
+      kube::Clock::TimePoint{}, std::chrono::system_clock::time_point(1'800'000'000s + 930ms));
   kube::Store<api::DeviceHealth> healths_;
   kube::Store<api::DeviceTaintRule> rules_;
   inventory::Inventory inventory_;

@@ -1,8 +1,9 @@
-#include "controller/alerts/AlertTime.h"
+#include "src/base/Rfc3339.h"
 
 #include <chrono>
+#include <cstdio>
 
-namespace dra::alerts {
+namespace kube {
 namespace {
 
 // The decimal number of `count` digits at `text[at]`, or nullopt.
@@ -48,7 +49,7 @@ std::optional<int> OffsetMinutes(std::string_view text, size_t at) {
 
 }  // namespace
 
-std::optional<int64_t> AlertTime::ToMillis(std::string_view text) {
+std::optional<int64_t> Rfc3339::ToMillis(std::string_view text) {
   auto year = Digits(text, 0, 4);
   auto month = Digits(text, 5, 2);
   auto day = Digits(text, 8, 2);
@@ -79,4 +80,22 @@ std::optional<int64_t> AlertTime::ToMillis(std::string_view text) {
   return seconds * 1000 + millis;
 }
 
-}  // namespace dra::alerts
+std::string Rfc3339::FormatMillis(int64_t millis) {
+  using namespace std::chrono;
+  sys_time<milliseconds> at{milliseconds(millis)};
+  sys_days day = floor<days>(at);
+  year_month_day date{day};
+  hh_mm_ss<milliseconds> time{at - day};
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
+                static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+                static_cast<unsigned>(date.day()), static_cast<long long>(time.hours().count()),
+                static_cast<long long>(time.minutes().count()),
+                static_cast<long long>(time.seconds().count()),
+                static_cast<long long>(time.subseconds().count()));
+  return buf;
+}
+
+bool Rfc3339::HasFraction(std::string_view text) { return Is(text, 19, '.'); }
+
+}  // namespace kube
