@@ -27,10 +27,6 @@ int Severity(api::HealthState state) {
   return 0;
 }
 
-std::string KeyOf(const GpuAlert& alert) {
-  return alert.fingerprint.empty() ? "alertname:" + alert.reason : alert.fingerprint;
-}
-
 kube::Status NotALedger(const std::string& why) {
   return kube::Status(kube::StatusCode::kParseError,
                       std::string(AlertLedger::kAnnotation) + " is not an alert ledger: " + why);
@@ -90,6 +86,17 @@ std::string AlertLedger::ToAnnotation() const {
                              {"message", entry.message}};
   }
   return document.dump();
+}
+
+std::string AlertLedger::KeyOf(const GpuAlert& alert) {
+  return alert.fingerprint.empty() ? "alertname:" + alert.reason : alert.fingerprint;
+}
+
+void AlertLedger::RecallResolved(const std::string& key, int64_t at_ms) {
+  auto [it, added] = entries_.try_emplace(key);
+  if (!added && it->second.at_ms >= at_ms) return;
+  it->second = Entry{false, at_ms, api::HealthState::kHealthy, "AlertsResolved", ""};
+  Prune();
 }
 
 AlertLedger::News AlertLedger::Record(const GpuAlert& alert) {

@@ -40,9 +40,16 @@ class AlertLedger {
   static kube::Result<AlertLedger> FromAnnotation(const std::string& text);
   std::string ToAnnotation() const;
 
+  // The alert's key: its fingerprint, or its alertname when it has none.
+  static std::string KeyOf(const GpuAlert& alert);
+
   enum class News { kRecorded, kRepeat, kStale };
   // Records the news unless it repeats or is older than what is known.
   News Record(const GpuAlert& alert);
+
+  // An alert known to have resolved at `at_ms` (ResolutionMemory), unless
+  // the ledger knows newer news of it.
+  void RecallResolved(const std::string& key, int64_t at_ms);
 
   // The state the firing alerts add up to (the worst: Unhealthy, Unknown,
   // Degraded), with the reason and message of the newest alert in that

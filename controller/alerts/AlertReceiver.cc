@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <exception>
 #include <map>
 
@@ -104,11 +105,43 @@ kube::Result<std::vector<AlertOutcome>> AlertReceiver::ReceiveLocked(
     it->second.positions.push_back(i);
     it->second.alerts.push_back(std::move(*mapped));
   }
+  resolutions_ = {};
   for (const auto& name : order) {
     kube::Status applied = ApplyGroup(groups[name], now_ms, outcomes);
     if (!applied.ok()) return applied;
   }
+  SaveResolutions();
   return outcomes;
+}
+
+void AlertReceiver::Recall(const std::string& name, AlertLedger& ledger) {
+  if (!inputs_.resolutions) return;
+  if (!resolutions_.loaded) {
+    auto loaded = inputs_.resolutions->Load();
+    if (!loaded.ok()) {
+      // The safe side: without the memory a late firing notification taints.
+      spdlog::warn(
+          "Alertmanager webhook: alert resolutions not read ({}); a late firing "
+          "notification of an alert that already resolved is applied",
+          loaded.status().message());
+      loaded = ResolutionMemory();
+    }
+    resolutions_.loaded = std::move(*loaded);
+  }
+  for (const auto& [key, at_ms] : resolutions_.loaded->For(name)) {
+    ledger.RecallResolved(key, at_ms);
+  }
+}
+
+// A memory that cannot be written never fails the notification: what it
+// would have kept matters only if a late copy of a firing one comes.
+void AlertReceiver::SaveResolutions() {
+  if (!inputs_.resolutions || resolutions_.seen.empty()) return;
+  kube::Status saved = inputs_.resolutions->Add(resolutions_.seen);
+  if (!saved.ok()) {
+    spdlog::warn("Alertmanager webhook: {} alert resolutions not remembered: {}",
+                 resolutions_.seen.size(), saved.message());
+  }
 }
 
 kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
@@ -134,6 +167,9 @@ kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
     spdlog::warn("DeviceHealth {}: {} alert ledger entries dated in the future; dated now instead",
                  name, redated);
   }
+  bool firing = std::any_of(group.alerts.begin(), group.alerts.end(),
+                            [](const GpuAlert& a) { return a.firing; });
+  if (!stored->exists && firing) Recall(name, *ledger);
   bool changed = false;
   std::vector<size_t> recorded;
   for (size_t k = 0; k < group.alerts.size(); ++k) {
@@ -142,6 +178,9 @@ kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
     auto news = ledger->Record(alert);
     outcome_of(k) = {NewsOutcome(news), name, ""};
     if (news == AlertLedger::News::kRecorded) recorded.push_back(k);
+    if (news == AlertLedger::News::kRecorded && !alert.firing) {
+      resolutions_.seen.push_back({name, AlertLedger::KeyOf(alert), alert.at_ms});
+    }
     changed |= news == AlertLedger::News::kRecorded;
   }
   // Nothing fires for a GPU without a DeviceHealth: nothing to write.

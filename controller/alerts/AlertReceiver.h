@@ -3,6 +3,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "controller/alerts/AlertMapper.h"
 #include "controller/alerts/AlertMetrics.h"
 #include "controller/alerts/AlertmanagerPayload.h"
+#include "controller/alerts/ResolutionStore.h"
 #include "src/base/Clock.h"
 #include "src/base/LogThrottle.h"
 
@@ -29,7 +31,8 @@ struct AlertOutcome {
 // UUID, or by node and index): the firing alerts of a GPU set its state
 // (AlertLedger::Current), every alert resolved sets it back to Healthy, and
 // the health reconciler does the rest (preview, hold-off, storm guard).
-// Repeated and out-of-order notifications change nothing (AlertLedger). A
+// Repeated and out-of-order notifications change nothing (AlertLedger), also
+// for a GPU without a DeviceHealth (ResolutionMemory). A
 // firing alert for a GPU the inventory does not hold (or holds more than
 // once) is written nowhere: it gets a Warning Event and a counter. A
 // DeviceHealth of that name without the label (a person's) is left alone.
@@ -49,6 +52,8 @@ class AlertReceiver {
     // Alerts without these label values are refused ("untrusted"), logged
     // at most every few seconds, and never acted on.
     AlertLabelFilter required_labels;
+    // The alerts seen resolving, kept apart from the DeviceHealths; null: none.
+    std::shared_ptr<ResolutionStore> resolutions;
   };
 
   // How far ahead of this process's clock an alert's startsAt (endsAt once
@@ -75,6 +80,14 @@ class AlertReceiver {
   // The alert's news, or why it is refused (its time too far ahead).
   kube::Result<GpuAlert> Read(const Alert& alert, int64_t now_ms) const;
   kube::Status ApplyGroup(const Group& group, int64_t now_ms, std::vector<AlertOutcome>& outcomes);
+  // What one notification reads of the resolution memory and adds to it.
+  struct Resolutions {
+    std::optional<ResolutionMemory> loaded;  // read at most once per notification
+    std::vector<ResolutionMemory::Entry> seen;
+  };
+  // Gives a GPU without a DeviceHealth the resolutions remembered for it.
+  void Recall(const std::string& name, AlertLedger& ledger);
+  void SaveResolutions();
   // Whether the firing alert names exactly one published device; when not,
   // records the outcome, the Warning Event and the counter.
   bool Locate(const GpuAlert& alert, AlertOutcome& outcome);
@@ -82,6 +95,7 @@ class AlertReceiver {
   void Count(const AlertOutcome& outcome);
 
   Inputs inputs_;
+  Resolutions resolutions_;  // of the notification being handled, under mu_
   kube::LogThrottle untrusted_log_;
   std::mutex mu_;
 };

@@ -294,6 +294,11 @@ Status Manager::StartServers() {
   return Status::Ok();
 }
 
+std::string Manager::OwnNamespace() const {
+  return options_.leader_election_namespace.empty() ? config_.namespace_name
+                                                    : options_.leader_election_namespace;
+}
+
 Status Manager::StartLeaderElection() {
   // Lease requests must end before the renew deadline can pass: no retries,
   // and a timeout of one retry period.
@@ -304,9 +309,7 @@ Status Manager::StartLeaderElection() {
   if (!client.ok()) return client.status().WithContext("leader election client");
   election_client_ = *client;
   LeaderElectionConfig election;
-  election.namespace_name = options_.leader_election_namespace.empty()
-                                ? config_.namespace_name
-                                : options_.leader_election_namespace;
+  election.namespace_name = OwnNamespace();
   election.name = options_.leader_election_id;
   election.identity = LeaderElector::DefaultIdentity();
   election.lease_duration = options_.lease_duration;

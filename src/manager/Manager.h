@@ -112,6 +112,12 @@ class Manager {
   // caller must exit at once (_exit: objects the writers use stay alive).
   Status Stop();
 
+  // Where this process keeps objects of its own (its Lease among them), and
+  // the name they start with: --leader-election-namespace and -id, the
+  // namespace defaulting to the configuration's.
+  std::string OwnNamespace() const;
+  const std::string& OwnName() const { return options_.leader_election_id; }
+
   bool ready() const { return ready_; }
   bool leading() const;
   int health_port() const { return health_ ? health_->port() : 0; }

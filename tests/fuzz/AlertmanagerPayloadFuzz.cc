@@ -7,7 +7,8 @@
 // most 1024 bytes of valid UTF-8, exactly one target form, and a ledger
 // annotation that reads back with no time past now and the allowed skew.
 // The receiver runs once without and once with --alertmanager-required-labels.
-// The same bytes also go to AlertTime and AlertLedger's readers.
+// The same bytes also go to kube::Rfc3339, AlertLedger's and
+// ResolutionMemory's readers (what reads back must write the same text).
 // Nothing may crash; a broken promise traps.
 #include <chrono>
 #include <cstddef>
@@ -18,7 +19,8 @@
 #include "controller/alerts/AlertLabelFilter.h"
 #include "controller/alerts/AlertLedger.h"
 #include "controller/alerts/AlertReceiver.h"
-#include "controller/alerts/AlertTime.h"
+#include "controller/alerts/ResolutionMemory.h"
+#include "src/base/Rfc3339.h"
 
 namespace {
 
@@ -135,9 +137,15 @@ void CheckReceiver(const AlertmanagerPayload& payload, bool filtered) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  (void)AlertTime::ToMillis(text);
+  (void)kube::Rfc3339::ToMillis(text);
   auto ledger = AlertLedger::FromAnnotation(std::string(text));
   if (ledger.ok()) Check(AlertLedger::FromAnnotation(ledger->ToAnnotation()).ok());
+  auto memory = ResolutionMemory::FromText(std::string(text));
+  if (memory.ok()) {
+    Check(memory->size() <= ResolutionMemory::kMaxValues);
+    auto again = ResolutionMemory::FromText(memory->ToText());
+    Check(again.ok() && again->ToText() == memory->ToText());
+  }
   auto payload = AlertmanagerPayload::Parse(text);
   if (payload.ok()) {
     CheckReceiver(*payload, false);

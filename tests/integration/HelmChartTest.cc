@@ -803,7 +803,8 @@ TEST_F(HelmChartTest, InstallsUpgradesAndUninstallsInTheControlPlane) {
   for (const char* object :
        {"serviceaccount/dra-controller", "service/dra-controller", "networkpolicy/dra-controller",
         "poddisruptionbudget/dra-controller", "role/dra-controller-leader-election",
-        "rolebinding/dra-controller-leader-election"}) {
+        "rolebinding/dra-controller-leader-election", "role/dra-controller-alert-resolutions",
+        "rolebinding/dra-controller-alert-resolutions"}) {
     EXPECT_TRUE(cluster_->Kubectl({"get", object, "-n", kInstallNamespace}).ok()) << object;
   }
   EXPECT_TRUE(CrdExists());  // from crds/, or skipped by Helm when already there

@@ -84,6 +84,8 @@ TEST_F(InstallManifestsTest, ServerSideDryRunAcceptsTheWholeInstall) {
         "dra-controller-devicehealth-sources",
         "role.rbac.authorization.k8s.io/dra-controller-leader-election",
         "rolebinding.rbac.authorization.k8s.io/dra-controller-leader-election",
+        "role.rbac.authorization.k8s.io/dra-controller-alert-resolutions",
+        "rolebinding.rbac.authorization.k8s.io/dra-controller-alert-resolutions",
         "service/dra-controller", "deployment.apps/dra-controller",
         "networkpolicy.networking.k8s.io/dra-controller",
         "poddisruptionbudget.policy/dra-controller"}) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "controller/alerts/AlertReceiver.h"
+#include "controller/alerts/ResolutionStore.h"
 #include "controller/health/SourcedHealth.h"
 
 namespace dra::alerts {
@@ -44,6 +45,28 @@ class FakeStore : public AlertHealthStore {
   kube::Status fail = kube::Status::Ok();
 };
 
+// The resolution memory in memory, as RestResolutionStore keeps it in a ConfigMap.
+class FakeResolutions : public ResolutionStore {
+ public:
+  kube::Result<ResolutionMemory> Load() override {
+    ++loads;
+    if (!fail.ok()) return fail;
+    return memory;
+  }
+  kube::Status Add(const std::vector<ResolutionMemory::Entry>& resolved) override {
+    ++adds;
+    if (!fail.ok()) return fail;
+    for (const auto& entry : resolved) memory.Add(entry);
+    memory.Prune();
+    return kube::Status::Ok();
+  }
+
+  ResolutionMemory memory;
+  int loads = 0;
+  int adds = 0;
+  kube::Status fail = kube::Status::Ok();
+};
+
 Alert Xid(const std::string& uuid, bool firing, int64_t at, const std::string& fingerprint = "f") {
   Alert alert;
   alert.firing = firing;
@@ -63,7 +86,10 @@ AlertmanagerPayload Payload(std::vector<Alert> alerts) {
 
 class AlertReceiverTest : public ::testing::Test {
  protected:
-  AlertReceiverTest() {
+  AlertReceiverTest() { Start(); }
+
+  // A new receiver on the same stores: a restart, or another replica.
+  void Start() {
     AlertReceiver::Inputs inputs;
     inputs.count_devices = [this](const GpuAlert& alert) {
       auto it = devices_.find(alert.uuid.empty() ? alert.node : alert.uuid);
@@ -74,6 +100,7 @@ class AlertReceiverTest : public ::testing::Test {
       warnings_.push_back(reason + ": " + message);
     };
     inputs.metrics = std::make_shared<AlertMetrics>(registry_);
+    inputs.resolutions = resolutions_;
     receiver_ = std::make_unique<AlertReceiver>(std::move(inputs));
   }
 
@@ -92,6 +119,7 @@ class AlertReceiverTest : public ::testing::Test {
 
   std::map<std::string, size_t> devices_ = {{"GPU-1", 1}, {"GPU-2", 1}, {"GPU-TWICE", 2}};
   std::shared_ptr<FakeStore> store_ = std::make_shared<FakeStore>();
+  std::shared_ptr<FakeResolutions> resolutions_ = std::make_shared<FakeResolutions>();
   std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
   std::vector<std::string> warnings_;
   std::unique_ptr<AlertReceiver> receiver_;
@@ -158,6 +186,57 @@ TEST_F(AlertReceiverTest, ResolvedAlertForAGpuWithoutAnObjectWritesNothing) {
   EXPECT_EQ(outcomes[0].outcome, "unchanged");
   EXPECT_EQ(store_->writes, 0);
   EXPECT_TRUE(warnings_.empty());
+}
+
+// Issue 55: a resolution that arrives before its (older) firing notification,
+// for a GPU without a DeviceHealth, was forgotten: the late firing created
+// the object Unhealthy, and no later resolution would ever come to undo it.
+TEST_F(AlertReceiverTest, ALateFiringAfterItsResolutionWritesNothing) {
+  Receive({Xid("GPU-1", false, 200)});
+  auto outcomes = Receive({Xid("GPU-1", true, 150)});
+  EXPECT_EQ(outcomes[0].outcome, "stale");
+  EXPECT_EQ(store_->writes, 0);
+  // A newer firing is news.
+  EXPECT_EQ(Receive({Xid("GPU-1", true, 300)})[0].outcome, "applied");
+  EXPECT_EQ(Only().state, api::HealthState::kUnhealthy);
+}
+
+TEST_F(AlertReceiverTest, ALateFiringAfterARestartIsStillStale) {
+  Receive({Xid("GPU-1", false, 200)});
+  Start();
+  EXPECT_EQ(Receive({Xid("GPU-1", true, 150)})[0].outcome, "stale");
+  EXPECT_EQ(store_->writes, 0);
+}
+
+TEST_F(AlertReceiverTest, ALateFiringAfterAPersonDeletedTheObjectIsStale) {
+  Receive({Xid("GPU-1", true, 100)});
+  Receive({Xid("GPU-1", false, 200)});
+  EXPECT_EQ(Only().state, api::HealthState::kHealthy);
+  store_->objects.clear();  // a person deletes it once the GPU is back
+  Start();
+  EXPECT_EQ(Receive({Xid("GPU-1", true, 150)})[0].outcome, "stale");
+  EXPECT_TRUE(store_->objects.empty());
+}
+
+// The memory is read only for a firing alert of a GPU without an object,
+// and written once per notification that resolves something.
+TEST_F(AlertReceiverTest, TheResolutionMemoryIsReadAndWrittenOnlyWhenNeeded) {
+  Receive({Xid("GPU-1", true, 100, "a"), Xid("GPU-2", true, 100, "a")});
+  EXPECT_EQ(resolutions_->loads, 1) << "one read for the whole notification";
+  Receive({Xid("GPU-1", true, 100, "a")});
+  EXPECT_EQ(resolutions_->adds, 0);
+  Receive({Xid("GPU-1", false, 200, "a"), Xid("GPU-2", false, 200, "a")});
+  EXPECT_EQ(resolutions_->adds, 1);
+  EXPECT_EQ(resolutions_->loads, 1);
+}
+
+// A memory that cannot be read or written never blocks an alert: a late
+// firing then taints, the safe side, and the failure is logged.
+TEST_F(AlertReceiverTest, AnUnreadableMemoryNeverBlocksAnAlert) {
+  resolutions_->fail = kube::Status(kube::StatusCode::kForbidden, "configmaps forbidden");
+  EXPECT_EQ(Receive({Xid("GPU-1", false, 200)})[0].outcome, "unchanged");
+  EXPECT_EQ(Receive({Xid("GPU-1", true, 150)})[0].outcome, "applied");
+  EXPECT_EQ(Only().state, api::HealthState::kUnhealthy);
 }
 
 TEST_F(AlertReceiverTest, APersonsDeviceHealthIsNeverOverwritten) {
