@@ -6,9 +6,12 @@
 
 #include "controller/alerts/AlertWebhook.h"
 #include "controller/alerts/RestAlertHealthStore.h"
+#include "controller/alerts/RestResolutionStore.h"
 #include "controller/health/DeviceHealthApi.h"
 #include "controller/health/DeviceLocator.h"
 #include "controller/health/HealthFlags.h"
+#include "controller/health/RestSourcedHealthWriter.h"
+#include "controller/health/RuleFirstWriter.h"
 #include "src/manager/FunctionRunnable.h"
 
 namespace dra::alerts {
@@ -20,6 +23,8 @@ constexpr const char* kBind = "alertmanager-webhook-bind-address";
 constexpr std::chrono::seconds kRequestDeadline{20};
 
 constexpr const char* kRequiredLabels = "alertmanager-required-labels";
+// The ConfigMap of alert resolutions: <leader-election-id>-alert-resolutions.
+constexpr const char* kResolutionsSuffix = "-alert-resolutions";
 
 // The Warning Event's subject: this controller's Pod, when it knows it.
 std::function<void(const std::string&, const std::string&)> PodWarnings(kube::Manager& manager) {
@@ -113,10 +118,17 @@ kube::Status AlertsFeature::Wire(feature::FeatureContext& context) {
                  kRequiredLabels);
   }
   auto metrics = std::make_shared<AlertMetrics>(manager.registry());
+  auto resolutions = std::make_shared<RestResolutionStore>(
+      manager.client(), manager.OwnNamespace(),
+      (manager.OwnName().empty() ? "dra-controller" : manager.OwnName()) + kResolutionsSuffix);
   auto receiver = std::make_shared<AlertReceiver>(AlertReceiver::Inputs{
       AlertMapper(labels_), DeviceCounter(context.inventory, attribute_names_),
-      std::make_shared<RestAlertHealthStore>(manager.client()), PodWarnings(manager), metrics,
-      nullptr, required_labels_});
+      std::make_shared<RestAlertHealthStore>(
+          manager.client(),
+          health::RuleFirstWriter::ForSources(
+              context, std::make_shared<health::RestSourcedHealthWriter>(manager.client()),
+              attribute_names_)),
+      PodWarnings(manager), metrics, nullptr, required_labels_, resolutions});
   auto webhook = std::make_shared<AlertWebhook>(
       [authorizer](const kube::EndpointRequest& head) {
         return authorizer->Authorize(AlertWebhook::kVerb, AlertWebhook::kPath, head.authorization,

@@ -28,7 +28,7 @@ kube::Result<StoredAlerts> RestAlertHealthStore::Read(const std::string& name) {
 
 kube::Result<health::SourcedWrite> RestAlertHealthStore::Write(
     const health::SourcedHealth& health) {
-  return writer_.Apply(health);
+  return writer_->Apply(health);
 }
 
 }  // namespace dra::alerts

@@ -21,6 +21,12 @@ kube::Result<DeviceTaintRule> DeviceTaintRule::FromJson(simdjson::dom::element o
   using kube::json::StringOr;
   DeviceTaintRule rule;
   KUBE_ASSIGN_OR_RETURN(rule.meta, kube::ObjectMeta::FromObject(object));
+  json::ForEachElement(Field(Field(object, "metadata"), "ownerReferences"),
+                       [&](simdjson::dom::element owner) {
+                         if (kube::json::BoolOr(owner, "controller")) {
+                           rule.controller_uid = std::string(StringOr(owner, "uid"));
+                         }
+                       });
   simdjson::dom::element spec = Field(object, "spec");
   simdjson::dom::element selector = Field(spec, "deviceSelector");
   if (kube::json::IsObject(selector)) {

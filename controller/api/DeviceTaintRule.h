@@ -35,6 +35,8 @@ struct DeviceTaintRule {
   };
 
   kube::ObjectMeta meta;
+  // The uid of the ownerReference marked controller, "" without one.
+  std::string controller_uid;
   // nullopt: no selector, no device matches ("Without a selector, no devices
   // are matched"); an empty selector matches all devices.
   std::optional<Selector> selector;

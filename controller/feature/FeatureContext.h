@@ -37,6 +37,10 @@ struct FeatureContext {
   inventory::InventoryInformers& informers;
   FeatureStates& states;
   UnhealthyDevices unhealthy_devices;
+  // Device health writes DeviceTaintRules (wired, not dry-run): the
+  // monitoring sources then close a device before their DeviceHealth says it
+  // is bad (health::RuleFirstWriter).
+  bool health_writes_rules = false;
 };
 
 }  // namespace dra::feature

@@ -34,6 +34,7 @@ kube::Status HealthFeature::Wire(feature::FeatureContext& context) {
   ReportState(context.states, options);
   if (!wiring_) return kube::Status::Ok();
   PublishUnhealthyDevices(context);
+  context.health_writes_rules = !options.dry_run;
   return ExtendedResourceEvictions::Wire(context, options);
 }
 

@@ -52,13 +52,18 @@ nlohmann::json TaintRuleBuilder::Build(const api::DeviceHealth& health, api::Tai
                           {"name", health.meta.name},
                           {"uid", health.meta.uid.str()},
                           {"controller", true}};
+  nlohmann::json metadata = {
+      {"name", RuleName(health.meta.name)},
+      {"labels", {{kManagedByLabel, kManagedByValue}, {kOwnerLabel, health.meta.name}}}};
+  // A source closes the device before its DeviceHealth exists (no uid yet):
+  // the reconciler adds the owner once it does.
+  if (!health.meta.uid.str().empty()) {
+    metadata["ownerReferences"] = nlohmann::json::array({owner});
+  }
   return {
       {"apiVersion", "resource.k8s.io/v1"},
       {"kind", "DeviceTaintRule"},
-      {"metadata",
-       {{"name", RuleName(health.meta.name)},
-        {"labels", {{kManagedByLabel, kManagedByValue}, {kOwnerLabel, health.meta.name}}},
-        {"ownerReferences", nlohmann::json::array({owner})}}},
+      {"metadata", metadata},
       {"spec",
        {{"deviceSelector", selector},
         {"taint",
@@ -82,7 +87,7 @@ bool TaintRuleBuilder::Matches(const api::DeviceTaintRule& rule, const api::Devi
   const auto& s = *rule.selector;
   return s.driver == health.driver && s.pool == health.pool && s.device == health.device &&
          rule.taint.key == kTaintKey && rule.taint.value == TaintValue(health) &&
-         rule.taint.effect == effect;
+         rule.taint.effect == effect && rule.controller_uid == health.meta.uid.str();
 }
 
 }  // namespace dra::health

@@ -7,6 +7,7 @@
 #include "controller/health/DeviceHealthApi.h"
 #include "controller/health/RestHealthWriter.h"
 #include "controller/health/RestSourcedHealthWriter.h"
+#include "controller/health/RuleFirstWriter.h"
 
 namespace dra::kubelet {
 namespace {
@@ -61,8 +62,11 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
                       const api::PodView& pod, const inventory::DeviceKey& device) {
     return verifier.Check(pod, device);
   };
+  // Reports name driver, pool and device: no attribute names are looked up.
+  auto writer = health::RuleFirstWriter::ForSources(
+      context, std::make_shared<health::RestSourcedHealthWriter>(manager.client()), {});
   source_ = std::make_shared<KubeletHealthSource>(
-      std::move(inputs), std::make_shared<health::RestSourcedHealthWriter>(manager.client()),
+      std::move(inputs), std::move(writer),
       std::make_shared<KubeletHealthMetrics>(manager.registry()));
   // Reports are checked against the claims and slices: they must be known first.
   auto controller = manager.AddController(

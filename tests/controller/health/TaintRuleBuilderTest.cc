@@ -46,6 +46,10 @@ TEST(TaintRuleBuilderTest, MatchesComparesSelectorAndTaint) {
   rule.taint.key = kTaintKey;
   rule.taint.value = "XidError";
   rule.taint.effect = api::TaintEffect::kNoExecute;
+  // Written ahead by a source before the DeviceHealth existed: no owner yet,
+  // so the reconciler rewrites it with one.
+  EXPECT_FALSE(TaintRuleBuilder::Matches(rule, h, api::TaintEffect::kNoExecute));
+  rule.controller_uid = h.meta.uid.str();
   EXPECT_TRUE(TaintRuleBuilder::Matches(rule, h, api::TaintEffect::kNoExecute));
   EXPECT_FALSE(TaintRuleBuilder::Matches(rule, h, api::TaintEffect::kNoSchedule));
   rule.selector->device = "";
