@@ -634,13 +634,11 @@ TEST_F(DeviceHealthTest, NoRuleIsLiftedBeforeItsHoldOffAcrossAFailover) {
   }));
   // Half-way through a second: the writes then fall in the second the
   // release began, where a stateSince rounded down lies before them.
-  auto fraction = [] {
-    auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count() % 1000;
-  };
-  ASSERT_TRUE(WaitFor("the middle of a second", 2s, [&] {
-                return fraction() >= 400 && fraction() < 550;
-              }).ok());
+  auto fraction = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count() %
+                  1000;
+  std::this_thread::sleep_for(std::chrono::milliseconds((1450 - fraction) % 1000));
   auto released = std::chrono::system_clock::now();
   auto deadline = released + kHoldOff;
   std::atomic<bool> stop{false};

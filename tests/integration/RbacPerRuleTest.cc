@@ -329,8 +329,9 @@ class RbacPerRuleTest : public ClusterTest {
       all_roles_.push_back(item);
       if (bound.count(kind + " " + item["metadata"].value("name", ""))) roles_.push_back(item);
     }
-    // base's ClusterRole and Role, device health's, the two opt-in features', the reviews'
-    ASSERT_EQ(roles_.size(), 6u) << bound.size() << " bound roles";
+    // base's ClusterRole and Role, device health's ClusterRole and Role, the two
+    // opt-in features', the reviews'
+    ASSERT_EQ(roles_.size(), 7u) << bound.size() << " bound roles";
   }
 
   // token, ca.crt and namespace, as the kubelet mounts them.
