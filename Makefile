@@ -82,7 +82,7 @@ test:
 unit-test: build
 	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
-integration-test: build k8s-binaries helm-binary
+integration-test: build k8s-binaries helm-binary node-binaries
 	@hack/test.sh $(BUILD_DIR) integration
 
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
@@ -129,7 +129,7 @@ build-clang: deps
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 	cmake --build build-clang -j $(JOBS) --target all chaos_tests
 
-demo: build k8s-binaries
+demo: build k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
 	@hack/demo.sh $(BUILD_DIR)
 
 # The full-size fleet replay (README "Fleet results"); not part of `make test`.
