@@ -16,6 +16,9 @@ NODE_DRIVER="${DRA_NODE_DRIVER:-gpu.example.com}"
 NODE_GPUS="${DRA_NODE_GPUS:-2}"
 NODE_GPU_MEMORY="${DRA_NODE_GPU_MEMORY:-16Gi}"
 NODE_GPU_MODEL="${DRA_NODE_GPU_MODEL:-gpu-node-16g}"
+# false: the driver returns no CDI device IDs, so the kubelet names devices
+# <driver>/<pool>/<device> in allocatedResourcesStatus rather than by CDI ID.
+NODE_CDI_DEVICE_IDS="${DRA_NODE_CDI_DEVICE_IDS:-true}"
 NODE_READY_TIMEOUT="${NODE_READY_TIMEOUT:-120}"
 NODE_DIR="${CLUSTER_DIR}/node"
 # shellcheck disable=SC2034  # cluster.sh's binary_of starts it
@@ -252,6 +255,7 @@ node_up() {
   start dra-test-gpu-driver --kubeconfig "${NODE_DIR}/driver.kubeconfig" \
     --node-name "$NODE_NAME" --driver-name "$NODE_DRIVER" --gpus "$NODE_GPUS" \
     --memory "$NODE_GPU_MEMORY" --model "$NODE_GPU_MODEL" \
+    --cdi-device-ids="$NODE_CDI_DEVICE_IDS" \
     --plugin-registration-path "${NODE_DIR}/kubelet/plugins_registry" \
     --datadir "${NODE_DIR}/kubelet/plugins/${NODE_DRIVER}" --cdi-dir "${NODE_DIR}/cdi" \
     --control-address-file "${NODE_DIR}/driver/control-address" --v "${DRIVER_V:-3}"
@@ -269,6 +273,7 @@ write_node_env() {
 export DRA_NODE_NAME="${NODE_NAME}"
 export DRA_NODE_DRIVER="${NODE_DRIVER}"
 export DRA_NODE_GPU_MODEL="${NODE_GPU_MODEL}"
+export DRA_NODE_CDI_DEVICE_IDS="${NODE_CDI_DEVICE_IDS}"
 export DRA_NODE_DRIVER_CONTROL_FILE="${NODE_DIR}/driver/control-address"
 export DRA_NODE_CONTAINERD_SOCKET="$(containerd_sock)"
 ENV

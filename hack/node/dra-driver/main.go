@@ -38,6 +38,8 @@ import (
 	"k8s.io/dynamic-resource-allocation/kubeletplugin"
 	"k8s.io/dynamic-resource-allocation/resourceslice"
 	"k8s.io/klog/v2"
+	drapbv1 "k8s.io/kubelet/pkg/apis/dra/v1"
+	drapbv1beta1 "k8s.io/kubelet/pkg/apis/dra/v1beta1"
 	"k8s.io/kubernetes/test/e2e/dra/test-driver/app"
 	"k8s.io/utils/ptr"
 )
@@ -47,6 +49,7 @@ type options struct {
 	registrarDir, pluginDir, cdiDir   string
 	controlAddressFile, memory, model string
 	gpus                              int
+	cdiDeviceIDs                      bool
 }
 
 // gpuUUID is the same stable, NVIDIA-looking UUID hack/fake-gpu-fleet.sh gives
@@ -100,6 +103,29 @@ func (s gatedStream) SendMsg(m any) error {
 
 func (g *healthGate) intercept(srv any, stream grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	return handler(srv, gatedStream{ServerStream: stream, gate: g})
+}
+
+// withoutCDIDeviceIDs drops the CDI device IDs from the plugin's prepare
+// results, as a driver that needs no CDI would return. The kubelet then names
+// each device <driver>/<pool>/<device> in allocatedResourcesStatus instead of
+// by its first CDI device ID.
+func withoutCDIDeviceIDs(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	switch r := resp.(type) {
+	case *drapbv1.NodePrepareResourcesResponse:
+		for _, claim := range r.Claims {
+			for _, d := range claim.Devices {
+				d.CdiDeviceIds = nil
+			}
+		}
+	case *drapbv1beta1.NodePrepareResourcesResponse:
+		for _, claim := range r.Claims {
+			for _, d := range claim.Devices {
+				d.CdiDeviceIds = nil
+			}
+		}
+	}
+	return resp, err
 }
 
 type control struct {
@@ -240,12 +266,17 @@ func run(o options) error {
 	defer cancel()
 	ctx = klog.NewContext(ctx, klog.Background())
 	gate := &healthGate{}
-	plugin, err := app.StartPlugin(ctx, o.cdiDir, o.driverName, client, o.nodeName,
-		app.FileOperations{DriverResources: &resources},
+	pluginOptions := []any{
 		app.Options{EnableHealthService: true},
 		kubeletplugin.PluginDataDirectoryPath(o.pluginDir),
 		kubeletplugin.RegistrarDirectoryPath(o.registrarDir),
-		kubeletplugin.GRPCStreamInterceptor(gate.intercept))
+		kubeletplugin.GRPCStreamInterceptor(gate.intercept),
+	}
+	if !o.cdiDeviceIDs {
+		pluginOptions = append(pluginOptions, kubeletplugin.GRPCInterceptor(withoutCDIDeviceIDs))
+	}
+	plugin, err := app.StartPlugin(ctx, o.cdiDir, o.driverName, client, o.nodeName,
+		app.FileOperations{DriverResources: &resources}, pluginOptions...)
 	if err != nil {
 		return fmt.Errorf("start the kubelet plugin: %w", err)
 	}
@@ -291,6 +322,7 @@ func main() {
 	flag.IntVar(&o.gpus, "gpus", 2, "number of GPUs to publish")
 	flag.StringVar(&o.memory, "memory", "16Gi", "capacity `memory` of each GPU")
 	flag.StringVar(&o.model, "model", "gpu-node-16g", "attribute `model` of each GPU")
+	flag.BoolVar(&o.cdiDeviceIDs, "cdi-device-ids", true, "return CDI device IDs for prepared devices, as the upstream test driver does")
 	flag.Parse()
 	for name, v := range map[string]string{"kubeconfig": o.kubeconfig, "node-name": o.nodeName,
 		"plugin-registration-path": o.registrarDir, "datadir": o.pluginDir, "cdi-dir": o.cdiDir,
