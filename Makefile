@@ -130,7 +130,7 @@ build-clang: deps
 	cmake --build build-clang -j $(JOBS) --target all chaos_tests
 
 demo: build k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
-	@hack/demo.sh $(BUILD_DIR)
+	@DRA_NODE=$(NODE) hack/demo.sh $(BUILD_DIR)
 
 # The full-size fleet replay (README "Fleet results"); not part of `make test`.
 .PHONY: bench-fleet
@@ -147,9 +147,8 @@ image: deps
 # DRA_FEATURES=all, DRA_FEATURE_GATES, DRA_RUNTIME_CONFIG: see hack/control-plane/cluster.sh.
 # NODE=1 adds a real node: kubelet, containerd and a DRA driver (docs/control-plane.md).
 NODE ?= 0
-export NODE
 cluster-up: k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
-	@hack/control-plane/cluster.sh up
+	@DRA_NODE=$(NODE) hack/control-plane/cluster.sh up
 
 # Builds no control plane: a release not yet cached fails with the command
 # that builds it. TEST_VERSIONS, TEST_FEATURE_MODES: see hack/test-versions.sh.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: a local control plane with the DeviceHealth CRD, an example GPU
 # DeviceClass and a fake GPU fleet, and the controller in the foreground.
-# NODE=1 (as root) adds a real node whose DRA driver reports device health.
+# DRA_NODE=1 (make demo NODE=1; as root) adds a real node whose DRA driver
+# reports device health.
 # Ctrl-C stops the controller and the control plane.
 #   demo.sh BUILD_DIR
 set -euo pipefail

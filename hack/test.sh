@@ -202,7 +202,7 @@ run_integration() {
       nice -n 10 bash -c '"$0" address runtime && "$0" address binary' \
       "$REPO_ROOT/hack/sanitize.sh"
   fi
-  timed "control plane up" "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
+  timed "control plane up" env DRA_NODE=0 "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"
   export DRA_REQUIRE_CLUSTER=1

@@ -4,7 +4,7 @@
 # (default v1.37.2; hack/control-plane/build.sh builds and caches each).
 #
 #   cluster.sh up      build (cached) and start everything, wait until healthy
-#                      (NODE=1: and a real node, hack/node/node.sh)
+#                      (DRA_NODE=1: and a real node, hack/node/node.sh)
 #   cluster.sh down    stop what `up` started, by PID, and delete its state
 #   cluster.sh status  show each component's PID, port and health
 #   cluster.sh restart|stop|start COMPONENT   one component, by PID, with its recorded flags
@@ -219,7 +219,7 @@ up() {
   log "control plane ${K8S_VERSION} ready in $((SECONDS - start_time)) s; kubeconfig: ${CLUSTER_DIR}/kubeconfig"
   [[ -z "${FEATURE_GATES}${RUNTIME_CONFIG}" ]] \
     || log "feature gates: ${FEATURE_GATES:-(defaults)}; runtime-config: ${RUNTIME_CONFIG:-(defaults)}"
-  [[ "${NODE:-0}" == 1 ]] && node_up
+  [[ "${DRA_NODE:-0}" == 1 ]] && node_up
   trap - EXIT
 }
 

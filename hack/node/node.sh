@@ -210,6 +210,8 @@ node_up() {
     || die "CLUSTER_DIR is too long for the node's unix sockets (${NODE_DIR} is ${#NODE_DIR} bytes, at most ${NODE_DIR_MAX})"
   [[ -f "${CLUSTER_DIR}/env" ]] || die "no control plane in ${CLUSTER_DIR}: 'cluster.sh up' first"
   load_env
+  # Set by `up`; for `node-up` beside a running control plane, from its env.
+  APISERVER_PORT="${APISERVER_PORT:-${DRA_APISERVER_URL##*:}}"
   "${REPO_ROOT}/hack/node/build.sh" --check >/dev/null \
     || die "the node's binaries are not built: hack/node/build.sh (make node-binaries)"
   local images; images="$("${REPO_ROOT}/hack/node/images.sh" --print)"
