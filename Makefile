@@ -13,7 +13,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: k8s-matrix-binaries all deps k8s-binaries helm-binary configure build test unit-test integration-test demo \
+.PHONY: k8s-matrix-binaries all deps k8s-binaries helm-binary node-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
         test-versions agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
 
@@ -26,6 +26,7 @@ help:
 	@echo "make image         container image dra-controller:dev with buildah (no Docker engine needed)"
 	@echo "make cluster-up    start the control plane alone; admin kubeconfig in .cluster/kubeconfig"
 	@echo "                   K8S_VERSION=v1.36.3 (any built release), DRA_FEATURES=all (its off-by-default DRA gates on)"
+	@echo "                   NODE=1: and a real node (kubelet, containerd, a DRA driver reporting health)"
 	@echo "make cluster-down  stop it"
 	@echo "make fleet         publish the fake GPU fleet into the running cluster"
 	@echo "make test-versions the VersionMatrix tests on each built release (v1.34.4-v1.37.2), gates off and on"
@@ -59,6 +60,11 @@ k8s-matrix-binaries: k8s-binaries
 helm-binary: deps
 	@hack/helm/build.sh
 
+# The real node's kubelet (K8S_VERSION), DRA driver and images (hack/node/),
+# cached like the above.
+node-binaries: deps
+	@hack/node/build.sh
+
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
@@ -76,7 +82,7 @@ test:
 unit-test: build
 	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
-integration-test: build k8s-binaries helm-binary
+integration-test: build k8s-binaries helm-binary node-binaries
 	@hack/test.sh $(BUILD_DIR) integration
 
 # DRA_AGREEMENT_SEEDS / DRA_AGREEMENT_FIRST_SEED / DRA_AGREEMENT_SHAPES=all tune it.
@@ -123,8 +129,8 @@ build-clang: deps
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 	cmake --build build-clang -j $(JOBS) --target all chaos_tests
 
-demo: build k8s-binaries
-	@hack/demo.sh $(BUILD_DIR)
+demo: build k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
+	@DRA_NODE=$(NODE) hack/demo.sh $(BUILD_DIR)
 
 # The full-size fleet replay (README "Fleet results"); not part of `make test`.
 .PHONY: bench-fleet
@@ -139,8 +145,10 @@ image: deps
 
 # K8S_VERSION=v1.36.3 starts another release (built and cached on first use);
 # DRA_FEATURES=all, DRA_FEATURE_GATES, DRA_RUNTIME_CONFIG: see hack/control-plane/cluster.sh.
-cluster-up: k8s-binaries
-	@hack/control-plane/cluster.sh up
+# NODE=1 adds a real node: kubelet, containerd and a DRA driver (docs/control-plane.md).
+NODE ?= 0
+cluster-up: k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
+	@DRA_NODE=$(NODE) hack/control-plane/cluster.sh up
 
 # Builds no control plane: a release not yet cached fails with the command
 # that builds it. TEST_VERSIONS, TEST_FEATURE_MODES: see hack/test-versions.sh.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: a local control plane with the DeviceHealth CRD, an example GPU
 # DeviceClass and a fake GPU fleet, and the controller in the foreground.
+# DRA_NODE=1 (make demo NODE=1; as root) adds a real node whose DRA driver
+# reports device health.
 # Ctrl-C stops the controller and the control plane.
 #   demo.sh BUILD_DIR
 set -euo pipefail
@@ -44,6 +46,46 @@ try_this_next() {
 ================================================================================
 
 GUIDE
+  [[ -n "${DRA_NODE_NAME:-}" ]] || return 0
+  cat <<GUIDE
+ The real node ${DRA_NODE_NAME} runs Pods (docs/control-plane.md, "The real node"):
+   kubectl apply -f ${CLUSTER_DIR}/node-gpu-pod.yaml      # a Pod with a claim for one of its GPUs
+   kubectl get resourceclaim node-gpu -o jsonpath='{.status.allocation.devices.results[0].device}'
+   C=\$(cat ${DRA_NODE_DRIVER_CONTROL_FILE})            # the driver's control endpoint
+   curl -s -X POST "http://\$C/health?device=gpu-0&health=Unhealthy&message=Xid%2079"   # that device
+   kubectl get pod node-gpu-pod -o jsonpath='{.status.containerStatuses[0].allocatedResourcesStatus}'
+================================================================================
+
+GUIDE
+}
+
+# A Pod for the real node: a claim for one of its GPUs (by model) and a container that runs.
+write_node_pod() {
+  cat > "${CLUSTER_DIR}/node-gpu-pod.yaml" <<YAML
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: node-gpu, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel: {expression: 'device.attributes["gpu.example.com"].model == "${DRA_NODE_GPU_MODEL}"'}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: node-gpu-pod, namespace: default}
+spec:
+  terminationGracePeriodSeconds: 5
+  resourceClaims: [{name: gpu, resourceClaimName: node-gpu}]
+  containers:
+  - name: main
+    image: docker.io/local/busybox:1
+    imagePullPolicy: Never
+    resources: {claims: [{name: gpu, request: gpu}]}
+YAML
 }
 
 main() {
@@ -56,6 +98,7 @@ main() {
   "$DRA_KUBECTL" wait --for=condition=Established --timeout=30s crd --all >/dev/null
   "$DRA_KUBECTL" apply -f "${REPO_ROOT}/manifests/examples/gpu-deviceclass.yaml" >/dev/null
   "${REPO_ROOT}/hack/fake-gpu-fleet.sh" apply
+  [[ -n "${DRA_NODE_NAME:-}" ]] && write_node_pod
   try_this_next
   # In the foreground, so Ctrl-C reaches the controller (which shuts down
   # cleanly) before the EXIT trap stops the control plane.

@@ -28,6 +28,10 @@ PACKAGES=(
   prometheus prometheus-alertmanager
   # container image without a Docker engine (make image, hack/image/)
   buildah mmdebstrap
+  # the real node (NODE=1, hack/node/): its container runtime, OCI runtime,
+  # Pod network (bridge, host-local, loopback), the busybox its images hold,
+  # and ip(8) for its bridge
+  containerd runc containernetworking-plugins busybox-static iproute2
 )
 
 missing_packages() {

@@ -87,7 +87,7 @@ run_setup() {
   local make_args=(--no-print-directory -C "$REPO_ROOT" "BUILD_DIR=$BUILD_DIR" "JOBS=$JOBS")
   timed "install packages" make "${make_args[@]}" deps || die "installing packages failed"
   in_background "Kubernetes binaries, helm" make "${make_args[@]}" k8s-binaries helm-binary \
-    k8s-matrix-binaries
+    k8s-matrix-binaries node-binaries
   timed "build (C++)" make "${make_args[@]}" build || die "build failed"
 }
 
@@ -202,7 +202,7 @@ run_integration() {
       nice -n 10 bash -c '"$0" address runtime && "$0" address binary' \
       "$REPO_ROOT/hack/sanitize.sh"
   fi
-  timed "control plane up" "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
+  timed "control plane up" env DRA_NODE=0 "$REPO_ROOT/hack/control-plane/cluster.sh" up || die "control plane did not start"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"
   export DRA_REQUIRE_CLUSTER=1
@@ -217,8 +217,26 @@ run_integration() {
       "$REPO_ROOT/hack/sanitize.sh" address shutdown || die "shutdown paths under ASan+UBSan failed"
   fi
   timed "served-surface attacks" run_endpoint_attacks
+  run_real_node
   if ((image)); then run_image_smoke; fi
   run_version_matrix
+}
+
+# The real node (docs/control-plane.md, "The real node") beside the same
+# control plane, after the suite (whose tests count the cluster's nodes and
+# GPUs), for the one test that needs it. Skipped, visibly, when not root or
+# DRA_SKIP_NODE=1.
+run_real_node() {
+  if [[ "${DRA_SKIP_NODE:-0}" == 1 || $(id -u) -ne 0 ]]; then
+    log "SKIPPED: the real node and RealNodeHealthTest ($([[ $(id -u) -ne 0 ]] && echo 'needs root' || echo 'DRA_SKIP_NODE=1'))"
+    return 0
+  fi
+  timed "real node up" "$REPO_ROOT/hack/control-plane/cluster.sh" node-up || die "the real node did not start"
+  # shellcheck disable=SC1091
+  source "$CLUSTER_DIR/env"
+  timed "real node test" env DRA_REQUIRE_NODE=1 "$BUILD_DIR/tests/integration_tests" \
+    --gtest_filter='RealNode*' || die "RealNodeHealthTest failed"
+  timed "real node down" "$REPO_ROOT/hack/control-plane/cluster.sh" node-down
 }
 
 # The version matrix on the release most fleets upgrade from next, with its

@@ -12,6 +12,10 @@
 # `make test` on a new machine builds only the three binaries that differ.
 # SHARE_BINARIES=0 builds all five.
 # `build.sh --check` builds nothing: it exits 0 when the cache is current, 1 when not.
+# `build.sh --node [--check]` builds the kubelet instead (hack/node/), from the
+# same module with the alternative module file node.mod (go.mod plus the
+# kubelet's extra pins, node.sum beside it) and a stamp of its own, so a
+# control-plane cache stays valid when only the node's pins change.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -85,6 +89,63 @@ pin_hash() {
 }
 
 STAMP=".inputs"
+NODE_BINARIES=(kubelet)
+NODE_STAMP=".node-inputs"
+
+# The node's inputs: node.mod, node.sum and the same recipe.
+node_pin_hash() {
+  {
+    cat "$1/node.mod" "$1/node.sum"
+    echo "${K8S_VERSION} ${NODE_BINARIES[*]}"
+    declare -f version_ldflags package_of build_one
+  } | sha256sum | cut -d' ' -f1
+}
+
+node_cached() {
+  local stamp="${K8S_BIN_DIR}/${NODE_STAMP}"
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$(node_pin_hash "$1")" ]] || return 1
+  local b
+  for b in "${NODE_BINARIES[@]}"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
+}
+
+# node.mod must select every module go.mod selects at the same version (it
+# only adds the kubelet's), or the kubelet would not match the control plane.
+check_node_pins() {
+  local drift
+  drift="$(cd "$1" && comm -23 <(go list -m all | sort) <(go list -modfile=node.mod -m all | sort))" \
+    || die "go list -m all failed in $1 (see above)"
+  [[ -z "$drift" ]] || die "$1/node.mod selects other versions than go.mod for: ${drift//$'\n'/, }; regenerate it (docs/control-plane.md, \"The node\")"
+}
+
+build_node() {
+  local dir="$1"
+  [[ -f "$dir/node.mod" && -f "$dir/node.sum" ]] \
+    || die "no node.mod/node.sum in ${dir}: the kubelet is pinned for ${K8S_VERSION} only where they exist (docs/control-plane.md, \"The node\")"
+  if [[ "${2:-}" == --check ]]; then
+    node_cached "$dir" && return 0
+    log "the kubelet ${K8S_VERSION} is not built (or its pins changed): K8S_VERSION=${K8S_VERSION} hack/control-plane/build.sh --node"
+    return 1
+  fi
+  command -v go >/dev/null || die "go is required to build the kubelet (hack/install-deps.sh)"
+  if node_cached "$dir"; then
+    log "kubelet ${K8S_VERSION} cached in ${K8S_BIN_DIR}"
+    return 0
+  fi
+  check_node_pins "$dir"
+  mkdir -p "${K8S_BIN_DIR}"
+  rm -f "${K8S_BIN_DIR}/${NODE_STAMP}"
+  local start=$SECONDS b
+  cd "$dir"
+  export GOFLAGS="-buildvcs=false -mod=readonly -modfile=node.mod" CGO_ENABLED=0
+  for b in "${NODE_BINARIES[@]}"; do
+    log "building $b ${K8S_VERSION} (first time only; cached afterwards)"
+    build_one "$b" \
+      || die "go build of $b failed (module k8s.io/kubernetes ${K8S_VERSION} in ${dir}, node.mod); see output above"
+    mv "${K8S_BIN_DIR}/$b.tmp" "${K8S_BIN_DIR}/$b"
+  done
+  node_pin_hash "$dir" > "${K8S_BIN_DIR}/${NODE_STAMP}"
+  log "built the kubelet ${K8S_VERSION} in $((SECONDS - start)) s into ${K8S_BIN_DIR}"
+}
 
 cached() {
   local stamp="${K8S_BIN_DIR}/${STAMP}"
@@ -95,6 +156,10 @@ cached() {
 
 main() {
   local dir; dir="$(module_dir)"
+  if [[ "${1:-}" == --node ]]; then
+    build_node "$dir" "${2:-}"
+    return
+  fi
   if [[ "${1:-}" == --check ]]; then
     cached "$dir" && return 0
     log "Kubernetes ${K8S_VERSION} is not built (or its pins changed): K8S_VERSION=${K8S_VERSION} hack/control-plane/build.sh"

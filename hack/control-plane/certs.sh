@@ -27,6 +27,16 @@ client_ext="basicConstraints=CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=clientAuth"
 
+# The Node authorizer and NodeRestriction know a kubelet by this subject.
+if [[ "${2:-}" == node ]]; then
+  node="${3:?usage: certs.sh DIR node NODE_NAME}"
+  [[ -f ca.key ]] || die "no CA in ${dir}: run certs.sh ${dir} first"
+  sign node "/O=system:nodes/CN=system:node:${node}" "$client_ext"
+  sign dra-driver "/CN=dra-test-gpu-driver" "$client_ext"
+  chmod 600 ./*.key
+  exit 0
+fi
+
 new_key ca.key
 openssl req -x509 -new -key ca.key -subj "/CN=dra-controller-test-ca" -days 30 -sha256 \
   -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
@@ -39,6 +49,8 @@ subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kuberne
 sign admin "/O=system:masters/CN=admin" "$client_ext"
 sign scheduler "/CN=system:kube-scheduler" "$client_ext"
 sign controller-manager "/CN=system:kube-controller-manager" "$client_ext"
+# kube-apiserver's identity towards kubelets (logs, exec, port-forward).
+sign apiserver-kubelet-client "/CN=kube-apiserver-kubelet-client" "$client_ext"
 
 new_key sa.key
 openssl pkey -in sa.key -pubout -out sa.pub 2>/dev/null

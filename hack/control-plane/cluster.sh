@@ -4,9 +4,11 @@
 # (default v1.37.2; hack/control-plane/build.sh builds and caches each).
 #
 #   cluster.sh up      build (cached) and start everything, wait until healthy
+#                      (DRA_NODE=1: and a real node, hack/node/node.sh)
 #   cluster.sh down    stop what `up` started, by PID, and delete its state
 #   cluster.sh status  show each component's PID, port and health
 #   cluster.sh restart|stop|start COMPONENT   one component, by PID, with its recorded flags
+#   cluster.sh node-up|node-down   start or stop the real node beside a running control plane
 #
 # CLUSTER_DIR (default: <repo>/.cluster) holds kubeconfig, env, pki/, logs/, pids/.
 #
@@ -19,6 +21,7 @@ source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/dra-features.sh"
 
 CLUSTER_DIR="${CLUSTER_DIR:-${REPO_ROOT}/.cluster}"
+source "$(dirname "$0")/../node/node.sh"
 COMPONENTS=(etcd kube-apiserver kube-scheduler kube-controller-manager)
 KCM_CONTROLLERS="serviceaccount-controller,serviceaccount-token-controller,namespace-controller"
 KCM_CONTROLLERS+=",garbage-collector-controller,resourceclaim-controller"
@@ -56,11 +59,21 @@ pid_running() {
 }
 alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && pid_running "$pid"; }
 
+# The executable of a component: the node's containerd is Debian's, its
+# driver is built by hack/node/build.sh, the rest by build.sh.
+binary_of() {
+  case "$1" in
+    containerd) command -v containerd ;;
+    dra-test-gpu-driver) echo "${DRA_DRIVER_BIN}" ;;
+    *) echo "${K8S_BIN_DIR}/$1" ;;
+  esac
+}
+
 start() {
   local name="$1"; shift
   mkdir -p "${CLUSTER_DIR}/cmd"
   printf '%q ' "$@" > "${CLUSTER_DIR}/cmd/${name}"  # for `restart`
-  setsid "${K8S_BIN_DIR}/${name}" "$@" >"${CLUSTER_DIR}/logs/${name}.log" 2>&1 < /dev/null &
+  setsid "$(binary_of "$name")" "$@" >"${CLUSTER_DIR}/logs/${name}.log" 2>&1 < /dev/null &
   echo $! > "${CLUSTER_DIR}/pids/${name}.pid"
 }
 
@@ -125,7 +138,11 @@ start_apiserver() {
     --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "${APISERVER_PORT}" \
     --cert-dir "${CLUSTER_DIR}/apiserver-certs" \
     --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
-    --client-ca-file "$pki/ca.crt" --authorization-mode RBAC \
+    --client-ca-file "$pki/ca.crt" --authorization-mode Node,RBAC \
+    --enable-admission-plugins NodeRestriction \
+    --kubelet-client-certificate "$pki/apiserver-kubelet-client.crt" \
+    --kubelet-client-key "$pki/apiserver-kubelet-client.key" \
+    --kubelet-preferred-address-types InternalIP \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
     --service-cluster-ip-range 10.0.0.0/24 --allow-privileged \
@@ -198,11 +215,12 @@ up() {
   wait_until "kube-scheduler /healthz" kube-scheduler https_ok "${SCHEDULER_PORT}"
   wait_until "kube-controller-manager /healthz" kube-controller-manager https_ok "${KCM_PORT}"
   wait_until "the default ServiceAccount" kube-controller-manager kubectl_admin get serviceaccount default -n default
-  trap - EXIT
   write_env
   log "control plane ${K8S_VERSION} ready in $((SECONDS - start_time)) s; kubeconfig: ${CLUSTER_DIR}/kubeconfig"
   [[ -z "${FEATURE_GATES}${RUNTIME_CONFIG}" ]] \
     || log "feature gates: ${FEATURE_GATES:-(defaults)}; runtime-config: ${RUNTIME_CONFIG:-(defaults)}"
+  [[ "${DRA_NODE:-0}" == 1 ]] && node_up
+  trap - EXIT
 }
 
 stop_pid() {
@@ -220,6 +238,7 @@ stop_pid() {
 
 down() {
   local i
+  node_down
   for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_pid "${COMPONENTS[$i]}"; done
   rm -rf "${CLUSTER_DIR}/etcd" "${CLUSTER_DIR}/env"
   log "control plane in ${CLUSTER_DIR} stopped (logs kept in ${CLUSTER_DIR}/logs)"
@@ -272,6 +291,7 @@ status() {
     if alive "$c"; then printf '%-24s running  PID %s\n' "$c" "$(pid_of "$c")"
     else printf '%-24s stopped\n' "$c"; rc=1; fi
   done
+  node_status || rc=1
   if [[ -f "${CLUSTER_DIR}/env" ]]; then
     load_env
     printf 'apiserver                %s\nkubeconfig               %s\n' "$DRA_APISERVER_URL" "$KUBECONFIG"
@@ -287,5 +307,8 @@ case "${1:-}" in
   restart) shift; restart "$@" ;;
   stop) shift; stop_component "$@" ;;
   start) shift; start_component "$@" ;;
-  *) echo "usage: $0 up|down|status|restart|stop|start COMPONENT   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
+  node-up) trap 'rc=$?; if ((rc != 0)); then log "node start-up failed; stopping the node"; node_down; fi' EXIT
+           node_up; trap - EXIT ;;
+  node-down) load_env; node_down ;;
+  *) echo "usage: $0 up|down|status|node-up|node-down|restart|stop|start COMPONENT   (CLUSTER_DIR=${CLUSTER_DIR})" >&2; exit 2 ;;
 esac

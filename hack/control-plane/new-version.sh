@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates the wrapper module for another Kubernetes release:
 #   hack/control-plane/new-version.sh v1.36.3
-# writes hack/control-plane/k8s/v1.36.3/{go.mod,go.sum,cmd/etcd/main.go}. The
+# writes hack/control-plane/k8s/v1.36.3/{go.mod,go.sum,node.mod,node.sum,cmd/etcd/main.go}. The
 # staging modules k8s.io/kubernetes requires (as v0.0.0 + replace ./staging)
 # are pinned to the matching v0.X.Y tags, and etcd to the version that
 # release's own go.mod requires. Needs the Go module proxy; run once per release
@@ -50,4 +50,10 @@ cp "${REPO_ROOT}/hack/control-plane/k8s/cmd/etcd/main.go" "$dir/cmd/etcd/main.go
   echo ")"
 } > "$dir/go.mod"
 (cd "$dir" && GOFLAGS=-mod=mod go mod tidy) || die "go mod tidy failed in $dir"
+# The kubelet's pins (build.sh --node): go.mod plus the kubelet tool, tidied
+# into node.mod/node.sum so go.mod's stamp stays the control plane's alone.
+cp "$dir/go.mod" "$dir/node.mod"
+cp "$dir/go.sum" "$dir/node.sum"
+printf '\ntool k8s.io/kubernetes/cmd/kubelet\n' >> "$dir/node.mod"
+(cd "$dir" && GOFLAGS=-mod=mod go mod tidy -modfile=node.mod) || die "go mod tidy -modfile=node.mod failed in $dir"
 log "wrote $dir (etcd ${etcd}, staging modules at ${staging})"
