@@ -60,35 +60,52 @@ std::shared_ptr<SourcedHealthWriter> RuleFirstWriter::ForSources(
 }
 
 kube::Result<SourcedWrite> RuleFirstWriter::Apply(const SourcedHealth& health) {
+  bool wrote_ahead = false;
   if (Closes(health.state)) {
-    kube::Status closed = Close(health);
+    auto closed = Close(health);
     // The DeviceHealth is still written: its reconcile closes the device.
     if (!closed.ok()) {
       spdlog::warn("DeviceHealth {}: closing rule not written ahead of it: {}", health.name,
-                   closed.message());
+                   closed.status().message());
     }
+    wrote_ahead = closed.ok() && *closed;
   }
-  return inputs_.inner->Apply(health);
+  auto written = inputs_.inner->Apply(health);
+  bool stands = written.ok() && *written != SourcedWrite::kNotOurs;
+  if (wrote_ahead && !stands) Withdraw(health.name);
+  return written;
 }
 
-kube::Status RuleFirstWriter::Close(const SourcedHealth& health) {
-  if (inputs_.dry_run || inputs_.rule_cache == nullptr) return kube::Status::Ok();
+// A rule written ahead of a DeviceHealth that was not written has no owner
+// for the garbage collector to delete it with: it goes at once, as the
+// reconciler would delete it.
+void RuleFirstWriter::Withdraw(const std::string& name) {
+  std::string rule = TaintRuleBuilder::RuleName(name);
+  kube::Status deleted = inputs_.rules->DeleteRule(rule, "");
+  if (!deleted.ok()) {
+    spdlog::warn("DeviceHealth {} not written: its closing rule {} not withdrawn: {}", name, rule,
+                 deleted.message());
+  }
+}
+
+kube::Result<bool> RuleFirstWriter::Close(const SourcedHealth& health) {
+  if (inputs_.dry_run || inputs_.rule_cache == nullptr) return false;
   auto existing = inputs_.healths->Get(health.name);
-  if (existing && existing->Label(kSourceLabel) != health.source) return kube::Status::Ok();
+  if (existing && existing->Label(kSourceLabel) != health.source) return false;
   auto rule = inputs_.rule_cache->Get(TaintRuleBuilder::RuleName(health.name));
-  if (rule && !TaintRuleBuilder::Owns(*rule, health.name)) return kube::Status::Ok();
-  if (rule && AtLeastNoSchedule(rule->taint.effect)) return kube::Status::Ok();
+  if (rule && !TaintRuleBuilder::Owns(*rule, health.name)) return false;
+  if (rule && AtLeastNoSchedule(rule->taint.effect)) return false;
   api::DeviceHealth spec = Spec(health);
   TargetResolver resolver(DeviceLocator(*inputs_.inventory, inputs_.attribute_names));
   TargetResolution resolution = resolver.Resolve(spec);
-  if (!resolution.resolved()) return kube::Status::Ok();
+  if (!resolution.resolved()) return false;
   api::DeviceHealth target = TargetResolver::Effective(spec, resolution, nullptr);
-  if (target.driver.empty() || target.pool.empty() || target.device.empty()) {
-    return kube::Status::Ok();  // sources name single devices; anything else waits for the
-                                // reconciler
-  }
+  // Sources name single devices; anything else waits for the reconciler.
+  if (target.driver.empty() || target.pool.empty() || target.device.empty()) return false;
   if (existing) target.meta.uid = existing->meta.uid;
-  return inputs_.rules->ApplyRule(TaintRuleBuilder::Build(target, TaintEffect::kNoSchedule));
+  KUBE_RETURN_IF_ERROR(
+      inputs_.rules->ApplyRule(TaintRuleBuilder::Build(target, TaintEffect::kNoSchedule)));
+  return !rule && !existing;  // a new rule that no DeviceHealth owns yet
 }
 
 }  // namespace dra::health

@@ -48,8 +48,10 @@ class RuleFirstWriter : public SourcedHealthWriter {
   }
 
  private:
-  // Applies the closing rule when the device is not closed yet.
-  kube::Status Close(const SourcedHealth& health);
+  // Applies the closing rule when the device is not closed yet; true when
+  // that made a rule no DeviceHealth owns yet.
+  kube::Result<bool> Close(const SourcedHealth& health);
+  void Withdraw(const std::string& name);
 
   Inputs inputs_;
 };

@@ -619,6 +619,10 @@ class RbacPerRuleTest : public ClusterTest {
             resource.find('/') == std::string::npos ? "" : resource.substr(resource.find('/') + 1);
         std::string what =
             resource.substr(0, resource.find('/')) + (group.empty() ? "" : "." + group);
+        // A rule limited to names is asked about its first name.
+        if (!rule.value("resourceNames", json::array()).empty()) {
+          what += "/" + rule["resourceNames"][0].get<std::string>();
+        }
         auto agreed = WaitFor("RBAC to " + std::string(want ? "allow " : "deny ") + what, 30s, [&] {
           return CanI(rule["verbs"][0].get<std::string>(), what, sub) == want;
         });

@@ -19,6 +19,7 @@ class RecordingWriter : public SourcedHealthWriter {
   kube::Result<SourcedWrite> Apply(const SourcedHealth& health) override {
     auto rule = rules_.Get(TaintRuleBuilder::RuleName(health.name));
     effect_at_write.push_back(rule ? rule->taint.EffectName() : "none");
+    if (!fail.ok()) return fail;
     return SourcedWrite::kCreated;
   }
   kube::Result<std::optional<api::DeviceHealth>> Get(const std::string&,
@@ -27,6 +28,7 @@ class RecordingWriter : public SourcedHealthWriter {
   }
 
   std::vector<std::string> effect_at_write;  // the rule's effect when each write came
+  kube::Status fail = kube::Status::Ok();    // what the DeviceHealth write answers
 
  private:
   kube::Store<api::DeviceTaintRule>& rules_;
@@ -118,6 +120,16 @@ TEST_F(RuleFirstWriterTest, APersonsObjectOrAForeignRuleIsLeftAlone) {
   api_->Put(Health("alert-gpu-1", "node-a", "gpu-1", "Healthy"));  // no source label
   ASSERT_TRUE(Make()->Apply(ByUuid(HealthState::kUnhealthy)).ok());
   EXPECT_EQ(api_->applies, 0);
+}
+
+// A DeviceHealth that is not written (denied, the API down) leaves no rule
+// behind: written ahead, it has no owner to be garbage-collected with.
+TEST_F(RuleFirstWriterTest, ARuleWrittenAheadOfAFailedWriteIsWithdrawn) {
+  inner_->fail = kube::Status(kube::StatusCode::kForbidden, "devicehealths forbidden");
+  EXPECT_FALSE(Make()->Apply(ByUuid(HealthState::kUnhealthy)).ok());
+  EXPECT_EQ(inner_->effect_at_write, std::vector<std::string>{"NoSchedule"});
+  EXPECT_EQ(api_->deletes, 1);
+  EXPECT_EQ(rules_.Get("devicehealth-alert-gpu-1"), nullptr);
 }
 
 }  // namespace
