@@ -101,12 +101,7 @@ node_pin_hash() {
   } | sha256sum | cut -d' ' -f1
 }
 
-node_cached() {
-  local stamp="${K8S_BIN_DIR}/${NODE_STAMP}"
-  [[ -f "$stamp" && "$(cat "$stamp")" == "$(node_pin_hash "$1")" ]] || return 1
-  local b
-  for b in "${NODE_BINARIES[@]}"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
-}
+node_cached() { stamp_current "${NODE_STAMP}" "$(node_pin_hash "$1")" "${NODE_BINARIES[@]}"; }
 
 # node.mod must select every module go.mod selects at the same version (it
 # only adds the kubelet's), or the kubelet would not match the control plane.
@@ -147,12 +142,15 @@ build_node() {
   log "built the kubelet ${K8S_VERSION} in $((SECONDS - start)) s into ${K8S_BIN_DIR}"
 }
 
-cached() {
-  local stamp="${K8S_BIN_DIR}/${STAMP}"
-  [[ -f "$stamp" && "$(cat "$stamp")" == "$(pin_hash "$1")" ]] || return 1
-  local b
-  for b in "${BINARIES[@]}"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
+# stamp_current STAMP HASH BINARY...: the stamp file holds HASH and every binary is built.
+stamp_current() {
+  local stamp="${K8S_BIN_DIR}/$1" hash="$2" b
+  shift 2
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$hash" ]] || return 1
+  for b in "$@"; do [[ -x "${K8S_BIN_DIR}/$b" ]] || return 1; done
 }
+
+cached() { stamp_current "${STAMP}" "$(pin_hash "$1")" "${BINARIES[@]}"; }
 
 main() {
   local dir; dir="$(module_dir)"
