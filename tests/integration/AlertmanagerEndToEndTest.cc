@@ -738,5 +738,45 @@ TEST_F(AlertmanagerEndToEndTest, FarFutureTimesAndLongNonAsciiTextAreHandled) {
   EXPECT_EQ(message.size() % 3, 0u) << "cut inside a character";
 }
 
+// Issue 55: a resolution that arrived before its (older) firing notification,
+// for a GPU without a DeviceHealth, was forgotten, and the late firing one made
+// the GPU Unhealthy for good. The webhook keeps the resolution in its
+// ConfigMap, so the late one is stale, also after a restart.
+TEST_F(AlertmanagerEndToEndTest, ALateFiringNotificationAfterItsResolutionWritesNothing) {
+  const Gpu& gpu = GpuAt("am-node-b", 6);
+  ASSERT_FALSE(gpu.uuid.empty());
+  json labels = {{"alertname", "GPUXidCritical"},
+                 {"dra_controller", "device-health"},
+                 {"UUID", gpu.uuid},
+                 {"gpu", std::to_string(gpu.index)},
+                 {"Hostname", gpu.node}};
+  int status = 0;
+  auto answered = WaitFor(
+      "the sender to be authorized", 30s,
+      [&] {
+        return (status = Post(sender_token_, Payload("resolved", labels, "1a7e1a7e1a7e1a7e"))) !=
+               403;
+      },
+      [&] { return last_body_; });
+  ASSERT_TRUE(answered.ok()) << answered.ToString();
+  EXPECT_EQ(status, 200) << last_body_;
+  EXPECT_NE(last_body_.find(R"("outcome":"unchanged")"), std::string::npos) << last_body_;
+  auto memory = cluster_->Kubectl({"get", "configmaps", "-A", "--field-selector",
+                                   "metadata.name=dra-controller-alert-resolutions", "-o",
+                                   "jsonpath={.items[0].metadata.namespace} {.items[0].data}"});
+  ASSERT_TRUE(memory.ok()) << memory.status().ToString();
+  EXPECT_NE(memory->out.find("1a7e1a7e1a7e1a7e"), std::string::npos) << memory->out;
+  std::string memory_ns = memory->out.substr(0, memory->out.find(' '));
+
+  controller_->Stop();
+  controller_.reset();
+  ASSERT_NO_FATAL_FAILURE(StartController());
+  EXPECT_EQ(Post(sender_token_, Payload("firing", labels, "1a7e1a7e1a7e1a7e")), 200) << last_body_;
+  EXPECT_NE(last_body_.find(R"("outcome":"stale")"), std::string::npos) << last_body_;
+  EXPECT_EQ(SourcedHealths(), json::array());
+  (void)cluster_->Kubectl({"delete", "configmap", "dra-controller-alert-resolutions", "-n",
+                           memory_ns, "--ignore-not-found"});
+}
+
 }  // namespace
 }  // namespace dra::testing
