@@ -117,16 +117,19 @@ kube::Result<std::vector<AlertOutcome>> AlertReceiver::ReceiveLocked(
 void AlertReceiver::Recall(const std::string& name, AlertLedger& ledger) {
   if (!inputs_.resolutions) return;
   if (!resolutions_.loaded) {
+    // No Result is assigned over: GCC 12 at -O1 (the ASan build) warns that
+    // its Status may be used uninitialized.
     auto loaded = inputs_.resolutions->Load();
-    if (!loaded.ok()) {
+    resolutions_.loaded.emplace();
+    if (loaded.ok()) {
+      *resolutions_.loaded = std::move(*loaded);
+    } else {
       // The safe side: without the memory a late firing notification taints.
       spdlog::warn(
           "Alertmanager webhook: alert resolutions not read ({}); a late firing "
           "notification of an alert that already resolved is applied",
           loaded.status().message());
-      loaded = ResolutionMemory();
     }
-    resolutions_.loaded = std::move(*loaded);
   }
   for (const auto& [key, at_ms] : resolutions_.loaded->For(name)) {
     ledger.RecallResolved(key, at_ms);
@@ -157,25 +160,26 @@ kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
     }
     return kube::Status::Ok();
   }
-  auto ledger = AlertLedger::FromAnnotation(stored->ledger);
-  if (!ledger.ok()) {
+  AlertLedger ledger;
+  if (auto read = AlertLedger::FromAnnotation(stored->ledger); read.ok()) {
+    ledger = std::move(*read);
+  } else {
     spdlog::warn("DeviceHealth {}: {}; starting its alert ledger afresh", name,
-                 ledger.status().message());
-    ledger = AlertLedger();
+                 read.status().message());
   }
-  if (size_t redated = ledger->DistrustFuture(now_ms + kMaxClockSkewMs, now_ms)) {
+  if (size_t redated = ledger.DistrustFuture(now_ms + kMaxClockSkewMs, now_ms)) {
     spdlog::warn("DeviceHealth {}: {} alert ledger entries dated in the future; dated now instead",
                  name, redated);
   }
   bool firing = std::any_of(group.alerts.begin(), group.alerts.end(),
                             [](const GpuAlert& a) { return a.firing; });
-  if (!stored->exists && firing) Recall(name, *ledger);
+  if (!stored->exists && firing) Recall(name, ledger);
   bool changed = false;
   std::vector<size_t> recorded;
   for (size_t k = 0; k < group.alerts.size(); ++k) {
     const GpuAlert& alert = group.alerts[k];
     if (!stored->exists && alert.firing && !Locate(alert, outcome_of(k))) continue;
-    auto news = ledger->Record(alert);
+    auto news = ledger.Record(alert);
     outcome_of(k) = {NewsOutcome(news), name, ""};
     if (news == AlertLedger::News::kRecorded) recorded.push_back(k);
     if (news == AlertLedger::News::kRecorded && !alert.firing) {
@@ -184,9 +188,9 @@ kube::Status AlertReceiver::ApplyGroup(const Group& group, int64_t now_ms,
     changed |= news == AlertLedger::News::kRecorded;
   }
   // Nothing fires for a GPU without a DeviceHealth: nothing to write.
-  bool pointless = !stored->exists && ledger->Current().state == api::HealthState::kHealthy;
+  bool pointless = !stored->exists && ledger.Current().state == api::HealthState::kHealthy;
   if (changed && !pointless) {
-    auto written = Write(group.alerts.front(), *ledger);
+    auto written = Write(group.alerts.front(), ledger);
     if (!written.ok()) return written.status();
     if (*written == health::SourcedWrite::kNotOurs) {
       for (size_t k : recorded) outcome_of(k) = {"not_ours", name, "written meanwhile by another"};
