@@ -26,6 +26,7 @@
 #include <sstream>
 #include <thread>
 
+#include "src/base/Rfc3339.h"
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
 #include "tests/support/FleetManifests.h"
@@ -750,13 +751,23 @@ TEST_F(AlertmanagerEndToEndTest, ALateFiringNotificationAfterItsResolutionWrites
                  {"UUID", gpu.uuid},
                  {"gpu", std::to_string(gpu.index)},
                  {"Hostname", gpu.node}};
+  // Times of now: the memory keeps a day before its newest resolution, and
+  // other tests' resolutions in it are of now.
+  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+  auto dated = [&](const std::string& state) {
+    json payload = json::parse(Payload(state, labels, "1a7e1a7e1a7e1a7e"));
+    payload["alerts"][0]["startsAt"] = kube::Rfc3339::FormatMillis(now_ms - 60'000);
+    if (state == "resolved") {
+      payload["alerts"][0]["endsAt"] = kube::Rfc3339::FormatMillis(now_ms - 1'000);
+    }
+    return payload.dump();
+  };
   int status = 0;
   auto answered = WaitFor(
       "the sender to be authorized", 30s,
-      [&] {
-        return (status = Post(sender_token_, Payload("resolved", labels, "1a7e1a7e1a7e1a7e"))) !=
-               403;
-      },
+      [&] { return (status = Post(sender_token_, dated("resolved"))) != 403; },
       [&] { return last_body_; });
   ASSERT_TRUE(answered.ok()) << answered.ToString();
   EXPECT_EQ(status, 200) << last_body_;
@@ -771,7 +782,7 @@ TEST_F(AlertmanagerEndToEndTest, ALateFiringNotificationAfterItsResolutionWrites
   controller_->Stop();
   controller_.reset();
   ASSERT_NO_FATAL_FAILURE(StartController());
-  EXPECT_EQ(Post(sender_token_, Payload("firing", labels, "1a7e1a7e1a7e1a7e")), 200) << last_body_;
+  EXPECT_EQ(Post(sender_token_, dated("firing")), 200) << last_body_;
   EXPECT_NE(last_body_.find(R"("outcome":"stale")"), std::string::npos) << last_body_;
   EXPECT_EQ(SourcedHealths(), json::array());
   (void)cluster_->Kubectl({"delete", "configmap", "dra-controller-alert-resolutions", "-n",
