@@ -27,6 +27,7 @@ void FakeClock::WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_var
   const Waiter self{lock.mutex(), &cv};
   {
     std::lock_guard<std::mutex> guard(mutex_);
+    ++waits_;
     if (now_ >= deadline) return;
     waiters_.push_back(&self);
   }
@@ -62,6 +63,11 @@ void FakeClock::Step(Duration delta) {
 std::size_t FakeClock::NumWaiters() const {
   std::lock_guard<std::mutex> guard(mutex_);
   return waiters_.size();
+}
+
+int FakeClock::Waits() const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return waits_;
 }
 
 }  // namespace kube

@@ -28,6 +28,10 @@ class FakeClock : public Clock {
   // Threads currently blocked in WaitUntil().
   std::size_t NumWaiters() const;
 
+  // WaitUntil() calls so far, each counted once its deadline was checked and
+  // the caller registered: a counted caller is woken by every later Step().
+  int Waits() const;
+
  private:
   struct Waiter {
     std::mutex* mutex;
@@ -44,6 +48,7 @@ class FakeClock : public Clock {
   const TimePoint start_;
   const std::chrono::system_clock::time_point wall_start_;
   std::vector<const Waiter*> waiters_;
+  int waits_ = 0;
 };
 
 }  // namespace kube

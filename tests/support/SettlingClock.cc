@@ -10,15 +10,14 @@ std::chrono::system_clock::time_point SettlingClock::WallNow() const { return fa
 
 void SettlingClock::WaitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                               TimePoint deadline) {
-  ++waits_;
   fake_.WaitUntil(lock, cv, deadline);
 }
 
 kube::Status SettlingClock::StepAndSettle(Duration delta) {
-  int before = waits_;
+  int before = fake_.Waits();
   fake_.Step(delta);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (waits_ <= before) {
+  while (fake_.Waits() <= before) {
     if (std::chrono::steady_clock::now() > deadline) {
       return kube::Status(kube::StatusCode::kTimeout, "no loop waited on the clock again");
     }

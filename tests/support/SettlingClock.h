@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -25,12 +24,14 @@ class SettlingClock : public kube::Clock {
   // finely: tests step hundreds of times.
   kube::Status StepAndSettle(Duration delta);
   void Step(Duration delta);
-  int waits() const { return waits_; }
+  int waits() const { return fake_.Waits(); }
   std::size_t NumWaiters() const { return fake_.NumWaiters(); }
 
  private:
+  // Counts waits itself, under its own lock: a count taken here before the
+  // waiter registered let a Step() slip in between and settle on a thread
+  // that no Step() would wake again.
   kube::FakeClock fake_;
-  std::atomic<int> waits_{0};
 };
 
 }  // namespace dra::testing

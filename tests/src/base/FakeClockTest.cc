@@ -96,5 +96,23 @@ TEST(FakeClockTest, ConcurrentStepsAndWaitsTerminate) {
   for (auto& waiter : waiters) EXPECT_EQ(waiter.wait_for(seconds(10)), std::future_status::ready);
 }
 
+// A test that steps once it sees a wait counted must wake that waiter: the
+// count is taken where the waiter registers, never before it.
+TEST(FakeClockTest, EveryCountedWaitIsWokenByTheNextStep) {
+  FakeClock clock;
+  std::mutex mutex;
+  std::condition_variable cv;
+  for (int round = 0; round < 500; ++round) {
+    const int before = clock.Waits();
+    auto waiter = std::async(std::launch::async, [&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      clock.WaitUntil(lock, cv, Clock::kNever);  // returns on a Step() only
+    });
+    ASSERT_TRUE(Eventually([&] { return clock.Waits() > before; }));
+    clock.Step(std::chrono::milliseconds(1));
+    ASSERT_EQ(waiter.wait_for(seconds(10)), std::future_status::ready) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace kube
