@@ -12,16 +12,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
-#include <optional>
-#include <sstream>
 #include <vector>
 
-#include "tests/support/ClusterTest.h"
-#include "tests/support/FleetManifests.h"
-#include "tests/support/RealNode.h"
-#include "tests/support/Subprocess.h"
+#include "tests/support/RealNodeTest.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -31,160 +25,21 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kClass = "real-node-gpu.example.com";
-constexpr const char* kResource = "example.com/real-node-gpu";
-
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-class RealNodeHealthTest : public ClusterTest {
- protected:
-  void SetUp() override {
-    ClusterTest::SetUp();
-    if (Skipped()) return;
-    auto node = RealNode::FromEnvironment();
-    if (!node.ok()) {
-      if (std::getenv("DRA_REQUIRE_NODE") != nullptr) FAIL() << node.status().ToString();
-      GTEST_SKIP() << node.status().ToString();
-    }
-    node_.emplace(*node);
-    const std::string& driver = node_->driver();
-    std::string cel = "device.driver == \"" + driver + "\" && device.attributes[\"" + driver +
-                      "\"].model == \"" + node_->gpu_model() + "\"";
-    auto applied = cluster_->Apply(DeviceClassManifest(kClass, kResource, cel));
-    ASSERT_TRUE(applied.ok()) << applied.ToString();
-    auto ns = cluster_->CreateTestNamespace("real-node");
-    ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-    ns_ = *ns;
-  }
-
-  void TearDown() override {
-    if (!cluster_) return;
-    if (!ns_.empty()) {
-      (void)cluster_->Kubectl({"delete", "pods", "--all", "-n", ns_, "--wait=false"});
-      (void)cluster_->Kubectl({"delete", "namespace", ns_, "--wait=false"});
-    }
-    (void)cluster_->Kubectl({"delete", "deviceclass", kClass, "--ignore-not-found"});
-    // The kubelet keeps the last report per device: leave every GPU Healthy.
-    if (node_) {
-      auto devices = node_->Devices();
-      if (devices.ok()) {
-        for (const auto& d : *devices) (void)node_->SetHealth(d.value("device", ""), "Healthy");
-      }
-    }
-  }
-
-  json PodSpec(json container) const {
-    container["name"] = "main";
-    container["image"] = "docker.io/local/busybox:1";
-    container["imagePullPolicy"] = "Never";
-    return {{"automountServiceAccountToken", false},
-            {"terminationGracePeriodSeconds", 5},
-            {"nodeSelector", {{"kubernetes.io/hostname", node_->name()}}},
-            {"containers", json::array({container})}};
-  }
-
-  std::string ClaimManifest() const {
-    json request = {{"name", "gpu"}, {"exactly", {{"deviceClassName", kClass}}}};
-    return json{{"apiVersion", "resource.k8s.io/v1"},
-                {"kind", "ResourceClaim"},
-                {"metadata", {{"name", "gpu"}, {"namespace", ns_}}},
-                {"spec", {{"devices", {{"requests", json::array({request})}}}}}}
-        .dump();
-  }
-
-  // "claim": the ResourceClaim above; "extended": 1 of the class's extended resource.
-  std::string PodManifest(const std::string& name) const {
-    json spec;
-    if (name == "claim") {
-      spec = PodSpec(
-          {{"resources", {{"claims", json::array({{{"name", "gpu"}, {"request", "gpu"}}})}}}});
-      spec["resourceClaims"] = json::array({{{"name", "gpu"}, {"resourceClaimName", "gpu"}}});
-    } else {
-      spec = PodSpec({{"resources", {{"limits", {{kResource, 1}}}}}});
-    }
-    return json{{"apiVersion", "v1"},
-                {"kind", "Pod"},
-                {"metadata", {{"name", name}, {"namespace", ns_}}},
-                {"spec", spec}}
-        .dump();
-  }
-
-  json Get(const std::string& kind, const std::string& name) {
-    auto out = cluster_->GetJson({"get", kind, name, "-n", ns_});
-    return out.ok() ? *out : json();
-  }
-
-  // The main container's allocatedResourcesStatus as the kubelet wrote it.
-  json ResourcesStatus(const std::string& pod) {
-    for (const auto& c :
-         Get("pod", pod).value("/status/containerStatuses"_json_pointer, json::array())) {
-      if (c.value("name", "") == "main") return c.value("allocatedResourcesStatus", json::array());
-    }
-    return json::array();
-  }
-
-  bool Reports(const std::string& pod, const std::string& health) {
-    for (const auto& status : ResourcesStatus(pod)) {
-      for (const auto& r : status.value("resources", json::array())) {
-        if (r.value("health", "") == health) return true;
-      }
-    }
-    return false;
-  }
-
-  // The device the claim was allocated, after checking it is the node's.
-  std::string AllocatedDevice(const std::string& claim_name) {
-    json claim = Get("resourceclaim", claim_name);
-    json results = claim.value("/status/allocation/devices/results"_json_pointer, json::array());
-    EXPECT_EQ(results.size(), 1u) << claim.dump(2);
-    if (results.size() != 1) return "";
-    EXPECT_EQ(results[0].value("driver", ""), node_->driver());
-    EXPECT_EQ(results[0].value("pool", ""), node_->name());
-    return results[0].value("device", "");
-  }
-
-  std::vector<std::string> PreparedClaims() {
-    std::vector<std::string> out;
-    auto status = node_->DriverStatus();
-    if (!status.ok()) return {"(driver: " + status.status().ToString() + ")"};
-    for (const auto& c : status->value("preparedClaims", json::array())) {
-      std::string id = c.get<std::string>();
-      out.push_back(id.substr(0, id.find('/')));
-    }
-    return out;
-  }
-
-  // Containers containerd still runs for the node (tasks in state RUNNING).
-  std::string RunningTasks() {
-    const char* socket = std::getenv("DRA_NODE_CONTAINERD_SOCKET");
-    if (socket == nullptr) return "";
-    auto out = Subprocess::Run({"ctr", "--address", socket, "-n", "k8s.io", "tasks", "ls"});
-    if (!out.ok()) return "ctr failed: " + out.status().ToString();
-    std::string running;
-    std::istringstream lines(out->out);
-    for (std::string line; std::getline(lines, line);) {
-      if (line.find("RUNNING") != std::string::npos) running += line + "\n";
-    }
-    return running;
-  }
-
-  std::optional<RealNode> node_;
-  std::string ns_;
-};
+using RealNodeHealthTest = RealNodeTest;
 
 TEST_F(RealNodeHealthTest, UnhealthyGpuReachesThePodStatusAndDeletionCleansUp) {
   auto created = Clock::now();
-  ASSERT_TRUE(cluster_->Create(ClaimManifest()).ok());
-  ASSERT_TRUE(cluster_->Create(PodManifest("claim")).ok());
-  ASSERT_TRUE(cluster_->Create(PodManifest("extended")).ok());
+  ASSERT_TRUE(cluster_->Create(ClaimManifest("gpu")).ok());
+  ASSERT_TRUE(cluster_->Create(ClaimPodManifest("claim", "gpu")).ok());
+  ASSERT_TRUE(cluster_->Create(ExtendedPodManifest("extended")).ok());
   for (const char* pod : {"claim", "extended"}) {
     auto running = WaitFor(
         std::string("Pod ") + pod + " Running on " + node_->name(), 120s,
-        [&] {
-          return Get("pod", pod).value("/status/phase"_json_pointer, std::string()) == "Running";
-        },
+        [&] { return PodRunning(pod); },
         [&] { return Get("pod", pod).value("status", json()).dump(); });
     ASSERT_TRUE(running.ok()) << running.ToString();
     std::cout << "[ real node ] Pod " << pod << " Running " << SecondsSince(created)
