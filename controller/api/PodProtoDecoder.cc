@@ -20,7 +20,16 @@ namespace spec {
 constexpr uint32_t kContainers = 2;
 constexpr uint32_t kNodeName = 10;
 constexpr uint32_t kInitContainers = 20;
+constexpr uint32_t kResourceClaims = 39;
 }  // namespace spec
+namespace pod_claim {
+constexpr uint32_t kName = 1;
+constexpr uint32_t kResourceClaimName = 3;
+}  // namespace pod_claim
+namespace pod_claim_status {
+constexpr uint32_t kName = 1;
+constexpr uint32_t kResourceClaimName = 2;
+}  // namespace pod_claim_status
 namespace container {
 constexpr uint32_t kName = 1;
 constexpr uint32_t kResources = 8;
@@ -36,6 +45,7 @@ constexpr uint32_t kConditions = 2;
 constexpr uint32_t kContainerStatuses = 8;
 constexpr uint32_t kInitContainerStatuses = 10;
 constexpr uint32_t kEphemeralContainerStatuses = 13;
+constexpr uint32_t kResourceClaimStatuses = 15;
 constexpr uint32_t kExtendedResourceClaimStatus = 18;
 }  // namespace status
 namespace container_status {
@@ -92,6 +102,23 @@ kube::Status ReadRequirements(std::string_view message, PodView::ResourceList& r
   return Malformed(reader, "resources");
 }
 
+// A PodResourceClaim or PodResourceClaimStatus: the name and the
+// ResourceClaim's name, at the field numbers given.
+kube::Status ReadClaimRef(std::string_view message, uint32_t name_field, uint32_t claim_field,
+                          PodView& view) {
+  std::string_view name;
+  std::string_view resource_claim_name;
+  ProtoReader reader(message);
+  while (reader.Next()) {
+    if (!reader.is_bytes()) continue;
+    if (reader.field() == name_field) name = reader.bytes();
+    if (reader.field() == claim_field) resource_claim_name = reader.bytes();
+  }
+  if (!reader.ok()) return Malformed(reader, "resource claim reference");
+  PodView::AddClaimRef(view.claim_refs, name, resource_claim_name);
+  return kube::Status::Ok();
+}
+
 kube::Result<PodView::Container> ReadContainer(std::string_view message, bool is_init) {
   std::string name;
   std::string_view restart_policy;
@@ -122,6 +149,10 @@ kube::Status ReadSpec(std::string_view message, PodView& view) {
     if (reader.field() == spec::kNodeName) view.node_name = reader.AsString();
     if (reader.field() == spec::kInitContainers) init.push_back(reader.bytes());
     if (reader.field() == spec::kContainers) main.push_back(reader.bytes());
+    if (reader.field() == spec::kResourceClaims) {
+      KUBE_RETURN_IF_ERROR(
+          ReadClaimRef(reader.bytes(), pod_claim::kName, pod_claim::kResourceClaimName, view));
+    }
   }
   if (!reader.ok()) return Malformed(reader, "spec");
   view.containers.reserve(init.size() + main.size());
@@ -297,6 +328,10 @@ kube::Status ReadStatus(std::string_view message, PodView& view) {
       case status::kEphemeralContainerStatuses:
         statuses[2].push_back(reader.bytes());
         break;
+      case status::kResourceClaimStatuses:
+        KUBE_RETURN_IF_ERROR(ReadClaimRef(reader.bytes(), pod_claim_status::kName,
+                                          pod_claim_status::kResourceClaimName, view));
+        break;
       default:
         break;
     }
@@ -318,6 +353,7 @@ kube::Result<PodView> PodProtoDecoder::Decode(std::string_view pod) {
     if (reader.field() == pod::kStatus) KUBE_RETURN_IF_ERROR(ReadStatus(reader.bytes(), view));
   }
   if (!reader.ok()) return Malformed(reader, "pod");
+  view.KeepClaimRefsOnlyWithReports();
   return view;
 }
 

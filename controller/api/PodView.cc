@@ -130,6 +130,12 @@ kube::CompactVector<PodView::DeviceReport> DeviceReports(simdjson::dom::element 
   return reports;
 }
 
+void AddClaimRefs(simdjson::dom::element list, kube::CompactVector<PodView::ClaimRef>& refs) {
+  json::ForEachElement(list, [&](simdjson::dom::element ref) {
+    PodView::AddClaimRef(refs, StringOr(ref, "name"), StringOr(ref, "resourceClaimName"));
+  });
+}
+
 }  // namespace
 
 kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
@@ -151,6 +157,9 @@ kube::Result<PodView> PodView::FromJson(simdjson::dom::element object) {
   pod.extended_resource_claim_status = ClaimStatus(status);
   pod.scheduled = PendingSchedule(status);
   pod.device_reports = DeviceReports(status);
+  AddClaimRefs(Field(spec, "resourceClaims"), pod.claim_refs);
+  AddClaimRefs(Field(status, "resourceClaimStatuses"), pod.claim_refs);
+  pod.KeepClaimRefsOnlyWithReports();
   return pod;
 }
 
@@ -216,6 +225,26 @@ std::optional<PodView::DeviceReport> PodView::MakeDeviceReport(std::string_view 
   if (!status_name.starts_with(kClaimPrefix) || resource_id.empty()) return std::nullopt;
   return DeviceReport{std::string(container), std::string(status_name.substr(kClaimPrefix.size())),
                       std::string(resource_id), ParseReportedHealth(health)};
+}
+
+void PodView::AddClaimRef(kube::CompactVector<ClaimRef>& refs, std::string_view name,
+                          std::string_view resource_claim_name) {
+  if (name.empty() || resource_claim_name.empty()) return;
+  bool known =
+      std::any_of(refs.begin(), refs.end(), [&](const ClaimRef& ref) { return ref.name == name; });
+  if (!known) refs.push_back({std::string(name), std::string(resource_claim_name)});
+}
+
+void PodView::KeepClaimRefsOnlyWithReports() {
+  if (device_reports.empty()) claim_refs = kube::CompactVector<ClaimRef>();
+  claim_refs.shrink_to_fit();
+}
+
+std::string_view PodView::ResourceClaimOf(std::string_view name) const {
+  for (const auto& ref : claim_refs) {
+    if (ref.name == name) return ref.resource_claim_name;
+  }
+  return {};
 }
 
 bool PodView::RequestsExtendedResources() const {

@@ -80,6 +80,14 @@ struct PodView {
     ReportedHealth health = ReportedHealth::kUnknown;
   };
 
+  // One of the Pod's claims as its containers name it (spec.resourceClaims[].name)
+  // and the ResourceClaim it is: spec's resourceClaimName, or for a claim made
+  // from a template, status.resourceClaimStatuses[].resourceClaimName.
+  struct ClaimRef {
+    std::string name;
+    std::string resource_claim_name;
+  };
+
   // Every cached Pod holds one, so only what a reader uses is kept: no
   // labels (ObjectMeta without them), no owner, scheduler name or claim
   // list. A bound Pod's PodScheduled condition says nothing the controller
@@ -94,6 +102,8 @@ struct PodView {
   std::shared_ptr<const ScheduledCondition> scheduled;
   // From initContainerStatuses, containerStatuses, then ephemeralContainerStatuses.
   kube::CompactVector<DeviceReport> device_reports;
+  // Kept only with device reports, to find the claim a report names.
+  kube::CompactVector<ClaimRef> claim_refs;
 
   bool deletion_in_progress() const { return meta.deleting; }
 
@@ -105,6 +115,9 @@ struct PodView {
   // Whether the kubelet reports the health of any of its DRA devices.
   bool ReportsDeviceHealth() const { return !device_reports.empty(); }
 
+  // The ResourceClaim the Pod's claim `name` is; empty when not (yet) known.
+  std::string_view ResourceClaimOf(std::string_view name) const;
+
   // "Healthy" and "Unhealthy"; anything else (also "Unknown") is kUnknown.
   static ReportedHealth ParseReportedHealth(std::string_view text);
   // The report a status entry named `status_name` makes, or nullopt when the
@@ -113,6 +126,12 @@ struct PodView {
                                                       std::string_view status_name,
                                                       std::string_view resource_id,
                                                       std::string_view health);
+
+  // Adds a claim reference that names a ResourceClaim, unless `name` has one.
+  static void AddClaimRef(kube::CompactVector<ClaimRef>& refs, std::string_view name,
+                          std::string_view resource_claim_name);
+  // What both decoders do last: claim references go when there is no report.
+  void KeepClaimRefsOnlyWithReports();
 
   // Invalid quantities are skipped; a missing spec reads as no containers.
   static kube::Result<PodView> FromJson(simdjson::dom::element object);

@@ -131,6 +131,12 @@ std::vector<PodUse> AllocationState::PodsUsing(DeviceKeyView device, bool admin_
   return out;
 }
 
+std::shared_ptr<const api::ResourceClaim> AllocationState::Claim(std::string_view namespace_name,
+                                                                 std::string_view name) const {
+  const auto* found = claims_.Find(namespace_name, name);
+  return found == nullptr ? nullptr : *found;
+}
+
 void AllocationState::Visit(const std::function<void(const api::ResourceClaim&)>& visit) const {
   std::vector<const api::ResourceClaim*> sorted;
   sorted.reserve(claims_.size());

@@ -67,6 +67,9 @@ class AllocationState {
   // The Pods the holders (or, with `admin_access`, the adminAccess claims)
   // are reserved for.
   std::vector<PodUse> PodsUsing(DeviceKeyView device, bool admin_access = false) const;
+  // The claim of that namespace and name; null when unknown.
+  std::shared_ptr<const api::ResourceClaim> Claim(std::string_view namespace_name,
+                                                  std::string_view name) const;
   // Claims in namespace, then name order.
   void Visit(const std::function<void(const api::ResourceClaim&)>& visit) const;
 

@@ -390,6 +390,12 @@ std::vector<PodUse> Inventory::PodsUsing(const DeviceKey& key) const {
   return allocations_.PodsUsing(key.View());
 }
 
+std::shared_ptr<const api::ResourceClaim> Inventory::Claim(std::string_view namespace_name,
+                                                           std::string_view name) const {
+  std::shared_lock lock(mu_);
+  return allocations_.Claim(namespace_name, name);
+}
+
 std::vector<PodUse> Inventory::PodsWithAdminAccess(const DeviceKey& key) const {
   std::shared_lock lock(mu_);
   return allocations_.PodsUsing(key.View(), /*admin_access=*/true);

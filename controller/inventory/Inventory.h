@@ -158,6 +158,9 @@ class Inventory {
   std::vector<std::string> ClassesMatching(const DeviceKey& key) const;
   // The Pods holding the device through an allocation (not adminAccess).
   std::vector<PodUse> PodsUsing(const DeviceKey& key) const;
+  // The known claim of that namespace and name; null when unknown.
+  std::shared_ptr<const api::ResourceClaim> Claim(std::string_view namespace_name,
+                                                  std::string_view name) const;
   // The Pods whose claims name the device with adminAccess.
   std::vector<PodUse> PodsWithAdminAccess(const DeviceKey& key) const;
   std::vector<PoolStatus> Pools() const;

@@ -62,6 +62,9 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
                       const api::PodView& pod, const inventory::DeviceKey& device) {
     return verifier.Check(pod, device);
   };
+  inputs.claim = [&inventory = context.inventory](std::string_view ns, std::string_view name) {
+    return inventory.Claim(ns, name);
+  };
   // Reports name driver, pool and device: no attribute names are looked up.
   auto writer = health::RuleFirstWriter::ForSources(
       context, std::make_shared<health::RestSourcedHealthWriter>(manager.client()), {});
@@ -72,7 +75,9 @@ kube::Status KubeletFeature::Wire(feature::FeatureContext& context) {
   auto controller = manager.AddController(
       {"kubelet-health", 1, true, context.informers.DeviceDependencies()}, source_);
   if (!controller.ok()) return controller.status().WithContext("kubelet health controller");
-  (*controller)->Watch(pods, &KubeletHealthSource::KeysOfPod);
+  (*controller)->Watch(pods, [source = source_](const api::PodView& pod) {
+    return source->KeysOfPod(pod);
+  });
   (*controller)->Watch(healths, [source = source_](const api::DeviceHealth& health) {
     return source->KeysOfHealth(health);
   });

@@ -55,7 +55,10 @@ bool Holds(const api::DeviceHealth& cached, const health::SourcedHealth& desired
 KubeletHealthSource::KubeletHealthSource(Inputs inputs,
                                          std::shared_ptr<health::SourcedHealthWriter> writer,
                                          std::shared_ptr<KubeletHealthMetrics> metrics)
-    : inputs_(std::move(inputs)), writer_(std::move(writer)), metrics_(std::move(metrics)) {}
+    : inputs_(std::move(inputs)),
+      aggregator_(inputs_.claim),
+      writer_(std::move(writer)),
+      metrics_(std::move(metrics)) {}
 
 health::SourcedHealth KubeletHealthSource::Desired(const inventory::DeviceKey& device,
                                                    const DeviceVerdict& verdict) {
@@ -75,8 +78,8 @@ kube::ReconcileResult KubeletHealthSource::Reconcile(const std::string& device_k
   auto device = DeviceReportAggregator::DeviceOf(device_key);
   if (!device) return kube::ReconcileResult::Done();
   auto pods = Trusted(inputs_.pods(), *device);
-  CountReports(pods, device_key);
-  DeviceVerdict verdict = DeviceReportAggregator::Aggregate(pods, *device);
+  CountReports(pods, *device);
+  DeviceVerdict verdict = aggregator_.Aggregate(pods, *device);
   const std::string name = HealthObjectName::For(*device);
   auto cached = inputs_.health(name);
   if (cached && cached->Label(health::kSourceLabel) != kSource) {
@@ -133,8 +136,9 @@ std::vector<std::shared_ptr<const api::PodView>> KubeletHealthSource::Trusted(
   const std::string key = device.ToString();
   std::vector<std::shared_ptr<const api::PodView>> trusted;
   for (const auto& pod : pods) {
-    bool reports = std::any_of(pod->device_reports.begin(), pod->device_reports.end(),
-                               [&](const auto& report) { return report.resource_id == key; });
+    bool reports =
+        std::any_of(pod->device_reports.begin(), pod->device_reports.end(),
+                    [&](const auto& report) { return aggregator_.Counts(*pod, report, device); });
     if (!reports) continue;
     ReportTrust trust = inputs_.verify ? inputs_.verify(*pod, device) : ReportTrust::kTrusted;
     if (trust == ReportTrust::kTrusted) {
@@ -179,10 +183,10 @@ kube::ReconcileResult KubeletHealthSource::Remove(const api::DeviceHealth& healt
 }
 
 void KubeletHealthSource::CountReports(const std::vector<std::shared_ptr<const api::PodView>>& pods,
-                                       const std::string& device_key) {
+                                       const inventory::DeviceKey& device) {
   for (const auto& pod : pods) {
     for (const auto& report : pod->device_reports) {
-      if (report.resource_id != device_key) continue;
+      if (!aggregator_.Counts(*pod, report, device)) continue;
       using Health = api::PodView::ReportedHealth;
       metrics_->Report(report.health == Health::kHealthy     ? api::HealthState::kHealthy
                        : report.health == Health::kUnhealthy ? api::HealthState::kUnhealthy
@@ -191,8 +195,8 @@ void KubeletHealthSource::CountReports(const std::vector<std::shared_ptr<const a
   }
 }
 
-std::vector<std::string> KubeletHealthSource::KeysOfPod(const api::PodView& pod) {
-  return DeviceReportAggregator::DeviceKeysOf(pod);
+std::vector<std::string> KubeletHealthSource::KeysOfPod(const api::PodView& pod) const {
+  return aggregator_.DeviceKeysOf(pod);
 }
 
 std::vector<std::string> KubeletHealthSource::KeysOfHealth(const api::DeviceHealth& health) const {

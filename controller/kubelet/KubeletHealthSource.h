@@ -44,6 +44,9 @@ class KubeletHealthSource : public kube::Reconciler {
     std::function<kube::Status(const api::DeviceHealth& health)> remove;
     // Whether the Pod's report of the device can be true (ReportVerifier).
     std::function<ReportTrust(const api::PodView& pod, const inventory::DeviceKey& device)> verify;
+    // The known ResourceClaims, to trace a report that names its device by
+    // CDI device ID (null: such reports name no device).
+    DeviceReportAggregator::ClaimLookup claim;
   };
 
   KubeletHealthSource(Inputs inputs, std::shared_ptr<health::SourcedHealthWriter> writer,
@@ -55,7 +58,7 @@ class KubeletHealthSource : public kube::Reconciler {
   // this source wrote (so a lost or edited object is written again), or of
   // one that took the name this source needs for a device (its deletion lets
   // the source write again).
-  static std::vector<std::string> KeysOfPod(const api::PodView& pod);
+  std::vector<std::string> KeysOfPod(const api::PodView& pod) const;
   std::vector<std::string> KeysOfHealth(const api::DeviceHealth& health) const;
 
   // Whether device health is done with a Healthy object: its status is of
@@ -74,10 +77,11 @@ class KubeletHealthSource : public kube::Reconciler {
       const std::vector<std::shared_ptr<const api::PodView>>& pods,
       const inventory::DeviceKey& device);
   void CountReports(const std::vector<std::shared_ptr<const api::PodView>>& pods,
-                    const std::string& device_key);
+                    const inventory::DeviceKey& device);
   void NoteSquatter(const std::string& name, const std::string& device_key);
 
   Inputs inputs_;
+  DeviceReportAggregator aggregator_;
   std::shared_ptr<health::SourcedHealthWriter> writer_;
   std::shared_ptr<KubeletHealthMetrics> metrics_;
   kube::LogThrottle ignored_log_{std::chrono::seconds(10)};

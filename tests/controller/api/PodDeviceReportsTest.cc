@@ -17,9 +17,16 @@ using Health = PodView::ReportedHealth;
 
 // What the kubelet writes (v1.37 ResourceHealthStatus): DRA entries named
 // "claim:<claim>/<request>" or "claim:<claim>", a device-plugin entry named
-// after its resource, and one of each container-status list.
+// after its resource, and one of each container-status list. The claims the
+// entries name: "gpu" a ResourceClaim of its own, "nic" one made from a
+// template (its name in the status; a status entry for "gpu" does not
+// override the spec's).
 constexpr const char* kPodJson = R"({"metadata":{"name":"p","namespace":"ml","uid":"u-1"},
+ "spec":{"resourceClaims":[{"name":"gpu","resourceClaimName":"train-gpu"},
+   {"name":"nic","resourceClaimTemplateName":"nic-template"}]},
  "status":{"phase":"Running",
+  "resourceClaimStatuses":[{"name":"nic","resourceClaimName":"p-nic-x7"},
+    {"name":"gpu","resourceClaimName":"not-this"},{"name":"unused"}],
   "containerStatuses":[{"name":"main","ready":true,"allocatedResourcesStatus":[
      {"name":"claim:gpu/one","resources":[
         {"resourceID":"gpu.example.com/node-a/gpu-0","health":"Unhealthy","message":"Xid 79"},
@@ -62,10 +69,20 @@ std::string PodProto() {
                        .Message(2, ResourceHealth("gpu.example.com/node-a/gpu-0", "Bogus")));
   // Ascending field numbers, as Go writes them: containerStatuses (8) before
   // initContainerStatuses (10) before ephemeralContainerStatuses (13).
-  ProtoWriter status;
-  status.Bytes(1, "Running").Message(8, main).Message(10, setup).Message(13, debug);
+  ProtoWriter spec;  // resourceClaims (39): name 1, resourceClaimName 3, template 4
+  spec.Message(39, ProtoWriter().Bytes(1, "gpu").Bytes(3, "train-gpu"))
+      .Message(39, ProtoWriter().Bytes(1, "nic").Bytes(4, "nic-template"));
+  ProtoWriter status;  // resourceClaimStatuses (15): name 1, resourceClaimName 2
+  status.Bytes(1, "Running")
+      .Message(8, main)
+      .Message(10, setup)
+      .Message(13, debug)
+      .Message(15, ProtoWriter().Bytes(1, "nic").Bytes(2, "p-nic-x7"))
+      .Message(15, ProtoWriter().Bytes(1, "gpu").Bytes(2, "not-this"))
+      .Message(15, ProtoWriter().Bytes(1, "unused"));
   return ProtoWriter()
       .Message(1, ProtoWriter().Bytes(1, "p").Bytes(3, "ml").Bytes(5, "u-1"))
+      .Message(2, spec)
       .Message(3, status)
       .str();
 }
@@ -87,6 +104,10 @@ void ExpectReports(const PodView& pod) {
   EXPECT_EQ(r[3].health, Health::kUnknown) << "an unknown health word reads as Unknown";
   EXPECT_TRUE(pod.ReportsDeviceHealth());
   EXPECT_FALSE(pod.RequestsExtendedResources());
+  EXPECT_EQ(pod.claim_refs.size(), 2u);
+  EXPECT_EQ(pod.ResourceClaimOf("gpu"), "train-gpu");
+  EXPECT_EQ(pod.ResourceClaimOf("nic"), "p-nic-x7");
+  EXPECT_EQ(pod.ResourceClaimOf("unused"), "");
 }
 
 TEST(PodDeviceReportsTest, JsonKeepsOnlyDraEntriesInitFirst) {
@@ -120,7 +141,24 @@ TEST(PodDeviceReportsTest, TruncatedProtobufIsAnErrorNotACrash) {
   for (size_t cut = 0; cut < pod.size(); ++cut) {
     if (PodView::FromProto(std::string_view(pod).substr(0, cut)).ok()) ++valid;
   }
-  EXPECT_EQ(valid, 1) << "only the cut after metadata leaves a whole message";
+  EXPECT_EQ(valid, 2) << "only the cuts after metadata and after spec leave a whole message";
+}
+
+// The claim references serve only to trace reports: a Pod without one keeps none.
+TEST(PodDeviceReportsTest, ClaimReferencesAreKeptOnlyWithReports) {
+  auto pod = Project<PodView>(R"({"metadata":{"name":"p","namespace":"ml"},
+    "spec":{"resourceClaims":[{"name":"gpu","resourceClaimName":"train-gpu"}]},
+    "status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"x"}]}})");
+  ASSERT_TRUE(pod.ok()) << pod.status().ToString();
+  EXPECT_TRUE(pod->claim_refs.empty());
+  std::string proto = ProtoWriter()
+                          .Message(1, ProtoWriter().Bytes(1, "p").Bytes(3, "ml"))
+                          .Message(2, ProtoWriter().Message(
+                                          39, ProtoWriter().Bytes(1, "gpu").Bytes(3, "train-gpu")))
+                          .str();
+  auto from_proto = PodView::FromProto(proto);
+  ASSERT_TRUE(from_proto.ok()) << from_proto.status().ToString();
+  EXPECT_TRUE(from_proto->claim_refs.empty());
 }
 
 }  // namespace

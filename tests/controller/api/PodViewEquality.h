@@ -50,6 +50,11 @@ inline void ExpectSamePodView(const PodView& a, const PodView& b) {
     EXPECT_EQ(a.device_reports[i].resource_id, b.device_reports[i].resource_id);
     EXPECT_EQ(a.device_reports[i].health, b.device_reports[i].health);
   }
+  ASSERT_EQ(a.claim_refs.size(), b.claim_refs.size()) << a.meta.Key();
+  for (size_t i = 0; i < a.claim_refs.size(); ++i) {
+    EXPECT_EQ(a.claim_refs[i].name, b.claim_refs[i].name);
+    EXPECT_EQ(a.claim_refs[i].resource_claim_name, b.claim_refs[i].resource_claim_name);
+  }
   ASSERT_EQ(a.scheduled == nullptr, b.scheduled == nullptr);
   if (a.scheduled) {
     EXPECT_EQ(a.scheduled->status, b.scheduled->status);

@@ -266,7 +266,7 @@ TEST_F(KubeletHealthSourceTest, TheMessageNamesEveryReporterWithinItsLimit) {
 
 TEST_F(KubeletHealthSourceTest, EventsMapToDeviceKeys) {
   auto pod = PodReporting("train", {{kGpu0, Health::kUnhealthy}});
-  EXPECT_EQ(KubeletHealthSource::KeysOfPod(*pod), std::vector<std::string>{kGpu0});
+  EXPECT_EQ(source_->KeysOfPod(*pod), std::vector<std::string>{kGpu0});
   health::SourcedHealth h = KubeletHealthSource::Desired({"gpu.example.com", "node-a", "gpu-0"},
                                                          {api::HealthState::kUnhealthy, {}});
   EXPECT_EQ(source_->KeysOfHealth(Cached(h)), std::vector<std::string>{kGpu0});
