@@ -15,7 +15,7 @@ endif
 
 .PHONY: k8s-matrix-binaries all deps k8s-binaries helm-binary node-binaries configure build test unit-test integration-test demo \
         cluster-up cluster-down cluster-status fleet image fmt lint clean help \
-        test-versions agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet chaos
+        test-versions agreement-soak test-asan test-tsan fuzz fuzz-merge build-clang bench-fleet bench-node chaos
 
 all: build
 
@@ -37,6 +37,7 @@ help:
 	@echo "                   (test-asan/test-tsan also run every path that ends \`run\` on a control plane)"
 	@echo "make fuzz          libFuzzer (clang) on every fuzz target, FUZZ_SECONDS each (60) (build-fuzz)"
 	@echo "make bench-fleet   dra-controller run on a replayed 5,000-node, 150,000-Pod fleet (about 6 min)"
+	@echo "make bench-node    on the real node: driver Unhealthy -> Pod stopped, Healthy -> reopened, 20 runs (root; about 4 min)"
 	@echo "make fuzz-merge    add the inputs make fuzz found that reach new coverage to tests/fuzz/corpus"
 	@echo "make build-clang   the whole project with clang++ and -Werror (build-clang)"
 	@echo "make docs          regenerate docs/reference/ (flags, metrics, DeviceHealth) and the chart README"
@@ -137,6 +138,12 @@ demo: build k8s-binaries $(if $(filter 1,$(NODE)),node-binaries)
 bench-fleet: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller FleetReplayBench
 	$(BUILD_DIR)/tests/FleetReplayBench
+
+# The real node's eviction and reopening times (docs/benchmarks.md "The real node").
+.PHONY: bench-node
+bench-node: configure k8s-binaries node-binaries
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target dra-controller RealNodeEvictionBench
+	@hack/bench/node-eviction.sh $(BUILD_DIR)
 
 # Builds the Dockerfile with buildah; base images and layers are cached in
 # ~/.cache/dra-controller/images (README "Container image").

@@ -224,18 +224,18 @@ run_integration() {
 
 # The real node (docs/control-plane.md, "The real node") beside the same
 # control plane, after the suite (whose tests count the cluster's nodes and
-# GPUs), for the one test that needs it. Skipped, visibly, when not root or
+# GPUs), for the tests that need it. Skipped, visibly, when not root or
 # DRA_SKIP_NODE=1.
 run_real_node() {
   if [[ "${DRA_SKIP_NODE:-0}" == 1 || $(id -u) -ne 0 ]]; then
-    log "SKIPPED: the real node and RealNodeHealthTest ($([[ $(id -u) -ne 0 ]] && echo 'needs root' || echo 'DRA_SKIP_NODE=1'))"
+    log "SKIPPED: the real node and its tests ($([[ $(id -u) -ne 0 ]] && echo 'needs root' || echo 'DRA_SKIP_NODE=1'))"
     return 0
   fi
   timed "real node up" "$REPO_ROOT/hack/control-plane/cluster.sh" node-up || die "the real node did not start"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"
-  timed "real node test" env DRA_REQUIRE_NODE=1 "$BUILD_DIR/tests/integration_tests" \
-    --gtest_filter='RealNode*' || die "RealNodeHealthTest failed"
+  timed "real node tests" env DRA_REQUIRE_NODE=1 "$BUILD_DIR/tests/integration_tests" \
+    --gtest_filter='RealNode*' || die "the real-node tests failed"
   timed "real node down" "$REPO_ROOT/hack/control-plane/cluster.sh" node-down
 }
 
