@@ -30,8 +30,8 @@ PACKAGES=(
   buildah mmdebstrap
   # the real node (NODE=1, hack/node/): its container runtime, OCI runtime,
   # Pod network (bridge, host-local, loopback), the busybox its images hold,
-  # and ip(8) for its bridge
-  containerd runc containernetworking-plugins busybox-static iproute2
+  # ip(8) for its bridge and iptables for the kubernetes Service Pods reach
+  containerd runc containernetworking-plugins busybox-static iproute2 iptables
 )
 
 missing_packages() {

@@ -217,7 +217,7 @@ run_integration() {
       "$REPO_ROOT/hack/sanitize.sh" address shutdown || die "shutdown paths under ASan+UBSan failed"
   fi
   timed "served-surface attacks" run_endpoint_attacks
-  run_real_node
+  run_real_node "$image"
   if ((image)); then run_image_smoke; fi
   run_version_matrix
 }
@@ -225,8 +225,11 @@ run_integration() {
 # The real node (docs/control-plane.md, "The real node") beside the same
 # control plane, after the suite (whose tests count the cluster's nodes and
 # GPUs), for the tests that need it. Skipped, visibly, when not root or
-# DRA_SKIP_NODE=1.
+# DRA_SKIP_NODE=1. With the image built ($1 = 1) the node imports it and the
+# install test must run.
 run_real_node() {
+  local with_image=()
+  [[ "${1:-0}" == 1 ]] && with_image=(DRA_REQUIRE_NODE_IMAGE=1)
   if [[ "${DRA_SKIP_NODE:-0}" == 1 || $(id -u) -ne 0 ]]; then
     log "SKIPPED: the real node and its tests ($([[ $(id -u) -ne 0 ]] && echo 'needs root' || echo 'DRA_SKIP_NODE=1'))"
     return 0
@@ -234,7 +237,7 @@ run_real_node() {
   timed "real node up" "$REPO_ROOT/hack/control-plane/cluster.sh" node-up || die "the real node did not start"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/env"
-  timed "real node tests" env DRA_REQUIRE_NODE=1 "$BUILD_DIR/tests/integration_tests" \
+  timed "real node tests" env DRA_REQUIRE_NODE=1 "${with_image[@]}" "$BUILD_DIR/tests/integration_tests" \
     --gtest_filter='RealNode*' || die "the real-node tests failed"
   timed "real node down" "$REPO_ROOT/hack/control-plane/cluster.sh" node-down
 }

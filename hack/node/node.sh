@@ -53,6 +53,63 @@ reserve_pod_network() {
   die "no free Pod network: bridges dra-cni0 to dra-cni249 all exist"
 }
 
+# The `kubernetes` Service for Pods: no kube-proxy runs, so one DNAT rule does
+# its job for the API server, 10.0.0.1:443 (the Service's ClusterIP, in the
+# API server certificate) from the Pod bridge to the API server on loopback;
+# route_localnet lets the bridge's packets reach 127.0.0.1. In-cluster
+# clients (a Pod's ServiceAccount) then work unchanged.
+api_service_rule() {
+  echo "PREROUTING -i dra-cni$1 -d 10.0.0.1/32 -p tcp --dport 443 -m comment --comment dra-controller-node -j DNAT --to-destination 127.0.0.1:$2"
+}
+
+route_api_service() {
+  local n; n="$(cat "${NODE_DIR}/pod-network")"
+  sysctl -qw "net.ipv4.conf.dra-cni$n.route_localnet=1"
+  # shellcheck disable=SC2046
+  iptables -t nat -A $(api_service_rule "$n" "$APISERVER_PORT") \
+    || die "could not add the kubernetes Service's DNAT rule (iptables nat table)"
+  echo "$APISERVER_PORT" > "${NODE_DIR}/api-service-port"
+}
+
+unroute_api_service() {
+  local n port
+  n="$(cat "${NODE_DIR}/pod-network" 2>/dev/null)" || return 0
+  port="$(cat "${NODE_DIR}/api-service-port" 2>/dev/null)" || return 0
+  # shellcheck disable=SC2046
+  iptables -t nat -D $(api_service_rule "$n" "$port") 2>/dev/null || true
+}
+
+# The workload controllers run only while the node is up: without a kubelet,
+# the Pods a Deployment makes would be bound to the fake fleet's nodes and
+# never go away. The recorded kube-controller-manager command (its
+# --controllers, commas escaped) gains or loses them, then restarts it.
+WORKLOAD_CONTROLLERS='\,deployment-controller\,replicaset-controller\,disruption-controller\,endpointslice-controller'
+set_workload_controllers() {
+  local cmd="${CLUSTER_DIR}/cmd/kube-controller-manager"
+  [[ -f "$cmd" ]] && alive kube-controller-manager || return 0
+  if [[ "$1" == on ]]; then
+    grep -qF "$WORKLOAD_CONTROLLERS" "$cmd" && return 0
+    sed -i "s/--controllers \([^ ]*\)/--controllers \1${WORKLOAD_CONTROLLERS//\\/\\\\}/" "$cmd"
+  else
+    grep -qF "$WORKLOAD_CONTROLLERS" "$cmd" || return 0
+    sed -i "s/${WORKLOAD_CONTROLLERS//\\/\\\\}//" "$cmd"
+  fi
+  restart kube-controller-manager
+}
+
+# The project's image (make image, or make test's prebuilt one), so that the
+# Deployment in manifests/ runs here; without one, only a note.
+import_project_image() {
+  local archive="${NODE_DIR}/dra-controller-image.tar" why
+  if ! why="$("${REPO_ROOT}/hack/image/export.sh" "$archive" 2>&1)"; then
+    log "not importing the dra-controller image: ${why}"
+    return 0
+  fi
+  node_ctr images import "$archive" >/dev/null \
+    || die "ctr images import of the dra-controller image failed; see ${CLUSTER_DIR}/logs/containerd.log"
+  rm -f "$archive"
+}
+
 write_cni_config() {
   local n; n="$(cat "${NODE_DIR}/pod-network")"
   mkdir -p "${NODE_DIR}/cni/net.d" "${NODE_DIR}/cni/ipam"
@@ -202,7 +259,7 @@ node_up() {
   done
   [[ $(id -u) -eq 0 ]] || die "the real node needs root (containerd, runc, CNI); NODE=1 is for root only"
   local tool
-  for tool in containerd ctr runc ip flock /usr/lib/cni/bridge; do
+  for tool in containerd ctr runc ip flock iptables /usr/lib/cni/bridge; do
     command -v "$tool" >/dev/null || [[ -x "$tool" ]] \
       || die "$tool not found: hack/install-deps.sh installs containerd, runc and containernetworking-plugins"
   done
@@ -224,6 +281,7 @@ node_up() {
   write_kubeconfig "${NODE_DIR}/driver.kubeconfig" dra-driver
   KUBELET_PORT="$(free_port)"; KUBELET_HEALTHZ_PORT="$(free_port)"
   reserve_pod_network
+  route_api_service
   NODE_IP="10.244.$(cat "${NODE_DIR}/pod-network").1"
   write_cni_config
   write_containerd_config
@@ -238,6 +296,7 @@ node_up() {
       || die "ctr images import of ${file} failed; see ${CLUSTER_DIR}/logs/containerd.log"
     node_ctr images check "name==${name}" | grep -q complete || die "image ${name} not imported"
   done <<<"$images"
+  import_project_image
 
   log "starting kubelet ${K8S_VERSION} as node ${NODE_NAME} (API on ${NODE_IP}:${KUBELET_PORT})"
   local gates=()
@@ -265,6 +324,7 @@ node_up() {
     dra-test-gpu-driver driver_registered
   READY_TIMEOUT="$NODE_READY_TIMEOUT" wait_until "ResourceSlice of ${NODE_NAME}" \
     dra-test-gpu-driver slice_published
+  set_workload_controllers on
   write_node_env
   log "node ${NODE_NAME} Ready with driver ${NODE_DRIVER} in $((SECONDS - start_time)) s; driver control: http://$(cat "${NODE_DIR}/driver/control-address")"
 }
@@ -330,6 +390,7 @@ unmount_node_dir() {
 node_down() {
   [[ -d "${NODE_DIR}" ]] || return 0
   NODE_NAME="$(cat "${NODE_DIR}/name" 2>/dev/null || echo "$NODE_NAME")"
+  set_workload_controllers off
   delete_node_pods
   stop_pid dra-test-gpu-driver
   stop_pid kubelet
@@ -337,6 +398,7 @@ node_down() {
   stop_pid containerd
   stop_orphan_shims
   unmount_node_dir
+  unroute_api_service
   local n
   if n="$(cat "${NODE_DIR}/pod-network" 2>/dev/null)"; then
     ip link del "dra-cni$n" 2>/dev/null || true

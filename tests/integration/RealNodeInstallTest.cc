@@ -1,0 +1,281 @@
+// The install as the README gives it, run as Pods on the real node (NODE=1,
+// with the project's image imported into its containerd): `kubectl apply -k
+// crds/`, a TLS Secret of the operator's own, an overlay of manifests/ with
+// the tls component; `kubectl rollout status` succeeds, both replicas are
+// Ready and exactly one leads. A person's Degraded DeviceHealth closes a GPU;
+// while the leader Pod is deleted and the Deployment rolls, its rule is never
+// lifted or weakened at any 200 ms poll and is never duplicated. Uninstalling
+// as docs/uninstall.md says leaves the rule; reinstalling takes it over
+// without rewriting it. Skipped without the image on the node (fails under
+// DRA_REQUIRE_NODE_IMAGE=1, as in `make test` where the image is built).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "tests/support/KustomizeOverlay.h"
+#include "tests/support/RealNodeTest.h"
+#include "tests/support/RepoRoot.h"
+#include "tests/support/Subprocess.h"
+#include "tests/support/TempDir.h"
+#include "tests/support/TestCertificates.h"
+#include "tests/support/WaitFor.h"
+
+namespace dra::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kNamespace = "dra-system";
+constexpr const char* kImage = "docker.io/library/dra-controller:dev";
+constexpr const char* kHealth = "real-node-install-gpu-1";
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Polls the device's rules every 200 ms on a thread of its own and keeps the
+// first poll at which the device was not closed by exactly one NoSchedule rule.
+class RuleWatch {
+ public:
+  explicit RuleWatch(TestCluster& cluster) : cluster_(cluster) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~RuleWatch() { Stop(); }
+
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  int polls() const { return polls_; }
+  std::string violation() {
+    std::lock_guard lock(mu_);
+    return violation_;
+  }
+
+ private:
+  void Loop() {
+    while (!stop_) {
+      auto rules = cluster_.GetJson({"get", "devicetaintrules", "-l",
+                                     std::string("dra-controller.dev/device-health=") + kHealth});
+      if (rules.ok()) {
+        ++polls_;
+        json items = rules->value("items", json::array());
+        bool closed = items.size() == 1 && items[0].value("/spec/taint/effect"_json_pointer,
+                                                          std::string()) == "NoSchedule";
+        std::lock_guard lock(mu_);
+        if (!closed && violation_.empty()) violation_ = items.dump();
+      }
+      std::this_thread::sleep_for(200ms);
+    }
+  }
+
+  TestCluster& cluster_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> polls_{0};
+  std::mutex mu_;
+  std::string violation_;
+};
+
+class RealNodeInstallTest : public RealNodeTest {
+ protected:
+  void SetUp() override {
+    RealNodeTest::SetUp();
+    if (Skipped()) return;
+    const char* socket = std::getenv("DRA_NODE_CONTAINERD_SOCKET");
+    auto image = Subprocess::Run({"ctr", "--address", socket ? socket : "", "-n", "k8s.io",
+                                  "images", "check", std::string("name==") + kImage});
+    if (!image.ok() || image->out.find("complete") == std::string::npos) {
+      std::string why = std::string("no ") + kImage + " on the node (make image, then node-up)";
+      if (std::getenv("DRA_REQUIRE_NODE_IMAGE") != nullptr) FAIL() << why;
+      GTEST_SKIP() << why;
+    }
+    auto crds = cluster_->Kubectl({"apply", "-k", RepoRoot::Path("crds")});
+    ASSERT_TRUE(crds.ok()) << crds.status().ToString();
+  }
+
+  void TearDown() override {
+    if (cluster_ && overlay_) {
+      (void)cluster_->Kubectl({"delete", "-k", overlay_->path(), "--ignore-not-found",
+                               "--wait=true", "--timeout=120s"});
+    }
+    if (cluster_)
+      (void)cluster_->Kubectl({"delete", "devicehealth", kHealth, "--ignore-not-found"});
+    RealNodeTest::TearDown();
+  }
+
+  // The README's steps: the namespace, the operator's own TLS Secret, the overlay.
+  void Install() {
+    if (!overlay_)
+      overlay_.emplace(std::vector<std::string>{"manifests"},
+                       std::vector<std::string>{"manifests/tls"});
+    TestCertificates pki(pki_dir_.path().string());
+    auto ca = pki.MakeCa("ca");
+    ASSERT_TRUE(ca.ok()) << ca.status().ToString();
+    auto leaf = pki.MakeLeaf(*ca, "serving", "dra-controller", "DNS:dra-controller.dra-system.svc");
+    ASSERT_TRUE(leaf.ok()) << leaf.status().ToString();
+    (void)cluster_->Kubectl({"create", "namespace", kNamespace});
+    auto secret =
+        cluster_->Kubectl({"-n", kNamespace, "create", "secret", "tls", "dra-controller-tls",
+                           "--cert=" + leaf->cert, "--key=" + leaf->key});
+    ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+    auto applied = cluster_->Kubectl({"apply", "-k", overlay_->path()});
+    ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+    ASSERT_NO_FATAL_FAILURE(RolloutStatus());
+  }
+
+  void RolloutStatus() {
+    auto started = Clock::now();
+    auto rolled = cluster_->Kubectl(
+        {"-n", kNamespace, "rollout", "status", "deployment/dra-controller", "--timeout=180s"});
+    ASSERT_TRUE(rolled.ok()) << rolled.status().ToString() << "\n" << PodsAndEvents();
+    std::cout << "[ real node ] rollout status: complete after " << SecondsSince(started) << " s\n";
+  }
+
+  std::vector<std::string> ReadyPods() {
+    std::vector<std::string> ready;
+    auto pods = cluster_->GetJson(
+        {"get", "pods", "-n", kNamespace, "-l", "app.kubernetes.io/name=dra-controller"});
+    if (!pods.ok()) return ready;
+    for (const auto& pod : pods->value("items", json::array())) {
+      if (pod.contains("/metadata/deletionTimestamp"_json_pointer)) continue;
+      for (const auto& c : pod.value("/status/conditions"_json_pointer, json::array())) {
+        if (c.value("type", "") == "Ready" && c.value("status", "") == "True") {
+          ready.push_back(pod.value("/metadata/name"_json_pointer, std::string()));
+        }
+      }
+    }
+    return ready;
+  }
+
+  // The Pod name part of the Lease's holder ("<pod>_<random>").
+  std::string Leader() {
+    auto lease = cluster_->GetJson({"get", "lease", "dra-controller", "-n", kNamespace});
+    if (!lease.ok()) return "";
+    std::string holder = lease->value("/spec/holderIdentity"_json_pointer, std::string());
+    return holder.substr(0, holder.find('_'));
+  }
+
+  std::string Log(const std::string& pod) {
+    auto out = cluster_->Kubectl({"logs", "-n", kNamespace, pod});
+    return out.ok() ? out->out : "(" + out.status().ToString() + ")";
+  }
+
+  std::string PodsAndEvents() {
+    auto pods = cluster_->Kubectl({"get", "pods", "-n", kNamespace, "-o", "wide"});
+    auto events = cluster_->Kubectl({"get", "events", "-n", kNamespace});
+    return (pods.ok() ? pods->out : "") + (events.ok() ? events->out : "");
+  }
+
+  json Rule() {
+    auto rules = cluster_->GetJson({"get", "devicetaintrules", "-l",
+                                    std::string("dra-controller.dev/device-health=") + kHealth});
+    json items = rules.ok() ? rules->value("items", json::array()) : json::array();
+    return items.size() == 1 ? items[0] : json();
+  }
+
+  std::string DegradedHealth() const {
+    return json{{"apiVersion", "dra-controller.dev/v1alpha1"},
+                {"kind", "DeviceHealth"},
+                {"metadata", {{"name", kHealth}}},
+                {"spec",
+                 {{"driver", node_->driver()},
+                  {"pool", node_->name()},
+                  {"device", "gpu-1"},
+                  {"state", "Degraded"},
+                  {"reason", "EccErrors"}}}}
+        .dump();
+  }
+
+  TempDir pki_dir_;
+  std::optional<KustomizeOverlay> overlay_;
+};
+
+TEST_F(RealNodeInstallTest, TwoPodsOneLeaderAndTheTaintHoldsThroughHandOversAndReinstall) {
+  ASSERT_NO_FATAL_FAILURE(Install());
+  ASSERT_TRUE(WaitFor("both replicas Ready and one holding the Lease", 60s,
+                      [&] {
+                        auto ready = ReadyPods();
+                        return ready.size() == 2 && !Leader().empty();
+                      })
+                  .ok())
+      << PodsAndEvents();
+  auto ready = ReadyPods();
+  std::string leader = Leader();
+  ASSERT_NE(std::find(ready.begin(), ready.end(), leader), ready.end())
+      << "the Lease is held by " << leader << ", not a Pod of the Deployment";
+  int leading = 0;
+  for (const auto& pod : ready) {
+    leading += Log(pod).find("became leader") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_EQ(leading, 1) << "exactly one replica leads";
+
+  ASSERT_TRUE(cluster_->Apply(DegradedHealth()).ok());
+  ASSERT_TRUE(WaitFor("the Degraded GPU's NoSchedule rule", 60s,
+                      [&] {
+                        return Rule().value("/spec/taint/effect"_json_pointer, std::string()) ==
+                               "NoSchedule";
+                      })
+                  .ok())
+      << Log(leader);
+  std::string rule_uid = Rule().value("/metadata/uid"_json_pointer, std::string());
+
+  RuleWatch watch(*cluster_);
+  auto killed = Clock::now();
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "pod", leader, "-n", kNamespace, "--wait=false"}).ok());
+  ASSERT_TRUE(WaitFor("another replica to take the Lease", 90s,
+                      [&] {
+                        std::string now = Leader();
+                        return !now.empty() && now != leader;
+                      })
+                  .ok())
+      << PodsAndEvents();
+  std::cout << "[ real node ] leader Pod deleted -> new leader after " << SecondsSince(killed)
+            << " s\n";
+  ASSERT_NO_FATAL_FAILURE(RolloutStatus());
+  ASSERT_TRUE(
+      cluster_->Kubectl({"-n", kNamespace, "rollout", "restart", "deployment/dra-controller"})
+          .ok());
+  ASSERT_NO_FATAL_FAILURE(RolloutStatus());
+  watch.Stop();
+  EXPECT_EQ(watch.violation(), "") << "the rule was lifted, weakened or doubled";
+  EXPECT_GE(watch.polls(), 5) << "the watch did not cover the hand-overs";
+
+  // Uninstall as docs/uninstall.md says: the rule stays.
+  auto removed =
+      cluster_->Kubectl({"delete", "-k", overlay_->path(), "--wait=true", "--timeout=120s"});
+  ASSERT_TRUE(removed.ok()) << removed.status().ToString();
+  EXPECT_EQ(Rule().value("/metadata/uid"_json_pointer, std::string()), rule_uid)
+      << "uninstalling lifted the taint";
+  std::string version = Rule().value("/metadata/resourceVersion"_json_pointer, std::string());
+
+  // Reinstalled, the new leader takes the rule over as it is.
+  ASSERT_NO_FATAL_FAILURE(Install());
+  ASSERT_TRUE(WaitFor("the reinstalled leader to start device health", 60s,
+                      [&] {
+                        std::string now = Leader();
+                        return !now.empty() &&
+                               Log(now).find("started devicehealth") != std::string::npos;
+                      })
+                  .ok())
+      << PodsAndEvents();
+  // Its first reconcile runs at once; for 5 s the rule must stay as it was.
+  auto until = Clock::now() + 5s;
+  while (Clock::now() < until &&
+         Rule().value("/metadata/resourceVersion"_json_pointer, std::string()) == version) {
+    std::this_thread::sleep_for(200ms);
+  }
+  json rule = Rule();
+  EXPECT_EQ(rule.value("/metadata/uid"_json_pointer, std::string()), rule_uid);
+  EXPECT_EQ(rule.value("/metadata/resourceVersion"_json_pointer, std::string()), version)
+      << "the reinstall rewrote a rule that was already right";
+}
+
+}  // namespace
+}  // namespace dra::testing
