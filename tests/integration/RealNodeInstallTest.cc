@@ -6,7 +6,8 @@
 // while the leader Pod is deleted and the Deployment rolls, its rule is never
 // lifted or weakened at any 200 ms poll and is never duplicated. Uninstalling
 // as docs/uninstall.md says leaves the rule; reinstalling takes it over
-// without rewriting it. Skipped without the image on the node (fails under
+// without rewriting it. The Helm chart, installed as the README says in a
+// namespace of its own, runs the same way. Skipped without the image on the node (fails under
 // DRA_REQUIRE_NODE_IMAGE=1, as in `make test` where the image is built).
 #include <gtest/gtest.h>
 
@@ -31,7 +32,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kNamespace = "dra-system";
 constexpr const char* kImage = "docker.io/library/dra-controller:dev";
 constexpr const char* kHealth = "real-node-install-gpu-1";
 
@@ -105,6 +105,10 @@ class RealNodeInstallTest : public RealNodeTest {
       (void)cluster_->Kubectl({"delete", "-k", overlay_->path(), "--ignore-not-found",
                                "--wait=true", "--timeout=120s"});
     }
+    if (cluster_ && helm_installed_) {
+      (void)Helm({"uninstall", "dra-controller", "-n", namespace_, "--wait", "--timeout=120s"});
+      (void)cluster_->Kubectl({"delete", "namespace", namespace_, "--wait=true", "--timeout=120s"});
+    }
     if (cluster_)
       (void)cluster_->Kubectl({"delete", "devicehealth", kHealth, "--ignore-not-found"});
     RealNodeTest::TearDown();
@@ -115,16 +119,8 @@ class RealNodeInstallTest : public RealNodeTest {
     if (!overlay_)
       overlay_.emplace(std::vector<std::string>{"manifests"},
                        std::vector<std::string>{"manifests/tls"});
-    TestCertificates pki(pki_dir_.path().string());
-    auto ca = pki.MakeCa("ca");
-    ASSERT_TRUE(ca.ok()) << ca.status().ToString();
-    auto leaf = pki.MakeLeaf(*ca, "serving", "dra-controller", "DNS:dra-controller.dra-system.svc");
-    ASSERT_TRUE(leaf.ok()) << leaf.status().ToString();
-    (void)cluster_->Kubectl({"create", "namespace", kNamespace});
-    auto secret =
-        cluster_->Kubectl({"-n", kNamespace, "create", "secret", "tls", "dra-controller-tls",
-                           "--cert=" + leaf->cert, "--key=" + leaf->key});
-    ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+    (void)cluster_->Kubectl({"create", "namespace", namespace_});
+    ASSERT_NO_FATAL_FAILURE(CreateTlsSecret("dra-controller-tls"));
     auto applied = cluster_->Kubectl({"apply", "-k", overlay_->path()});
     ASSERT_TRUE(applied.ok()) << applied.status().ToString();
     ASSERT_NO_FATAL_FAILURE(RolloutStatus());
@@ -133,7 +129,7 @@ class RealNodeInstallTest : public RealNodeTest {
   void RolloutStatus() {
     auto started = Clock::now();
     auto rolled = cluster_->Kubectl(
-        {"-n", kNamespace, "rollout", "status", "deployment/dra-controller", "--timeout=180s"});
+        {"-n", namespace_, "rollout", "status", "deployment/dra-controller", "--timeout=180s"});
     ASSERT_TRUE(rolled.ok()) << rolled.status().ToString() << "\n" << PodsAndEvents();
     std::cout << "[ real node ] rollout status: complete after " << SecondsSince(started) << " s\n";
   }
@@ -141,7 +137,7 @@ class RealNodeInstallTest : public RealNodeTest {
   std::vector<std::string> ReadyPods() {
     std::vector<std::string> ready;
     auto pods = cluster_->GetJson(
-        {"get", "pods", "-n", kNamespace, "-l", "app.kubernetes.io/name=dra-controller"});
+        {"get", "pods", "-n", namespace_, "-l", "app.kubernetes.io/name=dra-controller"});
     if (!pods.ok()) return ready;
     for (const auto& pod : pods->value("items", json::array())) {
       if (pod.contains("/metadata/deletionTimestamp"_json_pointer)) continue;
@@ -156,20 +152,20 @@ class RealNodeInstallTest : public RealNodeTest {
 
   // The Pod name part of the Lease's holder ("<pod>_<random>").
   std::string Leader() {
-    auto lease = cluster_->GetJson({"get", "lease", "dra-controller", "-n", kNamespace});
+    auto lease = cluster_->GetJson({"get", "lease", "dra-controller", "-n", namespace_});
     if (!lease.ok()) return "";
     std::string holder = lease->value("/spec/holderIdentity"_json_pointer, std::string());
     return holder.substr(0, holder.find('_'));
   }
 
   std::string Log(const std::string& pod) {
-    auto out = cluster_->Kubectl({"logs", "-n", kNamespace, pod});
+    auto out = cluster_->Kubectl({"logs", "-n", namespace_, pod});
     return out.ok() ? out->out : "(" + out.status().ToString() + ")";
   }
 
   std::string PodsAndEvents() {
-    auto pods = cluster_->Kubectl({"get", "pods", "-n", kNamespace, "-o", "wide"});
-    auto events = cluster_->Kubectl({"get", "events", "-n", kNamespace});
+    auto pods = cluster_->Kubectl({"get", "pods", "-n", namespace_, "-o", "wide"});
+    auto events = cluster_->Kubectl({"get", "events", "-n", namespace_});
     return (pods.ok() ? pods->out : "") + (events.ok() ? events->out : "");
   }
 
@@ -193,6 +189,27 @@ class RealNodeInstallTest : public RealNodeTest {
         .dump();
   }
 
+  // The operator's own TLS Secret for the Service's name in `namespace_`.
+  void CreateTlsSecret(const std::string& name) {
+    TestCertificates pki(pki_dir_.path().string());
+    auto ca = pki.MakeCa("ca");
+    ASSERT_TRUE(ca.ok()) << ca.status().ToString();
+    auto leaf =
+        pki.MakeLeaf(*ca, "serving", "dra-controller", "DNS:dra-controller." + namespace_ + ".svc");
+    ASSERT_TRUE(leaf.ok()) << leaf.status().ToString();
+    auto secret = cluster_->Kubectl({"-n", namespace_, "create", "secret", "tls", name,
+                                     "--cert=" + leaf->cert, "--key=" + leaf->key});
+    ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+  }
+
+  kube::Result<ProcessOutput> Helm(std::vector<std::string> args) {
+    const char* helm = std::getenv("DRA_HELM");
+    args.insert(args.begin(), helm != nullptr ? helm : "helm");
+    return Subprocess::Run(args);
+  }
+
+  std::string namespace_ = "dra-system";
+  bool helm_installed_ = false;
   TempDir pki_dir_;
   std::optional<KustomizeOverlay> overlay_;
 };
@@ -228,7 +245,7 @@ TEST_F(RealNodeInstallTest, TwoPodsOneLeaderAndTheTaintHoldsThroughHandOversAndR
 
   RuleWatch watch(*cluster_);
   auto killed = Clock::now();
-  ASSERT_TRUE(cluster_->Kubectl({"delete", "pod", leader, "-n", kNamespace, "--wait=false"}).ok());
+  ASSERT_TRUE(cluster_->Kubectl({"delete", "pod", leader, "-n", namespace_, "--wait=false"}).ok());
   ASSERT_TRUE(WaitFor("another replica to take the Lease", 90s,
                       [&] {
                         std::string now = Leader();
@@ -240,7 +257,7 @@ TEST_F(RealNodeInstallTest, TwoPodsOneLeaderAndTheTaintHoldsThroughHandOversAndR
             << " s\n";
   ASSERT_NO_FATAL_FAILURE(RolloutStatus());
   ASSERT_TRUE(
-      cluster_->Kubectl({"-n", kNamespace, "rollout", "restart", "deployment/dra-controller"})
+      cluster_->Kubectl({"-n", namespace_, "rollout", "restart", "deployment/dra-controller"})
           .ok());
   ASSERT_NO_FATAL_FAILURE(RolloutStatus());
   watch.Stop();
@@ -275,6 +292,39 @@ TEST_F(RealNodeInstallTest, TwoPodsOneLeaderAndTheTaintHoldsThroughHandOversAndR
   EXPECT_EQ(rule.value("/metadata/uid"_json_pointer, std::string()), rule_uid);
   EXPECT_EQ(rule.value("/metadata/resourceVersion"_json_pointer, std::string()), version)
       << "the reinstall rewrote a rule that was already right";
+}
+
+// The chart as the README installs it, in a namespace of its own, with the
+// operator's Secret created once Helm made the namespace: both replicas become
+// Ready, one leads, and `helm uninstall` stops them.
+TEST_F(RealNodeInstallTest, TheHelmChartRunsInANamespaceOfItsOwn) {
+  namespace_ = "gpu-system";
+  helm_installed_ = true;
+  auto installed =
+      Helm({"install", "dra-controller", RepoRoot::Path("manifests/helm/dra-controller"), "-n",
+            namespace_, "--create-namespace", "--set", "tls.secretName=gpu-serving-tls"});
+  ASSERT_TRUE(installed.ok()) << installed.status().ToString();
+  ASSERT_NO_FATAL_FAILURE(CreateTlsSecret("gpu-serving-tls"));
+  ASSERT_NO_FATAL_FAILURE(RolloutStatus());
+  ASSERT_TRUE(WaitFor("both replicas Ready and one holding the Lease", 60s,
+                      [&] {
+                        auto ready = ReadyPods();
+                        return ready.size() == 2 &&
+                               std::find(ready.begin(), ready.end(), Leader()) != ready.end();
+                      })
+                  .ok())
+      << PodsAndEvents();
+  auto removed =
+      Helm({"uninstall", "dra-controller", "-n", namespace_, "--wait", "--timeout=120s"});
+  ASSERT_TRUE(removed.ok()) << removed.status().ToString();
+  EXPECT_TRUE(
+      WaitFor("the Pods stopped and gone", 90s,
+              [&] {
+                auto pods = cluster_->Kubectl({"get", "pods", "-n", namespace_, "-o", "name"});
+                return pods.ok() && pods->out.empty();
+              })
+          .ok())
+      << PodsAndEvents();
 }
 
 }  // namespace
