@@ -6,8 +6,9 @@
 // its status.containerStatuses[].allocatedResourcesStatus. The kubelet
 // v1.37.2 writes nothing there for the extended-resource Pod: it reports only
 // containers that name a claim in resources.claims. Deleting the Pods
-// unprepares both claims and leaves no container running. Skipped when no
-// node is up (fails under DRA_REQUIRE_NODE=1, as in `make test`'s node phase).
+// unprepares both claims and leaves no container running; `explain` names the
+// extended-resource Pod's device. Skipped when no node is up (fails under
+// DRA_REQUIRE_NODE=1, as in `make test`'s node phase).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +16,9 @@
 #include <iostream>
 #include <vector>
 
+#include "tests/support/ControllerUnderTest.h"
 #include "tests/support/RealNodeTest.h"
+#include "tests/support/Subprocess.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -56,6 +59,17 @@ TEST_F(RealNodeHealthTest, UnhealthyGpuReachesThePodStatusAndDeletionCleansUp) {
   std::string other_device = AllocatedDevice(implicit_claim);
   ASSERT_FALSE(device.empty());
   EXPECT_NE(device, other_device);
+  // `explain` names the device the scheduler gave the extended-resource Pod.
+  auto explained = Subprocess::Run(
+      {ControllerUnderTest::Binary(), "explain", "pod", "extended", "-n", ns_, "-o", "json"});
+  ASSERT_TRUE(explained.ok()) << explained.status().ToString();
+  EXPECT_EQ(explained->exit_code, 0) << explained->out;
+  json explanation = json::parse(explained->out, nullptr, false);
+  EXPECT_EQ(explanation.value("claimName", ""), implicit_claim) << explained->out;
+  EXPECT_EQ(explanation.value("devices", json::array()),
+            json::array({node_->driver() + "/" + node_->name() + "/" + other_device +
+                         " (container-0-request-0)"}))
+      << explained->out;
   auto prepared = PreparedClaims();
   std::sort(prepared.begin(), prepared.end());
   std::vector<std::string> expected{"gpu", implicit_claim};
