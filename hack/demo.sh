@@ -48,12 +48,15 @@ try_this_next() {
 GUIDE
   [[ -n "${DRA_NODE_NAME:-}" ]] || return 0
   cat <<GUIDE
- The real node ${DRA_NODE_NAME} runs Pods (docs/control-plane.md, "The real node"):
-   kubectl apply -f ${CLUSTER_DIR}/node-gpu-pod.yaml      # a Pod with a claim for one of its GPUs
-   kubectl get resourceclaim node-gpu -o jsonpath='{.status.allocation.devices.results[0].device}'
-   C=\$(cat ${DRA_NODE_DRIVER_CONTROL_FILE})            # the driver's control endpoint
-   curl -s -X POST "http://\$C/health?device=gpu-0&health=Unhealthy&message=Xid%2079"   # that device
+ The real node ${DRA_NODE_NAME} runs Pods; take one off a GPU that turns sick under it
+ (docs/control-plane.md, "The real node"):
+   kubectl apply -f ${CLUSTER_DIR}/node-gpu-pod.yaml     # a Pod with a claim for one of its GPUs
+   kubectl wait --for=condition=Ready pod/node-gpu-pod --timeout=120s
+   D=\$(kubectl get resourceclaim node-gpu -o jsonpath='{.status.allocation.devices.results[0].device}')
+   curl -s -X POST "http://\$(cat ${DRA_NODE_DRIVER_CONTROL_FILE})/health?device=\$D&health=Unhealthy&message=Xid%2079"
    kubectl get pod node-gpu-pod -o jsonpath='{.status.containerStatuses[0].allocatedResourcesStatus}'
+   kubectl get devicehealths,devicetaintrules           # the kubelet's report, as a DeviceHealth and its rule
+   kubectl wait --for=delete pod/node-gpu-pod --timeout=120s   # NoExecute after the 30 s preview: it stops
 ================================================================================
 
 GUIDE
