@@ -8,6 +8,12 @@
 #   TEST_FEATURE_MODES default: "default all" (DRA_FEATURES of cluster.sh)
 #   VERSION_MATRIX_FILTER  gtest filter (default VersionMatrix*:ExtendedResourceEviction*)
 #   VERSION_MATRIX_SMOKE=1 start, describe and stop each control plane; run no test
+#   VERSION_MATRIX_NODE    1 (default): on each release with a pinned kubelet
+#                          (node.mod; v1.36.3, v1.37.2) and in mode all (DeviceTaintRules
+#                          are beta and off by default in 1.36), also
+#                          start the real node and run VERSION_MATRIX_NODE_FILTER
+#                          (default RealNodeEviction*) on it; needs root, skipped
+#                          (said so) without it or the release's node binaries
 #
 # It builds no control plane: a release that is not cached fails the run and
 # names the command that builds it (each takes 20+ minutes of Go on 2 cores).
@@ -21,6 +27,7 @@ FILTER="${VERSION_MATRIX_FILTER:-VersionMatrix*:ExtendedResourceEviction*}"
 [[ "$BUILD_DIR" == /* ]] || BUILD_DIR="${REPO_ROOT}/${BUILD_DIR}"
 TESTS="${BUILD_DIR}/tests/integration_tests"
 CLUSTER_SH="${REPO_ROOT}/hack/control-plane/cluster.sh"
+NODE_FILTER="${VERSION_MATRIX_NODE_FILTER:-RealNodeEviction*}"
 
 check_prerequisites() {
   [[ "${VERSION_MATRIX_SMOKE:-}" == 1 ]] || check_tests
@@ -62,6 +69,28 @@ CLASS
     "DeviceClass extendedResourceName $([[ "$kept" == example.com/gpu ]] && echo kept || echo "dropped (${kept:-empty})")"
 }
 
+# The real node beside the running control plane in $1 (release $2): the
+# driver's Unhealthy stops a Pod, the kubelet's Unknown holds, Healthy reopens.
+run_node() {
+  local dir="$1" version="$2" rc=0
+  [[ "${VERSION_MATRIX_NODE:-1}" == 1 ]] || return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    log "SKIPPED: the real node on ${version} (needs root)"
+    return 0
+  fi
+  if ! K8S_VERSION="$version" "${REPO_ROOT}/hack/node/build.sh" --check >/dev/null 2>&1; then
+    log "SKIPPED: the real node on ${version} (no kubelet built: make node-binaries K8S_VERSION=${version}, where a node.mod pins one)"
+    return 0
+  fi
+  CLUSTER_DIR="$dir" K8S_VERSION="$version" "$CLUSTER_SH" node-up || return 1
+  # shellcheck disable=SC1091
+  source "${dir}/env"
+  log "DRA_REQUIRE_NODE=1 ${TESTS} --gtest_filter='${NODE_FILTER}'   (the real node, ${version})"
+  DRA_REQUIRE_NODE=1 "$TESTS" --gtest_filter="$NODE_FILTER" || rc=$?
+  CLUSTER_DIR="$dir" K8S_VERSION="$version" "$CLUSTER_SH" node-down
+  return $rc
+}
+
 run_one() {
   local version="$1" mode="$2" dir rc=0
   dir="$(mktemp -d)"
@@ -80,6 +109,7 @@ run_one() {
   fi
   log "DRA_REQUIRE_CLUSTER=1 ${TESTS} --gtest_filter='${FILTER}'   (KUBECONFIG=${dir}/kubeconfig)"
   DRA_REQUIRE_CLUSTER=1 DRA_FEATURES="${mode}" "$TESTS" --gtest_filter="$FILTER" || rc=$?
+  if ((rc == 0)) && [[ "$mode" == all ]]; then run_node "$dir" "$version" || rc=$?; fi
   CLUSTER_DIR="$dir" "$CLUSTER_SH" down
   ((rc == 0)) && rm -rf "$dir"
   return $rc

@@ -250,7 +250,7 @@ run_real_node() {
 run_version_matrix() {
   log "version matrix on ${MATRIX_K8S_VERSION:-v1.36.3} (hack/test-versions.sh)"
   timed "version matrix (v1.36.3)" env TEST_VERSIONS="${MATRIX_K8S_VERSION:-v1.36.3}" \
-    TEST_FEATURE_MODES="default all" \
+    TEST_FEATURE_MODES="default all" VERSION_MATRIX_NODE=0 \
     VERSION_MATRIX_FILTER='VersionMatrix*:ExtendedResourceEviction*' \
     "$REPO_ROOT/hack/test-versions.sh" "$BUILD_DIR" || die "version matrix failed"
 }
