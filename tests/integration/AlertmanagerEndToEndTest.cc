@@ -34,6 +34,7 @@
 #include "tests/support/RunningController.h"
 #include "tests/support/ScopedEnv.h"
 #include "tests/support/ScriptedHttpServer.h"
+#include "tests/support/ShippedMonitoring.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/TestCertificates.h"
@@ -64,25 +65,12 @@ std::string RepoFile(const std::string& relative) {
   return ReadFile(std::string(DRA_REPO_ROOT) + "/" + relative);
 }
 
-// The DCGM PrometheusRule's spec as a plain rule file: everything after the
-// top-level `spec:` line, de-indented by two spaces.
 std::string DcgmRuleFile() {
-  std::string rule = RepoFile("manifests/monitoring/dcgm-prometheusrule.yaml");
-  auto at = rule.find("\nspec:\n");
-  if (at == std::string::npos) return "";
-  std::istringstream in(rule.substr(at + 7));
-  std::string line, out;
-  while (std::getline(in, line)) out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
-  return out;
+  return ShippedMonitoring::RuleFile("manifests/monitoring/dcgm-prometheusrule.yaml");
 }
 
-// Replaces the one occurrence of `from`; false when it is not there exactly
-// once (the shipped file changed shape and the test must follow).
 bool ReplaceOnce(std::string& text, const std::string& from, const std::string& to) {
-  auto at = text.find(from);
-  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return false;
-  text.replace(at, from.size(), to);
-  return true;
+  return ShippedMonitoring::ReplaceOnce(text, from, to);
 }
 
 std::string Trimmed(std::string s) {
@@ -447,14 +435,8 @@ class AlertmanagerEndToEndTest : public ClusterTest {
   // The shipped configuration with the in-cluster names swapped for the
   // test's and its timers shortened.
   std::string AlertmanagerConfig() {
-    std::string config = RepoFile("manifests/monitoring/alertmanager-dra-controller.yaml");
-    bool replaced = ReplaceOnce(config, "https://dra-controller.dra-system.svc:8444/alertmanager",
-                                WebhookUrl()) &&
-                    ReplaceOnce(config, "/var/run/secrets/dra-controller/token", token_file_) &&
-                    ReplaceOnce(config, "/var/run/secrets/dra-controller/ca.crt", ca_file_) &&
-                    ReplaceOnce(config, "group_wait: 10s", "group_wait: 1s") &&
-                    ReplaceOnce(config, "group_interval: 1m", "group_interval: 1s");
-    EXPECT_TRUE(replaced) << config;
+    std::string config = ShippedMonitoring::AlertmanagerConfig(WebhookUrl(), token_file_, ca_file_);
+    EXPECT_FALSE(config.empty()) << "the shipped alertmanager-dra-controller.yaml changed shape";
     return config;
   }
 

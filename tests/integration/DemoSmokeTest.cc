@@ -13,6 +13,7 @@
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/ClusterTest.h"
+#include "tests/support/DemoRun.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
 
@@ -63,24 +64,9 @@ TEST_F(DemoSmokeTest, DemoComesUpWithTheFleetAndCtrlCStopsEverything) {
   if (Skipped()) return;
   TempDir dir;
   std::filesystem::path cluster_dir = dir.path() / "cluster";
-  auto demo = BackgroundProcess::Start(
-      {"env", "CLUSTER_DIR=" + cluster_dir.string(), "DEMO_METRICS_ADDR=127.0.0.1:0",
-       "DEMO_PROBE_ADDR=127.0.0.1:0", "bash", std::string(DRA_REPO_ROOT) + "/hack/demo.sh",
-       DRA_BINARY_DIR},
-      BackgroundProcess::Options{.new_process_group = true});
+  auto demo = DemoRun::StartSynced(cluster_dir.string(), false, seconds(120));
   ASSERT_TRUE(demo.ok()) << demo.status().ToString();
   auto& process = **demo;
-
-  kube::Status ready = WaitFor(
-      "the demo's controller to sync the fleet", seconds(120),
-      [&] {
-        return std::regex_search(process.Output(),
-                                 std::regex("inventory synced: [1-9][0-9]* devices")) ||
-               !process.Running();
-      },
-      [&] { return process.Output(); });
-  ASSERT_TRUE(ready.ok()) << ready.ToString();
-  ASSERT_TRUE(process.Running()) << "the demo exited early:\n" << process.Output();
   std::string out = process.Output();
   EXPECT_NE(out.find("Try this next"), std::string::npos) << out;
 

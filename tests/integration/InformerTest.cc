@@ -98,6 +98,23 @@ class InformerTest : public ClusterTest {
     EXPECT_TRUE(converged.ok()) << converged.ToString();
   }
 
+  // Handlers run after the store changed: once the cache has converged, the
+  // last notifications may still be on their way.
+  void WaitForNotifications(size_t adds, size_t updates, size_t deletes) {
+    auto delivered = WaitFor(
+        "every change delivered to the handler", 10s,
+        [&] {
+          return handler_->adds().size() >= adds && handler_->updates().size() >= updates &&
+                 handler_->deletes().size() >= deletes;
+        },
+        [&] {
+          return std::to_string(handler_->adds().size()) + " adds, " +
+                 std::to_string(handler_->updates().size()) + " updates, " +
+                 std::to_string(handler_->deletes().size()) + " deletes";
+        });
+    EXPECT_TRUE(delivered.ok()) << delivered.ToString();
+  }
+
   std::shared_ptr<MetaCounter> handler_ = std::make_shared<MetaCounter>();
 };
 
@@ -120,6 +137,7 @@ TEST_F(InformerTest, SliceBurstMirrorsServerAndDeliversEachChangeOnce) {
   for (int i = 20; i < 30; ++i) ASSERT_TRUE(client_->Delete(kSlices.ItemPath("", names[i])).ok());
 
   ExpectConverges(*informer, kSlices, selector);
+  WaitForNotifications(30, 10, 10);
   auto adds = handler_->adds(), updates = handler_->updates(), deletes = handler_->deletes();
   EXPECT_EQ(adds.size(), 30u);
   for (const auto& [key, n] : adds) EXPECT_EQ(n, 1) << key;
@@ -155,6 +173,7 @@ TEST_F(InformerTest, PodBurstInOneNamespaceMirrorsServer) {
     ASSERT_TRUE(client_->Delete(kPods.ItemPath(*ns, "p" + std::to_string(i)), now).ok());
 
   ExpectConverges(*informer, kPods, selector);
+  WaitForNotifications(40, 0, 15);
   EXPECT_EQ(handler_->adds().size(), 40u);
   EXPECT_EQ(handler_->deletes().size(), 15u);
   for (const auto& [key, n] : handler_->adds()) EXPECT_EQ(n, 1) << key;

@@ -23,6 +23,7 @@
 #include "tests/support/ClusterTest.h"
 #include "tests/support/LoopbackPort.h"
 #include "tests/support/RunningController.h"
+#include "tests/support/ShippedMonitoring.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
 #include "tests/support/WaitFor.h"
@@ -53,16 +54,8 @@ std::string RepoFile(const std::string& relative) {
   return ReadFile(std::string(DRA_REPO_ROOT) + "/" + relative);
 }
 
-// The PrometheusRule's spec as a plain rule file: everything after the
-// top-level `spec:` line, de-indented by two spaces.
 std::string RuleFile() {
-  std::string rule = RepoFile("manifests/monitoring/prometheusrule.yaml");
-  auto at = rule.find("\nspec:\n");
-  if (at == std::string::npos) return "";
-  std::istringstream in(rule.substr(at + 7));
-  std::string line, out;
-  while (std::getline(in, line)) out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
-  return out;
+  return ShippedMonitoring::RuleFile("manifests/monitoring/prometheusrule.yaml");
 }
 
 struct ReferencedFamily {

@@ -12,12 +12,10 @@
 #include <regex>
 #include <sstream>
 
-#include "tests/support/BackgroundProcess.h"
-#include "tests/support/ClusterTest.h"
-#include "tests/support/RealNode.h"
+#include "tests/support/DemoRun.h"
+#include "tests/support/RealNodeTest.h"
 #include "tests/support/Subprocess.h"
 #include "tests/support/TempDir.h"
-#include "tests/support/WaitFor.h"
 
 namespace dra::testing {
 namespace {
@@ -37,39 +35,15 @@ std::vector<std::string> NodeGuideCommands(const std::string& output) {
   return commands;
 }
 
-class RealNodeDemoTest : public ClusterTest {
- protected:
-  void SetUp() override {
-    ClusterTest::SetUp();
-    if (Skipped()) return;
-    auto node = RealNode::FromEnvironment();
-    if (!node.ok()) {
-      if (std::getenv("DRA_REQUIRE_NODE") != nullptr) FAIL() << node.status().ToString();
-      GTEST_SKIP() << node.status().ToString();
-    }
-  }
-};
+// Only where a node can run: RealNodeTest skips when the suite's node is not up.
+using RealNodeDemoTest = RealNodeTest;
 
 TEST_F(RealNodeDemoTest, TheGuideTakesARunningPodOffTheGpuItsDriverReportsSick) {
   TempDir dir;
   std::string cluster_dir = (dir.path() / "c").string();
-  auto demo = BackgroundProcess::Start(
-      {"env", "CLUSTER_DIR=" + cluster_dir, "DRA_NODE=1", "DEMO_METRICS_ADDR=127.0.0.1:0",
-       "DEMO_PROBE_ADDR=127.0.0.1:0", "bash", std::string(DRA_REPO_ROOT) + "/hack/demo.sh",
-       DRA_BINARY_DIR},
-      BackgroundProcess::Options{.new_process_group = true});
+  auto demo = DemoRun::StartSynced(cluster_dir, true, seconds(180));
   ASSERT_TRUE(demo.ok()) << demo.status().ToString();
   auto& process = **demo;
-  kube::Status ready = WaitFor(
-      "the demo's controller to sync", seconds(180),
-      [&] {
-        return std::regex_search(process.Output(),
-                                 std::regex("inventory synced: [1-9][0-9]* devices")) ||
-               !process.Running();
-      },
-      [&] { return process.Output(); });
-  ASSERT_TRUE(ready.ok()) << ready.ToString();
-  ASSERT_TRUE(process.Running()) << "the demo exited early:\n" << process.Output();
 
   std::vector<std::string> commands = NodeGuideCommands(process.Output());
   ASSERT_GE(commands.size(), 5u) << process.Output();

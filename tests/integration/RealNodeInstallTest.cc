@@ -196,7 +196,9 @@ TEST_F(RealNodeInstallTest, TheHelmChartRunsInANamespaceOfItsOwn) {
   helm_installed_ = true;
   auto installed =
       Helm({"install", "dra-controller", RepoRoot::Path("manifests/helm/dra-controller"), "-n",
-            namespace_, "--create-namespace", "--set", "tls.secretName=gpu-serving-tls"});
+            namespace_, "--create-namespace", "--set", "tls.secretName=gpu-serving-tls",
+            // The fake fleet's nodes run nothing (RealNodeInstallFixture::OnTheNode).
+            "--set-string", "nodeSelector.kubernetes\\.io/hostname=" + node_->name()});
   ASSERT_TRUE(installed.ok()) << installed.status().ToString();
   ASSERT_NO_FATAL_FAILURE(CreateTlsSecret("gpu-serving-tls"));
   ASSERT_NO_FATAL_FAILURE(RolloutStatus());

@@ -14,13 +14,12 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <fstream>
-#include <sstream>
 
 #include "tests/support/BackgroundProcess.h"
 #include "tests/support/LoopbackPort.h"
 #include "tests/support/RealNodeInstallFixture.h"
 #include "tests/support/RepoRoot.h"
+#include "tests/support/ShippedMonitoring.h"
 #include "tests/support/WaitFor.h"
 
 namespace dra::testing {
@@ -30,32 +29,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 constexpr const char* kMonitoring = "monitoring";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A PrometheusRule's spec as a plain rule file: everything after the
-// top-level `spec:` line, de-indented by two spaces.
-std::string RuleFile(const std::string& relative) {
-  std::string rule = ReadFile(RepoRoot::Path(relative));
-  auto at = rule.find("\nspec:\n");
-  if (at == std::string::npos) return "";
-  std::istringstream in(rule.substr(at + 7));
-  std::string line, out;
-  while (std::getline(in, line)) out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
-  return out;
-}
-
-bool ReplaceOnce(std::string& text, const std::string& from, const std::string& to) {
-  auto at = text.find(from);
-  if (at == std::string::npos) return false;
-  text.replace(at, from.size(), to);
-  return true;
-}
 
 class RealNodeMonitoringTest : public RealNodeInstallFixture {
  protected:
@@ -107,10 +80,10 @@ class RealNodeMonitoringTest : public RealNodeInstallFixture {
   }
 
   std::string PrometheusConfig(const std::string& token_file) {
-    std::string rules =
-        dir_.Write("rules.yaml", RuleFile("manifests/monitoring/prometheusrule.yaml"));
-    std::string dcgm =
-        dir_.Write("dcgm.yaml", RuleFile("manifests/monitoring/dcgm-prometheusrule.yaml"));
+    std::string rules = dir_.Write(
+        "rules.yaml", ShippedMonitoring::RuleFile("manifests/monitoring/prometheusrule.yaml"));
+    std::string dcgm = dir_.Write(
+        "dcgm.yaml", ShippedMonitoring::RuleFile("manifests/monitoring/dcgm-prometheusrule.yaml"));
     std::string targets = dir_.Write("targets.json", Targets());
     return "global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
            "rule_files: ['" +
@@ -134,14 +107,9 @@ class RealNodeMonitoringTest : public RealNodeInstallFixture {
   }
 
   std::string AlertmanagerConfig(const std::string& pod_ip, const std::string& token_file) {
-    std::string config =
-        ReadFile(RepoRoot::Path("manifests/monitoring/alertmanager-dra-controller.yaml"));
-    bool replaced = ReplaceOnce(config, "https://dra-controller.dra-system.svc:8444/alertmanager",
-                                "https://" + pod_ip + ":8444/alertmanager") &&
-                    ReplaceOnce(config, "/var/run/secrets/dra-controller/token", token_file) &&
-                    ReplaceOnce(config, "/var/run/secrets/dra-controller/ca.crt", ca_file_) &&
-                    ReplaceOnce(config, "group_wait: 10s", "group_wait: 1s");
-    EXPECT_TRUE(replaced) << config;
+    std::string config = ShippedMonitoring::AlertmanagerConfig(
+        "https://" + pod_ip + ":8444/alertmanager", token_file, ca_file_);
+    EXPECT_FALSE(config.empty()) << "the shipped alertmanager-dra-controller.yaml changed shape";
     return config;
   }
 

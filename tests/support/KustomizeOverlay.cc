@@ -7,7 +7,8 @@
 namespace dra::testing {
 
 KustomizeOverlay::KustomizeOverlay(const std::vector<std::string>& resources,
-                                   const std::vector<std::string>& components) {
+                                   const std::vector<std::string>& components,
+                                   const std::string& extra) {
   auto relative = [this](const std::string& path) {
     return std::filesystem::relative(RepoRoot::Path(path), dir_.path()).string();
   };
@@ -16,6 +17,7 @@ KustomizeOverlay::KustomizeOverlay(const std::vector<std::string>& resources,
   for (const auto& resource : resources) text += "  - " + relative(resource) + "\n";
   text += "components:\n";
   for (const auto& component : components) text += "  - " + relative(component) + "\n";
+  text += extra;
   dir_.Write("kustomization.yaml", text);
 }
 

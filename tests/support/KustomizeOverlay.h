@@ -12,8 +12,9 @@ namespace dra::testing {
 // operator's overlay does. kustomize takes only relative paths to components.
 class KustomizeOverlay {
  public:
+  // `extra`: more of the kustomization, as written (e.g. a `patches:` block).
   KustomizeOverlay(const std::vector<std::string>& resources,
-                   const std::vector<std::string>& components);
+                   const std::vector<std::string>& components, const std::string& extra = "");
 
   std::string path() const { return dir_.path().string(); }
 

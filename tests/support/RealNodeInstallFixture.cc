@@ -41,13 +41,25 @@ void RealNodeInstallFixture::TearDown() {
 void RealNodeInstallFixture::Install() {
   if (!overlay_) {
     overlay_.emplace(std::vector<std::string>{"manifests"},
-                     std::vector<std::string>{"manifests/tls"});
+                     std::vector<std::string>{"manifests/tls"}, OnTheNode());
   }
   (void)cluster_->Kubectl({"create", "namespace", namespace_});
   ASSERT_NO_FATAL_FAILURE(CreateTlsSecret("dra-controller-tls"));
   auto applied = cluster_->Kubectl({"apply", "-k", overlay_->path()});
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   ASSERT_NO_FATAL_FAILURE(RolloutStatus());
+}
+
+// The suite's fake fleet nodes are Ready and run nothing: a replica the
+// scheduler put there would never start. So the Pods go to the real node.
+std::string RealNodeInstallFixture::OnTheNode() const {
+  return "patches:\n"
+         "  - target: {kind: Deployment, name: dra-controller}\n"
+         "    patch: |-\n"
+         "      - op: add\n"
+         "        path: /spec/template/spec/nodeSelector\n"
+         "        value: {kubernetes.io/hostname: " +
+         node_->name() + "}\n";
 }
 
 void RealNodeInstallFixture::RolloutStatus() {

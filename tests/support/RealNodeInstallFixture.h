@@ -25,10 +25,12 @@ class RealNodeInstallFixture : public RealNodeTest {
   void TearDown() override;
 
   // The README's steps in `namespace_`: the namespace, the operator's own
-  // TLS Secret, an overlay of manifests/ with the tls component; then
-  // `kubectl rollout status`.
+  // TLS Secret, an overlay of manifests/ with the tls component (and a
+  // nodeSelector for the real node, OnTheNode()); then `kubectl rollout status`.
   void Install();
   void RolloutStatus();
+  // The overlay's patch that keeps the Deployment's Pods on the real node.
+  std::string OnTheNode() const;
   // The operator's own TLS Secret for the Service's name in `namespace_`;
   // its CA in `ca_file_`.
   void CreateTlsSecret(const std::string& name);
