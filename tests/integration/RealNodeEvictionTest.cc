@@ -28,10 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kSourceSelector = "dra-controller.dev/source=kubelet";
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 class RealNodeEvictionTest : public RealNodeTest {
  protected:
   void SetUp() override {

@@ -28,10 +28,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 using RealNodeHealthTest = RealNodeTest;
 
 TEST_F(RealNodeHealthTest, UnhealthyGpuReachesThePodStatusAndDeletionCleansUp) {

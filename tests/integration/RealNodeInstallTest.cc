@@ -30,10 +30,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kHealth = "real-node-install-gpu-1";
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Polls the device's rules every 200 ms on a thread of its own and keeps the
 // first poll at which the device was not closed by exactly one NoSchedule rule.
 class RuleWatch {

@@ -67,9 +67,7 @@ void RealNodeInstallFixture::RolloutStatus() {
   auto rolled = cluster_->Kubectl(
       {"-n", namespace_, "rollout", "status", "deployment/dra-controller", "--timeout=180s"});
   ASSERT_TRUE(rolled.ok()) << rolled.status().ToString() << "\n" << PodsAndEvents();
-  std::cout << "[ real node ] rollout status: complete after "
-            << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
-            << " s\n";
+  std::cout << "[ real node ] rollout status: complete after " << SecondsSince(started) << " s\n";
 }
 
 void RealNodeInstallFixture::CreateTlsSecret(const std::string& name) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -20,6 +21,11 @@ class RealNodeTest : public ClusterTest {
  protected:
   static constexpr const char* kClass = "real-node-gpu.example.com";
   static constexpr const char* kResource = "example.com/real-node-gpu";
+
+  // Seconds on the steady clock since `start`, for the timings the tests print.
+  static double SecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
 
   void SetUp() override;
   void TearDown() override;
